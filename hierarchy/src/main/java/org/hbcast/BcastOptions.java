@@ -1,0 +1,139 @@
+package org.hbcast;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Settings of a {@link HierarchicalBcast}: the algorithm, chunk size, tree radix, timeout, virtual
+ * nodes and check mode. {@link #defaults()} reads the {@code HBCAST_*} environment variables and
+ * rejects bad values with a message naming the variable; the {@code with*} methods derive variants.
+ *
+ * @param algorithm which algorithm runs ({@code HBCAST_ALGORITHM}, default auto)
+ * @param chunkBytes chunk (segment) size in bytes, 0 to let the selector choose ({@code HBCAST_CHUNK_BYTES})
+ * @param radix k-nomial radix, 0 to let the selector choose ({@code HBCAST_RADIX})
+ * @param tuningFile measured tuning table, or null ({@code HBCAST_TUNING_FILE})
+ * @param timeout longest wait without progress before a call fails ({@code HBCAST_TIMEOUT_S}, default 60 s)
+ * @param nodeSizes virtual node sizes like "8,3,3", or null for real nodes ({@code HBCAST_NODE_SIZES})
+ * @param check compare (bytes, root) across ranks before each call ({@code HBCAST_CHECK=1})
+ * @param ringSlots slots per intra-node ring link ({@code HBCAST_RING_SLOTS}, default 8)
+ */
+public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path tuningFile, Duration timeout,
+                           String nodeSizes, boolean check, int ringSlots) {
+
+    /** Largest chunk: bounds the ring's slots (and so its shared memory). */
+    public static final int MAX_CHUNK_BYTES = 16 << 20;
+    public static final int MAX_RADIX = 64;
+    public static final int MAX_RING_SLOTS = 64;
+
+    public BcastOptions {
+        Objects.requireNonNull(algorithm, "algorithm");
+        Objects.requireNonNull(timeout, "timeout");
+        if (chunkBytes != 0 && (chunkBytes < 64 || chunkBytes > MAX_CHUNK_BYTES || chunkBytes % 64 != 0)) {
+            throw new IllegalArgumentException("chunk size " + chunkBytes + " must be 0 (automatic) or a multiple of 64"
+                    + " from 64 to " + MAX_CHUNK_BYTES + " bytes");
+        }
+        if (radix != 0 && (radix < 2 || radix > MAX_RADIX)) {
+            throw new IllegalArgumentException("radix " + radix + " must be 0 (automatic) or 2 to " + MAX_RADIX);
+        }
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive, got " + timeout);
+        }
+        if (ringSlots < 1 || ringSlots > MAX_RING_SLOTS) {
+            throw new IllegalArgumentException("ring slots " + ringSlots + " must be 1 to " + MAX_RING_SLOTS);
+        }
+    }
+
+    /** The options the environment asks for (see the README); defaults where a variable is unset. */
+    public static BcastOptions defaults() {
+        return fromEnvironment(System.getenv());
+    }
+
+    /** {@link #defaults()} over a given environment, for tests. */
+    public static BcastOptions fromEnvironment(Map<String, String> env) {
+        String algorithm = env.get("HBCAST_ALGORITHM");
+        String tuning = env.get("HBCAST_TUNING_FILE");
+        String nodes = env.get("HBCAST_NODE_SIZES");
+        return new BcastOptions(
+                algorithm == null || algorithm.isBlank() ? Algorithm.AUTO : Algorithm.parse(algorithm),
+                intVar(env, "HBCAST_CHUNK_BYTES", 0, 0, MAX_CHUNK_BYTES),
+                intVar(env, "HBCAST_RADIX", 0, 0, MAX_RADIX),
+                tuning == null || tuning.isBlank() ? null : Path.of(tuning),
+                Duration.ofMillis(Math.round(1000 * doubleVar(env, "HBCAST_TIMEOUT_S", 60, 0.001, 86_400))),
+                nodes == null || nodes.isBlank() ? null : nodes,
+                boolVar(env, "HBCAST_CHECK"),
+                intVar(env, "HBCAST_RING_SLOTS", 8, 1, MAX_RING_SLOTS));
+    }
+
+    private static int intVar(Map<String, String> env, String name, int dflt, int min, int max) {
+        String v = env.get(name);
+        if (v == null || v.isBlank()) {
+            return dflt;
+        }
+        try {
+            int x = Integer.parseInt(v.trim());
+            if (x < min || x > max) {
+                throw new IllegalArgumentException(name + "=" + v + " is outside " + min + ".." + max);
+            }
+            return x;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + "='" + v + "' is not a whole number");
+        }
+    }
+
+    private static double doubleVar(Map<String, String> env, String name, double dflt, double min, double max) {
+        String v = env.get(name);
+        if (v == null || v.isBlank()) {
+            return dflt;
+        }
+        try {
+            double x = Double.parseDouble(v.trim());
+            if (!(x >= min && x <= max)) {
+                throw new IllegalArgumentException(name + "=" + v + " is outside " + min + ".." + max);
+            }
+            return x;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + "='" + v + "' is not a number of seconds");
+        }
+    }
+
+    private static boolean boolVar(Map<String, String> env, String name) {
+        String v = env.get(name);
+        if (v == null || v.isBlank() || v.equals("0") || v.equalsIgnoreCase("false")) {
+            return false;
+        }
+        if (v.equals("1") || v.equalsIgnoreCase("true")) {
+            return true;
+        }
+        throw new IllegalArgumentException(name + "='" + v + "' must be 0, 1, true or false");
+    }
+
+    public BcastOptions withAlgorithm(Algorithm a) {
+        return new BcastOptions(a, chunkBytes, radix, tuningFile, timeout, nodeSizes, check, ringSlots);
+    }
+
+    public BcastOptions withChunkBytes(int bytes) {
+        return new BcastOptions(algorithm, bytes, radix, tuningFile, timeout, nodeSizes, check, ringSlots);
+    }
+
+    public BcastOptions withRadix(int k) {
+        return new BcastOptions(algorithm, chunkBytes, k, tuningFile, timeout, nodeSizes, check, ringSlots);
+    }
+
+    public BcastOptions withTimeout(Duration t) {
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, t, nodeSizes, check, ringSlots);
+    }
+
+    public BcastOptions withNodeSizes(String sizes) {
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, sizes, check, ringSlots);
+    }
+
+    public BcastOptions withCheck(boolean on) {
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, on, ringSlots);
+    }
+
+    public BcastOptions withRingSlots(int slots) {
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, check, slots);
+    }
+}

@@ -1,0 +1,340 @@
+package org.hbcast;
+
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import mpi.Datatype;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.hbcast.gpu.ring.RingException;
+import org.hbcast.gpu.ring.RingPipeline;
+import org.hbcast.gpu.ring.RingRole;
+import org.hbcast.mpi.KnomialBroadcast;
+import org.hbcast.mpi.NodeLayout;
+import org.hbcast.mpi.Topology;
+
+/**
+ * A drop-in replacement for {@code Intracomm.bcast} that knows the cluster's nodes: a k-nomial tree
+ * among node leaders, a pipelined shared-memory ring inside each node, both pipelined over the same
+ * chunks, with the algorithm and chunk size chosen per call.
+ *
+ * <pre>{@code
+ * try (HierarchicalBcast hb = HierarchicalBcast.create(MPI.COMM_WORLD)) {   // collective
+ *     hb.bcast(field, field.length, MPI.DOUBLE, 0);                          // as comm.bcast
+ * }
+ * }</pre>
+ *
+ * <p>Buffers are Java primitive arrays or direct {@code java.nio} buffers (used from their address
+ * on, ignoring position, as the bindings do). Arguments are checked before anything is sent; a peer
+ * that stops answering makes the call fail after the timeout with a message naming it; after such a
+ * failure the instance refuses further calls. Not thread-safe: one call at a time, like MPI
+ * collectives on one communicator.
+ */
+public final class HierarchicalBcast implements AutoCloseable {
+    private static final int TAG = 0x4862;
+    private static final int DEFAULT_SLOT_BYTES = 1 << 20;
+
+    private final Intracomm comm;
+    private final Topology topology;
+    private final NodeLayout layout;
+    private final BcastOptions options;
+    private final Selector selector;
+    private final NodeRing ring;
+    private final KnomialBroadcast tree;
+    private final int rank;
+    private final int size;
+    private final int[] everyRank;
+    private final int[] leaders;
+    private final Message message = new Message();
+    private final UnsafeBuffer ringMemory = new UnsafeBuffer(0, 0);
+    private final IdleStrategy idle = new BackoffIdleStrategy(100, 20, TimeUnit.MICROSECONDS.toNanos(1),
+            TimeUnit.MICROSECONDS.toNanos(100));
+    private final long timeoutNs;
+    private final long[] agreement = new long[4];
+    private ByteBuffer staging;
+    private String brokenBy;
+    private boolean closed;
+
+    private HierarchicalBcast(Intracomm comm, Topology topology, BcastOptions options, NodeRing ring)
+            throws MPIException {
+        this.comm = comm;
+        this.topology = topology;
+        this.layout = topology.layout();
+        this.options = options;
+        this.ring = ring;
+        this.rank = comm.getRank();
+        this.size = comm.getSize();
+        this.selector = new Selector(options, layout, ring != null ? ring.maxChunkBytes() : slotBytes(options));
+        this.tree = new KnomialBroadcast(comm, TAG);
+        this.everyRank = new int[size];
+        Arrays.setAll(everyRank, r -> r);
+        this.leaders = new int[layout.nodeCount()];
+        this.timeoutNs = options.timeout().toNanos();
+    }
+
+    /** {@link #create(Intracomm, BcastOptions)} with the options of the environment. Collective. */
+    public static HierarchicalBcast create(Intracomm comm) throws MPIException {
+        BcastOptions options;
+        try {
+            options = BcastOptions.defaults();
+        } catch (IllegalArgumentException e) {
+            throw new MPIException("hbcast: " + e.getMessage());
+        }
+        return create(comm, options);
+    }
+
+    /**
+     * Sets up the broadcast on {@code comm} (collective over it): duplicates the communicator,
+     * discovers the nodes and connects every node's shared-memory ring.
+     */
+    public static HierarchicalBcast create(Intracomm comm, BcastOptions options) throws MPIException {
+        Intracomm dup = comm.dup();
+        Topology topology = null;
+        NodeRing ring = null;
+        try {
+            try {
+                topology = Topology.discover(dup, options.nodeSizes());
+            } catch (IllegalArgumentException e) {
+                throw new MPIException("hbcast: " + e.getMessage());
+            }
+            if (topology.nodeComm().getSize() > 1) {
+                ring = NodeRing.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options));
+            }
+            return new HierarchicalBcast(dup, topology, options, ring);
+        } catch (MPIException | RuntimeException e) {
+            closeQuietly(ring, topology);
+            dup.free();
+            throw e;
+        }
+    }
+
+    private static int slotBytes(BcastOptions options) {
+        return options.chunkBytes() != 0 ? options.chunkBytes() : DEFAULT_SLOT_BYTES;
+    }
+
+    /**
+     * Broadcasts {@code count} elements of {@code type} in {@code buf} from {@code root} to every
+     * rank: the contract of {@code Intracomm.bcast(Object, int, Datatype, int)}.
+     *
+     * @throws MPIException on a bad argument (nothing sent), a mismatch across ranks (check mode),
+     *         a timeout (naming the peer) or a failed peer
+     */
+    public void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
+        requireUsable();
+        try {
+            message.bind(buf, count, ElementType.of(type), root, rank, size, typeName(type));
+        } catch (IllegalArgumentException e) {
+            throw new MPIException("hbcast bcast on rank " + rank + ": " + e.getMessage());
+        }
+        try {
+            if (options.check()) {
+                checkAgreement();
+            }
+            if (message.bytes() == 0) {
+                return;
+            }
+            run(selector.plan(message.bytes()), type);
+        } finally {
+            message.clear();
+        }
+    }
+
+    /** The plan a call of {@code bytes} would run. */
+    public Plan plan(long bytes) {
+        return selector.plan(bytes);
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public BcastOptions options() {
+        return options;
+    }
+
+    private void run(Plan plan, Datatype type) throws MPIException {
+        if (plan.algorithm() == Algorithm.NATIVE) {
+            comm.bcast(message.buffer(), message.count(), type, message.root());
+            return;
+        }
+        long bytes = message.bytes();
+        int root = message.root();
+        Buffer data;
+        if (message.isArray()) {
+            staging = HostCopy.atLeast(staging, bytes);
+            data = staging;
+            if (rank == root) {
+                HostCopy.arrayToMemory(message.buffer(), HostCopy.address(staging), bytes);
+            }
+        } else {
+            data = (Buffer) message.buffer();
+        }
+        int entryBytes = message.isArray() ? 1 : message.entryBytes();
+        try {
+            if (plan.algorithm() == Algorithm.KNOMIAL) {
+                tree.start(everyRank, size, rank, root, plan.radix(), data, entryBytes, bytes, plan.chunkBytes());
+                drive(true, null, false);
+            } else {
+                hierarchical(plan, data, entryBytes, bytes, root);
+            }
+        } catch (RingException e) {
+            fail("hbcast bcast on rank " + rank + ": " + e.getMessage() + nodeRanks());
+        }
+        if (message.isArray() && rank != root) {
+            HostCopy.memoryToArray(HostCopy.address(staging), message.buffer(), bytes);
+        }
+    }
+
+    private void hierarchical(Plan plan, Buffer data, int entryBytes, long bytes, int root) throws MPIException {
+        int rootNode = layout.nodeOf(root);
+        int myNode = topology.node();
+        for (int n = 0; n < leaders.length; n++) {
+            leaders[n] = n == rootNode ? root : layout.rankAt(n, 0);
+        }
+        boolean treeActive = leaders[myNode] == rank && leaders.length > 1;
+        if (treeActive) {
+            tree.start(leaders, leaders.length, myNode, rootNode, plan.radix(), data, entryBytes, bytes,
+                    plan.chunkBytes());
+        }
+        RingPipeline<MutableDirectBuffer> pipeline = null;
+        boolean fed = false;
+        if (ring != null) {
+            pipeline = ring.pipeline();
+            ringMemory.wrap(HostCopy.address(data), (int) bytes);
+            RingRole role = ring.links().role(layout.positionOf(leaders[myNode]));
+            fed = role == RingRole.FIRST && rank != root;
+            if (fed) {
+                pipeline.resetFed(ringMemory, bytes, plan.chunkBytes());
+            } else {
+                pipeline.reset(role, ringMemory, bytes, plan.chunkBytes());
+            }
+        }
+        drive(treeActive, pipeline, fed);
+    }
+
+    /** Runs the tree and the ring in one loop until both are done, backing off while idle. */
+    private void drive(boolean treeActive, RingPipeline<MutableDirectBuffer> pipeline, boolean fed)
+            throws MPIException {
+        idle.reset();
+        long stalledSince = 0;
+        while (true) {
+            int work = 0;
+            boolean done = true;
+            if (treeActive) {
+                work += tree.progress();
+                done = tree.isDone();
+            }
+            if (pipeline != null) {
+                if (fed) {
+                    pipeline.markAvailable(tree.segmentsReady());
+                }
+                work += pipeline.progress();
+                done &= pipeline.isDone();
+            }
+            if (done) {
+                return;
+            }
+            if (work > 0) {
+                stalledSince = 0;
+                idle.idle(work);
+                continue;
+            }
+            long now = System.nanoTime();
+            if (stalledSince == 0) {
+                stalledSince = now;
+            } else if (now - stalledSince > timeoutNs) {
+                String what = treeActive && !tree.isDone() ? tree.pending()
+                        : pipeline.describeWait() + nodeRanks();
+                if (pipeline != null) {
+                    pipeline.abort();
+                }
+                if (treeActive) {
+                    tree.cancel();
+                }
+                fail("hbcast bcast on rank " + rank + " timed out after " + options.timeout().toMillis() / 1000.0
+                        + " s waiting for " + what);
+            }
+            idle.idle();
+        }
+    }
+
+    private String nodeRanks() {
+        int node = topology.node();
+        StringBuilder sb = new StringBuilder(" (node ").append(node).append(": node ranks 0..")
+                .append(layout.nodeSize(node) - 1).append(" are ranks");
+        for (int p = 0; p < layout.nodeSize(node); p++) {
+            sb.append(p == 0 ? " " : ",").append(layout.rankAt(node, p));
+        }
+        return sb.append(')').toString();
+    }
+
+    /** Check mode: every rank compares (bytes, root) with everybody's; all fail alike on a mismatch. */
+    private void checkAgreement() throws MPIException {
+        agreement[0] = message.bytes();
+        agreement[1] = -message.bytes();
+        agreement[2] = message.root();
+        agreement[3] = -message.root();
+        comm.allReduce(agreement, 4, MPI.LONG, MPI.MAX);
+        long maxBytes = agreement[0];
+        long minBytes = -agreement[1];
+        long maxRoot = agreement[2];
+        long minRoot = -agreement[3];
+        if (maxBytes != minBytes || maxRoot != minRoot) {
+            throw new MPIException("hbcast bcast check failed on rank " + rank + ": ranks disagree on the call"
+                    + " (bytes from " + minBytes + " to " + maxBytes + ", root from " + minRoot + " to " + maxRoot
+                    + "); this rank has " + message.bytes() + " bytes and root " + message.root());
+        }
+    }
+
+    private void fail(String why) throws MPIException {
+        brokenBy = why;
+        throw new MPIException(why);
+    }
+
+    private void requireUsable() throws MPIException {
+        if (closed) {
+            throw new MPIException("hbcast: this HierarchicalBcast is closed");
+        }
+        if (brokenBy != null) {
+            throw new MPIException("hbcast: unusable after an earlier failure: " + brokenBy);
+        }
+    }
+
+    private static String typeName(Datatype type) {
+        return type == null ? "null" : type.toString();
+    }
+
+    /** Frees the ring's shared memory and the communicators. Collective; idempotent. */
+    @Override
+    public void close() throws MPIException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        closeQuietly(ring, topology);
+        comm.free();
+    }
+
+    private static void closeQuietly(NodeRing ring, Topology topology) {
+        try {
+            if (ring != null) {
+                ring.close();
+            }
+        } catch (Exception ignored) {
+            // Unmapping cannot fail in a way the caller could act on.
+        }
+        try {
+            if (topology != null) {
+                topology.close();
+            }
+        } catch (MPIException ignored) {
+            // The communicator is gone either way.
+        }
+    }
+}

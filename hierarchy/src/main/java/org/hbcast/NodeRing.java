@@ -1,0 +1,115 @@
+package org.hbcast;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import org.agrona.MutableDirectBuffer;
+import org.hbcast.gpu.ring.RingPipeline;
+import org.hbcast.gpu.shm.SharedSegment;
+import org.hbcast.gpu.shm.ShmInbox;
+import org.hbcast.gpu.shm.ShmRingLinks;
+
+/**
+ * The shared-memory ring of this rank's node, wired up over the node communicator: every rank
+ * creates its inbox, the paths are all-gathered, every rank maps its right neighbour's inbox, and
+ * once all have, every inbox file is unlinked so that nothing is left in {@code /dev/shm} even if
+ * the job is killed later.
+ */
+final class NodeRing implements AutoCloseable {
+    /** Room for a segment path in the all-gather. */
+    private static final int PATH_BYTES = 512;
+
+    private final ShmRingLinks links;
+    private final RingPipeline<MutableDirectBuffer> pipeline;
+
+    private NodeRing(ShmRingLinks links) {
+        this.links = links;
+        this.pipeline = links.newPipeline();
+    }
+
+    /**
+     * Collective over {@code nodeComm}. A rank that cannot make or map its segment makes every rank
+     * of the node fail with its reason, instead of leaving the others waiting.
+     */
+    static NodeRing connect(Intracomm nodeComm, int slots, int maxChunkBytes) throws MPIException {
+        int position = nodeComm.getRank();
+        int size = nodeComm.getSize();
+        ShmInbox inbox = null;
+        String failure = null;
+        try {
+            inbox = ShmInbox.create(SharedSegment.DEFAULT_DIRECTORY, position, slots, maxChunkBytes);
+        } catch (IOException | RuntimeException e) {
+            failure = "cannot create a shared-memory segment in " + SharedSegment.DEFAULT_DIRECTORY + ": " + e.getMessage();
+        }
+        agreeOrFail(nodeComm, failure, inbox);
+
+        byte[] mine = Arrays.copyOf(inbox.path().toString().getBytes(StandardCharsets.UTF_8), PATH_BYTES);
+        byte[] all = new byte[PATH_BYTES * size];
+        nodeComm.allGather(mine, PATH_BYTES, MPI.BYTE, all, PATH_BYTES, MPI.BYTE);
+        Path[] paths = new Path[size];
+        for (int r = 0; r < size; r++) {
+            int end = r * PATH_BYTES;
+            while (end < (r + 1) * PATH_BYTES && all[end] != 0) {
+                end++;
+            }
+            paths[r] = Path.of(new String(all, r * PATH_BYTES, end - r * PATH_BYTES, StandardCharsets.UTF_8));
+        }
+        ShmRingLinks links = null;
+        try {
+            links = ShmRingLinks.connect(inbox, Arrays.asList(paths), position);
+        } catch (IOException | RuntimeException e) {
+            failure = "cannot map the shared-memory segment of node rank " + (position + 1) % size + ": " + e.getMessage();
+        }
+        if (links == null && failure == null) {
+            failure = "no ring links";
+        }
+        agreeOrFail(nodeComm, failure, links != null ? links : inbox);
+        // Every rank has mapped its neighbour: the file is no longer needed, and unlinking it now
+        // means a crash later leaves nothing in /dev/shm.
+        try {
+            inbox.unlink();
+        } catch (IOException e) {
+            // close() unlinks a segment that is still linked; the ring itself works either way.
+        }
+        return new NodeRing(links);
+    }
+
+    /** All ranks learn whether any failed; all fail with the first reason if one did. */
+    private static void agreeOrFail(Intracomm nodeComm, String failure, AutoCloseable mine) throws MPIException {
+        int[] failed = {failure == null ? 0 : 1};
+        nodeComm.allReduce(failed, 1, MPI.INT, MPI.MAX);
+        if (failed[0] == 0) {
+            return;
+        }
+        try {
+            if (mine != null) {
+                mine.close();
+            }
+        } catch (Exception ignored) {
+            // Failing already; the reason below matters more.
+        }
+        throw new MPIException(failure != null ? failure
+                : "another rank of this node could not set up its shared-memory ring (see its error)");
+    }
+
+    RingPipeline<MutableDirectBuffer> pipeline() {
+        return pipeline;
+    }
+
+    ShmRingLinks links() {
+        return links;
+    }
+
+    int maxChunkBytes() {
+        return links.inbox().maxChunkBytes();
+    }
+
+    @Override
+    public void close() throws IOException {
+        links.close();
+    }
+}

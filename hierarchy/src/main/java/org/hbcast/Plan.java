@@ -1,0 +1,19 @@
+package org.hbcast;
+
+/**
+ * What one broadcast will do: the algorithm (never {@link Algorithm#AUTO}), the chunk size both
+ * levels pipeline over, the tree radix, and why it was chosen.
+ */
+public record Plan(Algorithm algorithm, int chunkBytes, int radix, String reason) {
+    public Plan {
+        if (algorithm == Algorithm.AUTO) {
+            throw new IllegalArgumentException("a plan names a concrete algorithm");
+        }
+        if (chunkBytes < 1) {
+            throw new IllegalArgumentException("chunk size must be positive, got " + chunkBytes);
+        }
+        if (radix < 2) {
+            throw new IllegalArgumentException("radix must be at least 2, got " + radix);
+        }
+    }
+}

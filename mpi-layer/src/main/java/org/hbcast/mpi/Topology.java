@@ -1,0 +1,163 @@
+package org.hbcast.mpi;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
+import mpi.Comm;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * Who is where: the node layout of a communicator, this rank's node communicator and the
+ * processor name of every rank.
+ *
+ * <p>Nodes are the real shared-memory domains ({@code Comm.splitType(TYPE_SHARED)}) unless a
+ * virtual layout ({@code HBCAST_NODE_SIZES}) makes consecutive ranks play separate nodes; a virtual
+ * node may not straddle two real ones, since its ranks talk through shared memory. Created
+ * collectively; {@link #close()} frees the node communicator.
+ */
+public final class Topology implements AutoCloseable {
+    // MPI_MAX_PROCESSOR_NAME of Open MPI (private in the bindings).
+    private static final int NAME_BYTES = 256;
+
+    private final Intracomm comm;
+    private final Intracomm nodeComm;
+    private final NodeLayout layout;
+    private final boolean virtual;
+    private final String[] processorNames;
+    private final int rank;
+
+    private Topology(Intracomm comm, Intracomm nodeComm, NodeLayout layout, boolean virtual,
+                     String[] processorNames) throws MPIException {
+        this.comm = comm;
+        this.nodeComm = nodeComm;
+        this.layout = layout;
+        this.virtual = virtual;
+        this.processorNames = processorNames;
+        this.rank = comm.getRank();
+    }
+
+    /**
+     * Discovers the layout of {@code comm} (collective over it).
+     *
+     * @param nodeSizes virtual node sizes such as "8,3,3", or null/blank for the real nodes
+     * @throws IllegalArgumentException on every rank alike when the virtual layout is invalid
+     */
+    public static Topology discover(Intracomm comm, String nodeSizes) throws MPIException {
+        Objects.requireNonNull(comm, "comm");
+        int size = comm.getSize();
+        int rank = comm.getRank();
+        NodeLayout real = realLayout(comm, size, rank);
+        boolean virtual = nodeSizes != null && !nodeSizes.isBlank();
+        NodeLayout layout = virtual ? NodeLayout.parse(nodeSizes, size) : real;
+        if (virtual) {
+            requireWithinRealNodes(layout, real, nodeSizes);
+        }
+        Intracomm nodeComm = comm.split(layout.nodeOf(rank), rank);
+        return new Topology(comm, nodeComm, layout, virtual, gatherProcessorNames(comm, size));
+    }
+
+    private static NodeLayout realLayout(Intracomm comm, int size, int rank) throws MPIException {
+        Intracomm shared = comm.splitType(Comm.TYPE_SHARED, rank, MPI.INFO_NULL);
+        try {
+            int[] lowest = {rank};
+            shared.allReduce(lowest, 1, MPI.INT, MPI.MIN);
+            int[] keys = new int[size];
+            comm.allGather(lowest, 1, MPI.INT, keys, 1, MPI.INT);
+            return NodeLayout.fromNodeKeys(keys);
+        } finally {
+            shared.free();
+        }
+    }
+
+    private static void requireWithinRealNodes(NodeLayout layout, NodeLayout real, String text) {
+        for (int node = 0; node < layout.nodeCount(); node++) {
+            int first = layout.rankAt(node, 0);
+            for (int pos = 1; pos < layout.nodeSize(node); pos++) {
+                int other = layout.rankAt(node, pos);
+                if (real.nodeOf(other) != real.nodeOf(first)) {
+                    throw new IllegalArgumentException("HBCAST_NODE_SIZES='" + text + "' puts ranks " + first
+                            + " and " + other + " on one node, but they run on different hosts"
+                            + " (virtual nodes share memory, so each must lie inside one real node)");
+                }
+            }
+        }
+    }
+
+    private static String[] gatherProcessorNames(Intracomm comm, int size) throws MPIException {
+        byte[] mine = Arrays.copyOf(MPI.getProcessorName().getBytes(StandardCharsets.UTF_8), NAME_BYTES);
+        byte[] all = new byte[NAME_BYTES * size];
+        comm.allGather(mine, NAME_BYTES, MPI.BYTE, all, NAME_BYTES, MPI.BYTE);
+        String[] names = new String[size];
+        for (int r = 0; r < size; r++) {
+            int end = r * NAME_BYTES;
+            while (end < (r + 1) * NAME_BYTES && all[end] != 0) {
+                end++;
+            }
+            names[r] = new String(all, r * NAME_BYTES, end - r * NAME_BYTES, StandardCharsets.UTF_8);
+        }
+        return names;
+    }
+
+    /** The communicator this topology describes (not owned). */
+    public Intracomm comm() {
+        return comm;
+    }
+
+    /** The ranks of this rank's node, in communicator order (owned: freed by {@link #close()}). */
+    public Intracomm nodeComm() {
+        return nodeComm;
+    }
+
+    public NodeLayout layout() {
+        return layout;
+    }
+
+    /** True when the nodes come from {@code HBCAST_NODE_SIZES} rather than from the hardware. */
+    public boolean isVirtual() {
+        return virtual;
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return layout.size();
+    }
+
+    public int node() {
+        return layout.nodeOf(rank);
+    }
+
+    /** This rank's position in its node (its rank in {@link #nodeComm()}). */
+    public int position() {
+        return layout.positionOf(rank);
+    }
+
+    public String processorName(int r) {
+        return processorNames[r];
+    }
+
+    /** A human report: one line per node with its ranks and their processor names. */
+    public String report() {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format("%d ranks on %d %s nodes%n", size(), layout.nodeCount(),
+                virtual ? "virtual" : "real"));
+        for (int node = 0; node < layout.nodeCount(); node++) {
+            sb.append(String.format("  node %d: %d ranks:", node, layout.nodeSize(node)));
+            for (int pos = 0; pos < layout.nodeSize(node); pos++) {
+                int r = layout.rankAt(node, pos);
+                sb.append(' ').append(r).append('@').append(processorNames[r]);
+            }
+            sb.append(System.lineSeparator());
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public void close() throws MPIException {
+        nodeComm.free();
+    }
+}

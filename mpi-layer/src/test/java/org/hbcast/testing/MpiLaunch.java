@@ -1,0 +1,243 @@
+package org.hbcast.testing;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Launches a test program on N MPI ranks through {@code scripts/hbrun} (optionally on a test bed
+ * made by {@code scripts/testbed run}) with a hard timeout, and collects every rank's verdict.
+ *
+ * <p>Ranks get the classpath of the running test JVM. MPI tests are skipped, visibly, when
+ * {@code -Dhbcast.mpi.tests=false} is set or no {@code mpirun} is found.
+ */
+public final class MpiLaunch {
+    private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(180);
+    private static final Duration GRACE = Duration.ofSeconds(20);
+
+    private final Class<?> program;
+    private int ranks = 1;
+    private String nodeSizes;
+    private int bedHosts;
+    private int bedSlots;
+    private String netem;
+    private Duration timeout = DEFAULT_TIMEOUT;
+    private final List<String> args = new ArrayList<>();
+    private final List<String> jvmOptions = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-Xss1m"));
+    private final Map<String, String> env = new LinkedHashMap<>();
+
+    private MpiLaunch(Class<?> program) {
+        this.program = program;
+    }
+
+    /** A launch of {@code program}'s main method. */
+    public static MpiLaunch program(Class<?> program) {
+        return new MpiLaunch(program);
+    }
+
+    public MpiLaunch ranks(int n) {
+        this.ranks = n;
+        return this;
+    }
+
+    /** Virtual nodes ({@code HBCAST_NODE_SIZES}); the rank count becomes their sum. */
+    public MpiLaunch nodeSizes(String sizes) {
+        this.nodeSizes = sizes;
+        this.ranks = Arrays.stream(sizes.split(",")).mapToInt(s -> Integer.parseInt(s.trim())).sum();
+        return this;
+    }
+
+    /** Runs on a fresh test bed of {@code hosts} network-namespace hosts with {@code slots} ranks each. */
+    public MpiLaunch testBed(int hosts, int slots) {
+        this.bedHosts = hosts;
+        this.bedSlots = slots;
+        this.ranks = hosts * slots;
+        return this;
+    }
+
+    public MpiLaunch netem(String netemArgs) {
+        this.netem = netemArgs;
+        return this;
+    }
+
+    public MpiLaunch args(String... more) {
+        args.addAll(List.of(more));
+        return this;
+    }
+
+    public MpiLaunch env(String name, String value) {
+        env.put(name, value);
+        return this;
+    }
+
+    public MpiLaunch jvmOption(String option) {
+        jvmOptions.add(option);
+        return this;
+    }
+
+    public MpiLaunch timeout(Duration t) {
+        this.timeout = t;
+        return this;
+    }
+
+    /** Runs the launch; skips the calling test (JUnit assumption) where MPI tests cannot run. */
+    public MpiOutcome run() {
+        assumeMpiTests();
+        if (bedHosts > 0) {
+            TestBed.assumeAvailable();
+        }
+        List<String> cmd = new ArrayList<>();
+        Path root = repositoryRoot();
+        if (bedHosts > 0) {
+            cmd.addAll(List.of(root.resolve("scripts/testbed").toString(), "run",
+                    "--hosts", Integer.toString(bedHosts), "--slots", Integer.toString(bedSlots)));
+            if (netem != null) {
+                cmd.addAll(List.of("--netem", netem));
+            }
+            cmd.add("--");
+        }
+        cmd.addAll(List.of(root.resolve("scripts/hbrun").toString(), "-n", Integer.toString(ranks),
+                "--cp", System.getProperty("java.class.path"),
+                "--timeout", Long.toString(timeout.toSeconds())));
+        if (nodeSizes != null) {
+            cmd.addAll(List.of("--nodes", nodeSizes));
+        }
+        for (String option : jvmOptions) {
+            cmd.addAll(List.of("--jvm-opt", option));
+        }
+        cmd.add(program.getName());
+        cmd.addAll(args);
+
+        String description = describe();
+        List<String> before = SharedMemory.hbcastSegments();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().keySet().removeIf(k -> k.startsWith("HBCAST_") && !env.containsKey(k));
+        pb.environment().putAll(env);
+        try {
+            Process process = pb.start();
+            process.getOutputStream().close();
+            OutputCollector collector = new OutputCollector(process.getInputStream());
+            collector.start();
+            boolean finished = process.waitFor(timeout.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
+            if (!finished) {
+                stop(process);
+            }
+            collector.join(GRACE.toMillis());
+            int exit = finished ? process.exitValue() : -1;
+            List<String> leaked = new ArrayList<>(SharedMemory.hbcastSegments());
+            leaked.removeAll(before);
+            return new MpiOutcome(description, ranks, exit, !finished, collector.text(), leaked);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + cmd, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + description, e);
+        }
+    }
+
+    private String describe() {
+        StringBuilder sb = new StringBuilder(program.getSimpleName()).append(" on ").append(ranks).append(" ranks");
+        if (nodeSizes != null) {
+            sb.append(", nodes ").append(nodeSizes);
+        }
+        if (bedHosts > 0) {
+            sb.append(", test bed ").append(bedHosts).append(" hosts x ").append(bedSlots);
+        }
+        if (!args.isEmpty()) {
+            sb.append(", args ").append(args);
+        }
+        if (!env.isEmpty()) {
+            sb.append(", env ").append(env);
+        }
+        return sb.toString();
+    }
+
+    /** TERM first, so mpirun and the test bed clean up; then KILL whatever is left. */
+    private static void stop(Process process) throws InterruptedException {
+        List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
+        process.destroy();
+        if (!process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+            tree.addAll(process.descendants().toList());
+            tree.forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        tree.forEach(ProcessHandle::destroyForcibly);
+    }
+
+    static void assumeMpiTests() {
+        assumeTrue(Boolean.parseBoolean(System.getProperty("hbcast.mpi.tests", "true")),
+                "MPI tests switched off with -Dhbcast.mpi.tests=false");
+        assumeTrue(mpirunPresent(), "no mpirun on PATH and OMPI_HOME unset: run scripts/setup");
+    }
+
+    private static boolean mpirunPresent() {
+        String home = System.getenv("OMPI_HOME");
+        if (home != null && Files.isExecutable(Paths.get(home, "bin", "mpirun"))) {
+            return true;
+        }
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Paths.get(dir, "mpirun"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The checkout's top directory: the first parent of the working directory holding scripts/hbrun. */
+    public static Path repositoryRoot() {
+        Path dir = Paths.get(System.getProperty("user.dir")).toAbsolutePath();
+        for (Path p = dir; p != null; p = p.getParent()) {
+            if (Files.isExecutable(p.resolve("scripts/hbrun"))) {
+                return p;
+            }
+        }
+        throw new IllegalStateException("no scripts/hbrun above " + dir);
+    }
+
+    /** Drains a process's output so it never blocks on a full pipe. */
+    private static final class OutputCollector extends Thread {
+        private final InputStream in;
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+        OutputCollector(InputStream in) {
+            super("mpi-output");
+            setDaemon(true);
+            this.in = in;
+        }
+
+        @Override
+        public void run() {
+            byte[] buf = new byte[8192];
+            try {
+                for (int n; (n = in.read(buf)) > 0; ) {
+                    synchronized (bytes) {
+                        bytes.write(buf, 0, n);
+                    }
+                }
+            } catch (IOException ignored) {
+                // The process is gone; what was read is the output.
+            }
+        }
+
+        String text() {
+            synchronized (bytes) {
+                return bytes.toString(StandardCharsets.UTF_8);
+            }
+        }
+    }
+}

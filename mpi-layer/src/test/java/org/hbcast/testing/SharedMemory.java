@@ -1,0 +1,29 @@
+package org.hbcast.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Lists hbcast's shared-memory segments in /dev/shm, so tests can prove nothing was left behind. */
+public final class SharedMemory {
+    private static final Path DEV_SHM = Paths.get("/dev/shm");
+    /** The names hbcast gives its segments: a prefix and 128 random bits. */
+    private static final java.util.regex.Pattern SEGMENT_NAME = java.util.regex.Pattern.compile("hbcast-[0-9a-f]{32}");
+
+    private SharedMemory() {
+    }
+
+    public static List<String> hbcastSegments() {
+        if (!Files.isDirectory(DEV_SHM)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(DEV_SHM)) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> SEGMENT_NAME.matcher(n).matches()).sorted().toList();
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+}
