@@ -48,6 +48,11 @@ class HierarchicalBcastMpiTest {
     }
 
     @Test
+    void testBedThreeHostsOfThreeTwoAndOne() {
+        matrix().testBedOf(3, 2, 1).args("roots=all", "medium=few").run().assertAllRanksOk();
+    }
+
+    @Test
     void twoHundredRandomBackToBackCalls() {
         MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("3,2").env("HBCAST_CHUNK_BYTES", "65536")
                 .args("suite=random", "calls=200").run().assertAllRanksOk();

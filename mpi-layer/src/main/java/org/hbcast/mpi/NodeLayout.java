@@ -122,6 +122,23 @@ public final class NodeLayout {
         return fromNodeSizes(sizes);
     }
 
+    /** The sum of the sizes in {@code HBCAST_NODE_SIZES}-style text, or -1 when it is not valid. */
+    public static long sumOf(String text) {
+        long sum = 0;
+        for (String part : text.trim().split(",", -1)) {
+            try {
+                int size = Integer.parseInt(part.trim());
+                if (size <= 0) {
+                    return -1;
+                }
+                sum += size;
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }
+        return sum;
+    }
+
     public int size() {
         return nodeOfRank.length;
     }

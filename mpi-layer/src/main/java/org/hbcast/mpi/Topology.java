@@ -14,7 +14,9 @@ import mpi.MPIException;
  *
  * <p>Nodes are the real shared-memory domains ({@code Comm.splitType(TYPE_SHARED)}) unless a
  * virtual layout ({@code HBCAST_NODE_SIZES}) makes consecutive ranks play separate nodes; a virtual
- * node may not straddle two real ones, since its ranks talk through shared memory. Created
+ * node may not straddle two real ones, since its ranks talk through shared memory. Sizes that sum
+ * to the world size rather than to a sub-communicator's describe the world; the sub-communicator
+ * inherits them. Created
  * collectively; {@link #close()} frees the node communicator.
  */
 public final class Topology implements AutoCloseable {
@@ -50,12 +52,28 @@ public final class Topology implements AutoCloseable {
         int rank = comm.getRank();
         NodeLayout real = realLayout(comm, size, rank);
         boolean virtual = nodeSizes != null && !nodeSizes.isBlank();
-        NodeLayout layout = virtual ? NodeLayout.parse(nodeSizes, size) : real;
+        NodeLayout layout = virtual ? virtualLayout(comm, nodeSizes, size) : real;
         if (virtual) {
             requireWithinRealNodes(layout, real, nodeSizes);
         }
         Intracomm nodeComm = comm.split(layout.nodeOf(rank), rank);
         return new Topology(comm, nodeComm, layout, virtual, gatherProcessorNames(comm, size));
+    }
+
+    /**
+     * Virtual nodes: the sizes describe {@code comm} when they sum to its size; otherwise they
+     * describe {@code MPI.COMM_WORLD}, and a sub-communicator inherits each rank's world node.
+     */
+    private static NodeLayout virtualLayout(Intracomm comm, String nodeSizes, int size) throws MPIException {
+        int worldSize = MPI.COMM_WORLD.getSize();
+        if (size == worldSize || NodeLayout.sumOf(nodeSizes) == size) {
+            return NodeLayout.parse(nodeSizes, size);
+        }
+        NodeLayout world = NodeLayout.parse(nodeSizes, worldSize);
+        int[] worldNode = {world.nodeOf(MPI.COMM_WORLD.getRank())};
+        int[] keys = new int[size];
+        comm.allGather(worldNode, 1, MPI.INT, keys, 1, MPI.INT);
+        return NodeLayout.fromNodeKeys(keys);
     }
 
     private static NodeLayout realLayout(Intracomm comm, int size, int rank) throws MPIException {

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * Launches a test program on N MPI ranks through {@code scripts/hbrun} (optionally on a test bed
@@ -33,12 +34,13 @@ public final class MpiLaunch {
     private int ranks = 1;
     private String nodeSizes;
     private int bedHosts;
-    private int bedSlots;
+    private String bedSlots;
     private String netem;
     private Duration timeout = DEFAULT_TIMEOUT;
     private final List<String> args = new ArrayList<>();
     private final List<String> jvmOptions = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-Xss1m"));
     private final Map<String, String> env = new LinkedHashMap<>();
+    private final List<String> mca = new ArrayList<>();
 
     private MpiLaunch(Class<?> program) {
         this.program = program;
@@ -64,8 +66,16 @@ public final class MpiLaunch {
     /** Runs on a fresh test bed of {@code hosts} network-namespace hosts with {@code slots} ranks each. */
     public MpiLaunch testBed(int hosts, int slots) {
         this.bedHosts = hosts;
-        this.bedSlots = slots;
+        this.bedSlots = Integer.toString(slots);
         this.ranks = hosts * slots;
+        return this;
+    }
+
+    /** Runs on a fresh test bed whose host {@code i} holds {@code slotsPerHost[i]} ranks. */
+    public MpiLaunch testBedOf(int... slotsPerHost) {
+        this.bedHosts = slotsPerHost.length;
+        this.bedSlots = Arrays.stream(slotsPerHost).mapToObj(Integer::toString).collect(Collectors.joining(","));
+        this.ranks = Arrays.stream(slotsPerHost).sum();
         return this;
     }
 
@@ -81,6 +91,12 @@ public final class MpiLaunch {
 
     public MpiLaunch env(String name, String value) {
         env.put(name, value);
+        return this;
+    }
+
+    /** An extra MCA parameter for mpirun. */
+    public MpiLaunch mca(String key, String value) {
+        mca.addAll(List.of("--mca", key, value));
         return this;
     }
 
@@ -104,7 +120,7 @@ public final class MpiLaunch {
         Path root = repositoryRoot();
         if (bedHosts > 0) {
             cmd.addAll(List.of(root.resolve("scripts/testbed").toString(), "run",
-                    "--hosts", Integer.toString(bedHosts), "--slots", Integer.toString(bedSlots)));
+                    "--hosts", Integer.toString(bedHosts), "--slots", bedSlots));
             if (netem != null) {
                 cmd.addAll(List.of("--netem", netem));
             }
@@ -116,6 +132,7 @@ public final class MpiLaunch {
         if (nodeSizes != null) {
             cmd.addAll(List.of("--nodes", nodeSizes));
         }
+        cmd.addAll(mca);
         for (String option : jvmOptions) {
             cmd.addAll(List.of("--jvm-opt", option));
         }
@@ -155,7 +172,7 @@ public final class MpiLaunch {
             sb.append(", nodes ").append(nodeSizes);
         }
         if (bedHosts > 0) {
-            sb.append(", test bed ").append(bedHosts).append(" hosts x ").append(bedSlots);
+            sb.append(", test bed of ").append(bedHosts).append(" hosts with ").append(bedSlots).append(" ranks");
         }
         if (!args.isEmpty()) {
             sb.append(", args ").append(args);

@@ -26,7 +26,22 @@ public final class MpiTestProgram {
     private MpiTestProgram() {
     }
 
+    /** How a rank ends after a successful body. */
+    public enum Finish {
+        /** {@code MPI.Finalize()}: the normal end. */
+        FINALIZE,
+        /**
+         * Exit without finalizing: for tests in which a peer has died, where finalize would wait
+         * for it forever.
+         */
+        EXIT
+    }
+
     public static void run(String[] args, Body body) throws Exception {
+        run(args, body, Finish.FINALIZE);
+    }
+
+    public static void run(String[] args, Body body, Finish finish) throws Exception {
         String[] rest = MPI.Init(args);
         Intracomm world = MPI.COMM_WORLD;
         int rank = world.getRank();
@@ -45,6 +60,9 @@ public final class MpiTestProgram {
         }
         System.out.println(VERDICT + " " + rank + " OK " + oneLine(detail));
         System.out.flush();
+        if (finish == Finish.EXIT) {
+            Runtime.getRuntime().halt(0);
+        }
         MPI.Finalize();
     }
 

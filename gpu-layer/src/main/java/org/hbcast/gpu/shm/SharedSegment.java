@@ -92,7 +92,13 @@ public final class SharedSegment implements AutoCloseable
                 final MappedByteBuffer mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
                 return new SharedSegment(path, true, mapping);
             }
-            catch (final IOException | RuntimeException ex)
+            catch (final IOException ex)
+            {
+                Files.deleteIfExists(path);
+                throw new IOException("cannot create shared-memory segment of " + bytes + " bytes at " + path +
+                    ": " + ex.getMessage(), ex);
+            }
+            catch (final RuntimeException ex)
             {
                 Files.deleteIfExists(path);
                 throw ex;

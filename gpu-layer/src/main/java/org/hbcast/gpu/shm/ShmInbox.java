@@ -46,6 +46,16 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
     }
 
     /**
+     * Creates the inbox of node rank {@code ownerRank} in {@code directory}, with
+     * {@link InboxLayout#DEFAULT_SLOT_COUNT} slots that each hold a chunk of up to {@code maxChunkBytes}.
+     */
+    public static ShmInbox create(final Path directory, final int ownerRank, final int maxChunkBytes)
+        throws IOException
+    {
+        return create(directory, ownerRank, InboxLayout.DEFAULT_SLOT_COUNT, maxChunkBytes);
+    }
+
+    /**
      * Creates the inbox of node rank {@code ownerRank} in {@code directory}, with {@code slotCount}
      * slots that each hold a chunk of up to {@code maxChunkBytes} (rounded up to 64).
      */

@@ -134,7 +134,7 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
     @Override
     public boolean hasCredit()
     {
-        if (tail - knownHead <= slotCount)
+        if (tail - knownHead < slotCount)
         {
             return true;
         }

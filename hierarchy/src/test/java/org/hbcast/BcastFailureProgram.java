@@ -1,0 +1,108 @@
+package org.hbcast;
+
+import java.nio.ByteBuffer;
+import java.util.Map;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import org.hbcast.testing.MpiTestProgram;
+
+/**
+ * Failure cases, each rank reporting what it saw. {@code suite=arguments}: bad arguments fail
+ * with a clear message on every rank and nothing is sent (the next valid call still works);
+ * {@code suite=check}: check mode turns mismatched counts into an error on every rank;
+ * {@code suite=kill}: the last rank SIGKILLs itself during a large broadcast, and every other rank
+ * must fail with a clear error within the timeout.
+ */
+public final class BcastFailureProgram {
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opt = BcastMatrixProgram.parse(args);
+        String suite = opt.getOrDefault("suite", "arguments");
+        MpiTestProgram.run(args, (world, rest) -> switch (suite) {
+            case "arguments" -> arguments(world);
+            case "check" -> check(world);
+            case "kill" -> kill(world);
+            default -> throw new IllegalArgumentException("unknown suite " + suite);
+        }, suite.equals("kill") ? MpiTestProgram.Finish.EXIT : MpiTestProgram.Finish.FINALIZE);
+    }
+
+    private static String arguments(Intracomm world) throws Exception {
+        int size = world.getSize();
+        StringBuilder seen = new StringBuilder();
+        try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
+            double[] data = new double[64];
+            expect(seen, "root " + size + " is out of range", () -> hb.bcast(data, 8, MPI.DOUBLE, size));
+            expect(seen, "root -1 is out of range", () -> hb.bcast(data, 8, MPI.DOUBLE, -1));
+            expect(seen, "count -3 is negative", () -> hb.bcast(data, -3, MPI.DOUBLE, 0));
+            expect(seen, "needs 520 bytes but the buffer holds 512", () -> hb.bcast(data, 65, MPI.DOUBLE, 0));
+            expect(seen, "needs a double[]", () -> hb.bcast(new int[64], 8, MPI.DOUBLE, 0));
+            expect(seen, "heap (non-direct)", () -> hb.bcast(ByteBuffer.allocate(64), 8, MPI.BYTE, 0));
+            expect(seen, "is not supported", () -> hb.bcast(new int[64], 8, MPI.INT2, 0));
+            expect(seen, "buffer is null", () -> hb.bcast(null, 8, MPI.INT, 0));
+            expect(seen, "needs a ByteBuffer or a IntBuffer",
+                    () -> hb.bcast(ByteBuffer.allocateDirect(64).asLongBuffer(), 2, MPI.INT, 0));
+            // Nothing was sent: a valid call right after still delivers exactly the root's data.
+            BcastMatrixProgram.check(hb, world, Payload.Kind.ARRAY, ElementType.DOUBLE, 300_000, size - 1, 77);
+        }
+        return "rejected:" + seen;
+    }
+
+    private static String check(Intracomm world) throws Exception {
+        StringBuilder seen = new StringBuilder();
+        try (HierarchicalBcast hb = HierarchicalBcast.create(world, BcastOptions.defaults().withCheck(true))) {
+            byte[] data = new byte[1 << 20];
+            int count = world.getRank() == 0 ? 100_000 : 100_001;
+            expect(seen, "ranks disagree on the call", () -> hb.bcast(data, count, MPI.BYTE, 0));
+            int root = world.getRank() == 1 ? 0 : 1;
+            expect(seen, "ranks disagree on the call", () -> hb.bcast(data, 1000, MPI.BYTE, root));
+            BcastMatrixProgram.check(hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 500_000, 0, 78);
+        }
+        return "check mode caught:" + seen;
+    }
+
+    private static String kill(Intracomm world) throws Exception {
+        int rank = world.getRank();
+        int victim = world.getSize() - 1;
+        HierarchicalBcast hb = HierarchicalBcast.create(world);
+        ByteBuffer data = ByteBuffer.allocateDirect(64 << 20);
+        hb.bcast(data, 1 << 20, MPI.BYTE, 0);   // everybody is up and connected
+        if (rank == victim) {
+            Thread killer = new Thread(() -> {
+                try {
+                    Thread.sleep(20);
+                    new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+                } catch (Exception e) {
+                    Runtime.getRuntime().halt(9);
+                }
+            });
+            killer.start();
+        }
+        long start = System.nanoTime();
+        for (int i = 0; i < 1000; i++) {
+            try {
+                hb.bcast(data, data.capacity(), MPI.BYTE, 0);
+            } catch (MPIException e) {
+                double seconds = (System.nanoTime() - start) / 1e9;
+                return String.format("failed after %.1f s: %s", seconds, e.getMessage());
+            }
+        }
+        throw new AssertionError("1000 broadcasts succeeded although rank " + victim + " was killed");
+    }
+
+    private interface Call {
+        void run() throws Exception;
+    }
+
+    private static void expect(StringBuilder seen, String fragment, Call call) throws Exception {
+        try {
+            call.run();
+        } catch (MPIException e) {
+            if (e.getMessage() == null || !e.getMessage().contains(fragment)) {
+                throw new AssertionError("expected an error containing '" + fragment + "', got: " + e.getMessage(), e);
+            }
+            seen.append(" [").append(e.getMessage()).append(']');
+            return;
+        }
+        throw new AssertionError("expected an error containing '" + fragment + "', but the call succeeded");
+    }
+}
