@@ -15,7 +15,8 @@ import org.hbcast.testing.MpiTestProgram;
  * Arguments are {@code key=value}:
  * <ul>
  *   <li>{@code suite=matrix} (default): counts 0, 1, 7, chunk-1, chunk, chunk+1 for every datatype and
- *       container kind, then 1 MiB+13 and (with {@code large=yes}) 32 MiB+5 elements;</li>
+ *       container kind, then 1 MiB+13 and 32 MiB+5 elements ({@code large=yes}: bytes only,
+ *       {@code large=all}: every datatype, as array and as direct buffer);</li>
  *   <li>{@code suite=random}: {@code calls} back-to-back calls with random roots, sizes, types, kinds and algorithms;</li>
  *   <li>{@code suite=split}: two instances on the halves of a split communicator and one on the
  *       whole, their calls interleaved;</li>
@@ -66,9 +67,12 @@ public final class BcastMatrixProgram {
                         check(hb, world, kind, type, MIB + 13, size - 1, ++calls);
                     }
                 }
-                if (opt.getOrDefault("large", "no").equals("yes")) {
-                    check(hb, world, Payload.Kind.ARRAY, ElementType.BYTE, 32 * MIB + 5, size / 2, ++calls);
-                    check(hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 32 * MIB + 5, 0, ++calls);
+                String large = opt.getOrDefault("large", "no");
+                for (ElementType type : ElementType.values()) {
+                    if (large.equals("all") || large.equals("yes") && type == ElementType.BYTE) {
+                        check(hb, world, Payload.Kind.ARRAY, type, 32 * MIB + 5, size / 2, ++calls);
+                        check(hb, world, Payload.Kind.BUFFER, type, 32 * MIB + 5, 0, ++calls);
+                    }
                 }
             }
         }

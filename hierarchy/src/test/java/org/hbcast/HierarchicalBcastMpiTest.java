@@ -43,6 +43,12 @@ class HierarchicalBcastMpiTest {
     }
 
     @Test
+    void thirtyTwoMebibytesPlusFiveOfEveryDatatype() {
+        MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("1,2").args("roots=ends", "medium=few", "large=all",
+                "algorithms=hierarchical").run().assertAllRanksOk();
+    }
+
+    @Test
     void testBedTwoHostsOfThree() {
         matrix().testBed(2, 3).args("roots=all", "medium=few").run().assertAllRanksOk();
     }
