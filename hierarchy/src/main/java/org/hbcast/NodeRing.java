@@ -1,9 +1,6 @@
 package org.hbcast;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.Arrays;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -12,6 +9,7 @@ import org.hbcast.gpu.ring.RingPipeline;
 import org.hbcast.gpu.shm.SharedSegment;
 import org.hbcast.gpu.shm.ShmInbox;
 import org.hbcast.gpu.shm.ShmRingLinks;
+import org.hbcast.mpi.StringExchange;
 
 /**
  * The shared-memory ring of this rank's node, wired up over the node communicator: every rank
@@ -47,20 +45,10 @@ final class NodeRing implements AutoCloseable {
         }
         agreeOrFail(nodeComm, failure, inbox);
 
-        byte[] mine = Arrays.copyOf(inbox.path().toString().getBytes(StandardCharsets.UTF_8), PATH_BYTES);
-        byte[] all = new byte[PATH_BYTES * size];
-        nodeComm.allGather(mine, PATH_BYTES, MPI.BYTE, all, PATH_BYTES, MPI.BYTE);
-        Path[] paths = new Path[size];
-        for (int r = 0; r < size; r++) {
-            int end = r * PATH_BYTES;
-            while (end < (r + 1) * PATH_BYTES && all[end] != 0) {
-                end++;
-            }
-            paths[r] = Path.of(new String(all, r * PATH_BYTES, end - r * PATH_BYTES, StandardCharsets.UTF_8));
-        }
+        String[] paths = StringExchange.allGather(nodeComm, inbox.path().toString(), PATH_BYTES);
         ShmRingLinks links = null;
         try {
-            links = ShmRingLinks.connect(inbox, Arrays.asList(paths), position);
+            links = ShmRingLinks.connect(inbox, paths, position);
         } catch (IOException | RuntimeException e) {
             failure = "cannot map the shared-memory segment of node rank " + (position + 1) % size + ": " + e.getMessage();
         }

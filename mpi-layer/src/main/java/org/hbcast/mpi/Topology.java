@@ -1,7 +1,5 @@
 package org.hbcast.mpi;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Objects;
 import mpi.Comm;
 import mpi.Intracomm;
@@ -57,7 +55,7 @@ public final class Topology implements AutoCloseable {
             requireWithinRealNodes(layout, real, nodeSizes);
         }
         Intracomm nodeComm = comm.split(layout.nodeOf(rank), rank);
-        return new Topology(comm, nodeComm, layout, virtual, gatherProcessorNames(comm, size));
+        return new Topology(comm, nodeComm, layout, virtual, StringExchange.allGather(comm, MPI.getProcessorName(), NAME_BYTES));
     }
 
     /**
@@ -101,21 +99,6 @@ public final class Topology implements AutoCloseable {
                 }
             }
         }
-    }
-
-    private static String[] gatherProcessorNames(Intracomm comm, int size) throws MPIException {
-        byte[] mine = Arrays.copyOf(MPI.getProcessorName().getBytes(StandardCharsets.UTF_8), NAME_BYTES);
-        byte[] all = new byte[NAME_BYTES * size];
-        comm.allGather(mine, NAME_BYTES, MPI.BYTE, all, NAME_BYTES, MPI.BYTE);
-        String[] names = new String[size];
-        for (int r = 0; r < size; r++) {
-            int end = r * NAME_BYTES;
-            while (end < (r + 1) * NAME_BYTES && all[end] != 0) {
-                end++;
-            }
-            names[r] = new String(all, r * NAME_BYTES, end - r * NAME_BYTES, StandardCharsets.UTF_8);
-        }
-        return names;
     }
 
     /** The communicator this topology describes (not owned). */

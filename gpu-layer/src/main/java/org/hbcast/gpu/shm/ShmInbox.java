@@ -7,7 +7,6 @@ import org.hbcast.gpu.ring.ChunkReceiver;
 import java.io.IOException;
 import java.nio.file.Path;
 
-import static org.hbcast.gpu.shm.InboxLayout.ABORT_OFFSET;
 import static org.hbcast.gpu.shm.InboxLayout.HEAD_OFFSET;
 import static org.hbcast.gpu.shm.InboxLayout.MAGIC;
 import static org.hbcast.gpu.shm.InboxLayout.MAGIC_OFFSET;
@@ -180,14 +179,13 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
     @Override
     public int abortOrigin()
     {
-        final int word = buffer.getIntVolatile(ABORT_OFFSET);
-        return word == 0 ? NOT_ABORTED : word - 1;
+        return InboxLayout.abortOrigin(buffer);
     }
 
     @Override
     public void abort(final int originRank)
     {
-        buffer.compareAndSetInt(ABORT_OFFSET, 0, originRank + 1);
+        InboxLayout.abort(buffer, originRank);
     }
 
     /** Unmaps the inbox and removes its file if still there. */

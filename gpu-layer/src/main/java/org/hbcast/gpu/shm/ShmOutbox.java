@@ -7,7 +7,6 @@ import org.hbcast.gpu.ring.ChunkSender;
 import java.io.IOException;
 import java.nio.file.Path;
 
-import static org.hbcast.gpu.shm.InboxLayout.ABORT_OFFSET;
 import static org.hbcast.gpu.shm.InboxLayout.HEAD_OFFSET;
 import static org.hbcast.gpu.shm.InboxLayout.MAGIC;
 import static org.hbcast.gpu.shm.InboxLayout.MAGIC_OFFSET;
@@ -169,14 +168,13 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
     @Override
     public int abortOrigin()
     {
-        final int word = buffer.getIntVolatile(ABORT_OFFSET);
-        return word == 0 ? NOT_ABORTED : word - 1;
+        return InboxLayout.abortOrigin(buffer);
     }
 
     @Override
     public void abort(final int originRank)
     {
-        buffer.compareAndSetInt(ABORT_OFFSET, 0, originRank + 1);
+        InboxLayout.abort(buffer, originRank);
     }
 
     /** Path of the mapped inbox. */
