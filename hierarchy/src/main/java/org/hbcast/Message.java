@@ -66,13 +66,13 @@ final class Message {
                     + ": pass a Java primitive array or a direct java.nio buffer");
         }
         long need = (long) count * type.bytes();
-        if (need > capacity) {
-            throw new IllegalArgumentException("count " + count + " of " + type + " needs " + need
-                    + " bytes but the buffer holds " + capacity);
-        }
         if (need > MAX_BYTES) {
             throw new IllegalArgumentException("count " + count + " of " + type + " is " + need
                     + " bytes, above hbcast's limit of " + MAX_BYTES + " per call (use algorithm native)");
+        }
+        if (need > capacity) {
+            throw new IllegalArgumentException("count " + count + " of " + type + " needs " + need
+                    + " bytes but the buffer holds " + capacity);
         }
         this.buffer = buf;
         this.type = type;

@@ -1,0 +1,53 @@
+package org.hbcast;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class BcastOptionsTest {
+
+    @Test
+    void defaultsWhenNothingIsSet() {
+        BcastOptions o = BcastOptions.fromEnvironment(Map.of());
+        assertEquals(Algorithm.AUTO, o.algorithm());
+        assertEquals(0, o.chunkBytes());
+        assertEquals(Duration.ofSeconds(60), o.timeout());
+        assertEquals(8, o.ringSlots());
+        assertEquals(false, o.check());
+    }
+
+    @Test
+    void environmentIsRead() {
+        BcastOptions o = BcastOptions.fromEnvironment(Map.of("HBCAST_ALGORITHM", "Hierarchical",
+                "HBCAST_CHUNK_BYTES", "65536", "HBCAST_RADIX", "4", "HBCAST_TIMEOUT_S", "2.5",
+                "HBCAST_NODE_SIZES", "2,2", "HBCAST_CHECK", "1"));
+        assertEquals(Algorithm.HIERARCHICAL, o.algorithm());
+        assertEquals(65536, o.chunkBytes());
+        assertEquals(4, o.radix());
+        assertEquals(Duration.ofMillis(2500), o.timeout());
+        assertEquals("2,2", o.nodeSizes());
+        assertTrue(o.check());
+    }
+
+    @Test
+    void badValuesNameTheVariable() {
+        assertMessage("HBCAST_ALGORITHM='ring' is not one of", Map.of("HBCAST_ALGORITHM", "ring"));
+        assertMessage("HBCAST_CHUNK_BYTES='lots' is not a whole number", Map.of("HBCAST_CHUNK_BYTES", "lots"));
+        assertMessage("chunk size 100 must be 0 (automatic) or a multiple of 64", Map.of("HBCAST_CHUNK_BYTES", "100"));
+        assertMessage("HBCAST_CHUNK_BYTES=-64 is outside", Map.of("HBCAST_CHUNK_BYTES", "-64"));
+        assertMessage("radix 1 must be", Map.of("HBCAST_RADIX", "1"));
+        assertMessage("HBCAST_TIMEOUT_S=0 is outside", Map.of("HBCAST_TIMEOUT_S", "0"));
+        assertMessage("HBCAST_TIMEOUT_S=NaN is outside", Map.of("HBCAST_TIMEOUT_S", "NaN"));
+        assertMessage("HBCAST_CHECK='maybe' must be", Map.of("HBCAST_CHECK", "maybe"));
+        assertMessage("HBCAST_RING_SLOTS=0 is outside", Map.of("HBCAST_RING_SLOTS", "0"));
+    }
+
+    private static void assertMessage(String fragment, Map<String, String> env) {
+        String message = assertThrows(IllegalArgumentException.class, () -> BcastOptions.fromEnvironment(env)).getMessage();
+        assertTrue(message.contains(fragment), message);
+    }
+}
