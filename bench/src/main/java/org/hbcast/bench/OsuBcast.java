@@ -7,6 +7,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -18,9 +20,9 @@ import mpi.MPIException;
 import org.hbcast.Algorithm;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Broadcast latency in the manner of OSU Micro-Benchmarks' {@code osu_bcast}, same flags and
@@ -165,7 +167,7 @@ public final class OsuBcast implements Callable<Integer> {
     /** The run whose average latency is the median of the repeats. */
     private static double[] medianByAverage(double[][] runs) {
         double[][] sorted = runs.clone();
-        java.util.Arrays.sort(sorted, java.util.Comparator.comparingDouble(r -> r[0]));
+        Arrays.sort(sorted, Comparator.comparingDouble(r -> r[0]));
         return sorted[sorted.length / 2];
     }
 

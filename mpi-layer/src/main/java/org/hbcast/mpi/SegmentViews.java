@@ -1,6 +1,7 @@
 package org.hbcast.mpi;
 
 import java.nio.Buffer;
+import java.util.Arrays;
 
 /**
  * Slices of one direct buffer, one per segment, made once and reused while the same buffer and
@@ -34,7 +35,7 @@ public final class SegmentViews {
         if (views.length < count) {
             views = new Buffer[count];
         } else {
-            java.util.Arrays.fill(views, null);
+            Arrays.fill(views, null);
         }
     }
 

@@ -5,13 +5,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** Lists hbcast's shared-memory segments in /dev/shm, so tests can prove nothing was left behind. */
 public final class SharedMemory {
     private static final Path DEV_SHM = Paths.get("/dev/shm");
     /** The names hbcast gives its segments: a prefix and 128 random bits. */
-    private static final java.util.regex.Pattern SEGMENT_NAME = java.util.regex.Pattern.compile("hbcast-[0-9a-f]{32}");
+    private static final Pattern SEGMENT_NAME = Pattern.compile("hbcast-[0-9a-f]{32}");
 
     private SharedMemory() {
     }
