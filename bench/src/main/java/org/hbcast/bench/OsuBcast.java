@@ -29,28 +29,45 @@ import picocli.CommandLine;
  * output, plus several implementations measured side by side in one run on the same buffers,
  * interleaved size by size, with a ratio column (native over each of ours) and CSV/JSON output.
  */
-@Command(name = "osu_bcast", mixinStandardHelpOptions = true,
+@Command(name = "osu_bcast", version = "hbcast OsuBcast: osu_bcast of OSU Micro-Benchmarks " + OsuBcast.OMB_VERSION
+        + " (flags and output), Java",
         description = "OSU-style MPI broadcast latency, several implementations side by side.")
 public final class OsuBcast implements Callable<Integer> {
-    @Option(names = "-m", paramLabel = "MIN:MAX", description = "message sizes in bytes, powers of two (default 1:1048576)")
-    String sizes = "1:1048576";
+    /** The OSU Micro-Benchmarks release whose osu_bcast flags, defaults and output this follows. */
+    static final String OMB_VERSION = "v7.3";
+    /** Above this many bytes OSU switches to the "large" iteration and warm-up counts. */
+    static final long LARGE_MESSAGE_SIZE = 8192;
+    static final long DEFAULT_MAX_SIZE = 1 << 20;
 
-    @Option(names = "-i", description = "iterations per size (default 1000, 100 above 8 KiB)")
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+    boolean help;
+
+    @Option(names = {"-v", "--version"}, versionHelp = true, description = "print version info")
+    boolean version;
+
+    @Option(names = {"-m", "--message-size"}, paramLabel = "[MIN:]MAX",
+            description = "message sizes in bytes, doubling from MIN to MAX: MAX, MIN:MAX, MIN: or :MAX (default 1:1048576)")
+    String sizes = "1:" + DEFAULT_MAX_SIZE;
+
+    @Option(names = {"-i", "--iterations"}, paramLabel = "ITER",
+            description = "iterations per size (default 1000, 100 above 8 KiB)")
     Integer iterations;
 
-    @Option(names = "-x", description = "warm-up iterations per size (default 200, 10 above 8 KiB)")
+    @Option(names = {"-x", "--warmup"}, paramLabel = "ITER",
+            description = "warm-up iterations per size (default 100, 10 above 8 KiB)")
     Integer warmup;
 
-    @Option(names = "-f", description = "full format: average, minimum and maximum latency and iterations")
+    @Option(names = {"-f", "--full"}, description = "full format: minimum and maximum latency and iterations too")
     boolean full;
 
-    @Option(names = "-c", description = "validate every received message")
+    @Option(names = {"-c", "--validation"}, description = "validate every received message; adds a Validation column (Pass/Fail)")
     boolean validate;
 
-    @Option(names = "-a", paramLabel = "arrays|buffer", description = "message container: Java arrays or direct buffers (default buffer)")
+    @Option(names = {"-a", "--api"}, paramLabel = "arrays|buffer",
+            description = "message container: Java arrays or direct buffers (default buffer)")
     String container = "buffer";
 
-    @Option(names = "--root", description = "root rank (default 0)")
+    @Option(names = {"-k", "--root-rank", "--root"}, paramLabel = "RANK", description = "root rank (default 0)")
     int root;
 
     @Option(names = "--impl", split = ",", description = "implementations: native, knomial, hierarchical, auto (default native,hierarchical)")
@@ -58,6 +75,9 @@ public final class OsuBcast implements Callable<Integer> {
 
     @Option(names = "--repeat", description = "measure each size this many times, implementations interleaved, and report the median (default 1)")
     int repeat = 1;
+
+    @Option(names = "--memcpy", description = "also time a plain copy of each size on rank 0 (memcpy(us) column), for the copy bound")
+    boolean memcpy;
 
     @Option(names = "--csv", description = "also write the results as CSV")
     Path csv;
@@ -79,38 +99,57 @@ public final class OsuBcast implements Callable<Integer> {
     public Integer call() throws Exception {
         world = MPI.COMM_WORLD;
         rank = world.getRank();
-        long[] range = parseSizes(sizes);
+        CommandLine cli = new CommandLine(this);
+        long[] range;
+        try {
+            range = parseSizes(sizes);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cli, e.getMessage());
+        }
+        if (iterations != null && iterations < 1 || warmup != null && warmup < 0) {
+            throw new CommandLine.ParameterException(cli, "-i must be at least 1 and -x at least 0, not -i "
+                    + iterations + " -x " + warmup);
+        }
         boolean arrays = switch (container) {
             case "arrays", "array" -> true;
             case "buffer", "buffers" -> false;
-            default -> throw new CommandLine.ParameterException(new CommandLine(this), "-a takes arrays or buffer, not " + container);
+            default -> throw new CommandLine.ParameterException(cli, "-a takes arrays or buffer, not " + container);
         };
         if (root < 0 || root >= world.getSize()) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--root " + root + " is outside 0.."
+            throw new CommandLine.ParameterException(cli, "-k/--root-rank " + root + " is outside 0.."
                     + (world.getSize() - 1));
         }
         if (repeat < 1) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--repeat must be at least 1, not " + repeat);
+            throw new CommandLine.ParameterException(cli, "--repeat must be at least 1, not " + repeat);
         }
         List<HierarchicalBcast> instances = new ArrayList<>();
         for (String impl : impls) {
             instances.add(HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(Algorithm.parse(impl))));
         }
         Object buf = arrays ? new byte[(int) range[1]] : ByteBuffer.allocateDirect((int) range[1]);
+        Object copy = !memcpy || rank != 0 ? null
+                : arrays ? new byte[(int) range[1]] : ByteBuffer.allocateDirect((int) range[1]);
         if (rank == 0) {
             header(instances);
         }
         List<Map<String, Object>> rows = new ArrayList<>();
+        boolean allValid = true;
         for (long size = range[0]; size <= range[1]; size *= 2) {
-            int iters = iterations != null ? iterations : size > 8192 ? 100 : 1000;
-            int warm = warmup != null ? warmup : size > 8192 ? 10 : 200;
+            int iters = iterations != null ? iterations : size > LARGE_MESSAGE_SIZE ? 100 : 1000;
+            int warm = warmup != null ? warmup : size > LARGE_MESSAGE_SIZE ? 10 : 100;
             double[] avg = new double[impls.size()];
             double[] min = new double[impls.size()];
             double[] max = new double[impls.size()];
             double[][][] runs = new double[impls.size()][repeat][];
+            double[] copies = new double[repeat];
+            long errors = 0;
             for (int r = 0; r < repeat; r++) {
                 for (int k = 0; k < impls.size(); k++) {
                     runs[k][r] = measure(instances.get(k), buf, (int) size, iters, r == 0 ? warm : 0);
+                    errors += (long) runs[k][r][3];
+                }
+                if (memcpy) {
+                    copies[r] = copyTime(buf, copy, (int) size, iters, r == 0 ? warm : 0);
                 }
             }
             for (int k = 0; k < impls.size(); k++) {
@@ -119,26 +158,30 @@ public final class OsuBcast implements Callable<Integer> {
                 min[k] = median[1];
                 max[k] = median[2];
             }
+            Arrays.sort(copies);
+            double copyUs = copies[repeat / 2];
+            allValid &= errors == 0;
             if (rank == 0) {
-                rows.add(row(size, iters, avg, min, max));
-                printRow(size, iters, avg, min, max);
-            }
-            if (size == 0) {
-                break;
+                rows.add(row(size, iters, avg, min, max, copyUs, errors));
+                printRow(size, iters, avg, min, max, copyUs, errors);
             }
         }
         for (HierarchicalBcast hb : instances) {
             hb.close();
         }
         if (rank == 0) {
-            write(rows);
+            write(rows, instances.get(0).topology().layout().nodeSizes());
         }
-        return 0;
+        return allValid ? 0 : 1;
     }
 
-    /** Average, minimum and maximum over ranks of each rank's mean latency, in microseconds. */
+    /**
+     * Average, minimum and maximum over ranks of each rank's mean latency, in microseconds, and the
+     * number of corrupted bytes seen by all ranks together (with {@code -c}; 0 otherwise).
+     */
     private double[] measure(HierarchicalBcast hb, Object buf, int size, int iters, int warm) throws MPIException {
         long total = 0;
+        long bad = 0;
         for (int i = -warm; i < iters; i++) {
             if (validate && rank == root) {
                 fill(buf, size, i);
@@ -151,17 +194,45 @@ public final class OsuBcast implements Callable<Integer> {
                 total += t1 - t0;
             }
             if (validate && rank != root) {
-                check(buf, size, i);
+                bad += mismatches(buf, size, i);
             }
         }
         double mine = total / 1e3 / iters;
         double[] sum = {mine};
         double[] lo = {mine};
         double[] hi = {mine};
+        long[] errors = {bad};
         world.reduce(new double[] {mine}, sum, 1, MPI.DOUBLE, MPI.SUM, 0);
         world.reduce(new double[] {mine}, lo, 1, MPI.DOUBLE, MPI.MIN, 0);
         world.reduce(new double[] {mine}, hi, 1, MPI.DOUBLE, MPI.MAX, 0);
-        return new double[] {sum[0] / world.getSize(), lo[0], hi[0]};
+        world.allReduce(errors, 1, MPI.LONG, MPI.SUM);
+        return new double[] {sum[0] / world.getSize(), lo[0], hi[0], errors[0]};
+    }
+
+    /**
+     * Rank 0's mean time, in microseconds, to copy {@code size} bytes between two buffers of the
+     * benchmark's kind while the other ranks wait: the memcpy bandwidth the copy bound is made of.
+     */
+    private double copyTime(Object src, Object dst, int size, int iters, int warm) throws MPIException {
+        double us = 0;
+        if (rank == 0) {
+            long total = 0;
+            for (int i = -warm; i < iters; i++) {
+                long t0 = System.nanoTime();
+                if (src instanceof byte[] a) {
+                    System.arraycopy(a, 0, (byte[]) dst, 0, size);
+                } else {
+                    ((ByteBuffer) dst).put(0, (ByteBuffer) src, 0, size);
+                }
+                long t1 = System.nanoTime();
+                if (i >= 0) {
+                    total += t1 - t0;
+                }
+            }
+            us = total / 1e3 / iters;
+        }
+        world.barrier();
+        return us;
     }
 
     /** The run whose average latency is the median of the repeats. */
@@ -185,55 +256,86 @@ public final class OsuBcast implements Callable<Integer> {
         }
     }
 
-    private void check(Object buf, int size, int iteration) {
+    private static long mismatches(Object buf, int size, int iteration) {
+        long bad = 0;
         for (int i = 0; i < size; i++) {
             byte got = buf instanceof byte[] a ? a[i] : ((ByteBuffer) buf).get(i);
             if (got != pattern(i, iteration)) {
-                throw new IllegalStateException("validation failed on rank " + rank + ": size " + size + ", byte " + i);
+                bad++;
             }
         }
+        return bad;
     }
 
+    /** OSU's header lines; the column row is OSU's exactly when one implementation is measured. */
     private void header(List<HierarchicalBcast> instances) throws MPIException {
-        System.out.println("# OSU MPI Broadcast Latency Test (hbcast, Java)");
-        System.out.println("# Datatype: MPI_BYTE. Container: " + container + ". Ranks: " + world.getSize()
-                + ". Nodes: " + instances.get(0).topology().layout()
-                + (repeat > 1 ? ". Median of " + repeat + " interleaved runs." : "."));
+        System.out.println("# OSU MPI Broadcast Latency Test " + OMB_VERSION);
+        System.out.println("# Datatype: MPI_BYTE.");
+        System.out.println("# hbcast OsuBcast (Java): container " + container + ", " + world.getSize() + " ranks, nodes "
+                + instances.get(0).topology().layout() + ", root " + root
+                + (repeat > 1 ? ", median of " + repeat + " interleaved runs" : ""));
         StringBuilder sb = new StringBuilder(String.format("%-10s", "# Size"));
+        boolean single = impls.size() == 1;
         for (String impl : impls) {
-            sb.append(String.format("%24s", impl + " Avg(us)"));
+            sb.append(String.format("%" + width(impl) + "s", single ? "Avg Latency(us)" : impl + " Avg(us)"));
             if (full) {
-                sb.append(String.format("%14s%14s", "Min(us)", "Max(us)"));
+                sb.append(String.format("%18s%18s", "Min Latency(us)", "Max Latency(us)"));
             }
         }
         for (int k = 1; k < impls.size(); k++) {
-            sb.append(String.format("%26s", impls.get(0) + "/" + impls.get(k)));
+            sb.append(String.format("%" + ratioWidth(k) + "s", ratioLabel(k)));
         }
         if (full) {
             sb.append(String.format("%12s", "Iterations"));
         }
+        if (memcpy) {
+            sb.append(String.format("%18s", "memcpy(us)"));
+        }
+        if (validate) {
+            sb.append(String.format("%18s", "Validation"));
+        }
         System.out.println(sb);
     }
 
-    private void printRow(long size, int iters, double[] avg, double[] min, double[] max) {
+    /** OSU's FIELD_WIDTH (18), wider where an implementation's name needs it. */
+    private int width(String impl) {
+        return impls.size() == 1 ? 18 : Math.max(18, impl.length() + " Avg(us)".length() + 2);
+    }
+
+    private String ratioLabel(int k) {
+        return impls.get(0) + "/" + impls.get(k);
+    }
+
+    private int ratioWidth(int k) {
+        return Math.max(18, ratioLabel(k).length() + 2);
+    }
+
+    private void printRow(long size, int iters, double[] avg, double[] min, double[] max, double copyUs, long errors) {
         StringBuilder sb = new StringBuilder(String.format("%-10d", size));
         for (int k = 0; k < avg.length; k++) {
-            sb.append(String.format(Locale.ROOT, "%24.2f", avg[k]));
+            sb.append(String.format(Locale.ROOT, "%" + width(impls.get(k)) + ".2f", avg[k]));
             if (full) {
-                sb.append(String.format(Locale.ROOT, "%14.2f%14.2f", min[k], max[k]));
+                sb.append(String.format(Locale.ROOT, "%18.2f%18.2f", min[k], max[k]));
             }
         }
         for (int k = 1; k < avg.length; k++) {
-            sb.append(String.format(Locale.ROOT, "%26.2f", avg[0] / avg[k]));
+            sb.append(String.format(Locale.ROOT, "%" + ratioWidth(k) + ".2f", avg[0] / avg[k]));
         }
         if (full) {
             sb.append(String.format("%12d", iters));
+        }
+        if (memcpy) {
+            sb.append(String.format(Locale.ROOT, "%18.2f", copyUs));
+        }
+        if (validate) {
+            sb.append(String.format("%18s", errors == 0 ? "Pass" : "Fail"));
         }
         System.out.println(sb);
         System.out.flush();
     }
 
-    private Map<String, Object> row(long size, int iters, double[] avg, double[] min, double[] max) {
+    private Map<String, Object> row(long size, int iters, double[] avg, double[] min, double[] max, double copyUs,
+                                    long errors) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("size", size);
         row.put("iterations", iters);
@@ -242,15 +344,25 @@ public final class OsuBcast implements Callable<Integer> {
             row.put(impls.get(k) + "_min_us", min[k]);
             row.put(impls.get(k) + "_max_us", max[k]);
         }
+        if (memcpy) {
+            row.put("memcpy_us", copyUs);
+        }
+        if (validate) {
+            row.put("validation", errors == 0 ? "Pass" : "Fail");
+        }
         return row;
     }
 
-    private void write(List<Map<String, Object>> rows) throws Exception {
+    private void write(List<Map<String, Object>> rows, int[] nodeSizes) throws Exception {
         if (json != null) {
             Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("benchmark", "osu_bcast " + OMB_VERSION);
             doc.put("ranks", world.getSize());
+            doc.put("nodes", nodeSizes);
             doc.put("container", container);
             doc.put("root", root);
+            doc.put("repeat", repeat);
+            doc.put("impls", impls);
             doc.put("rows", rows);
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), doc);
         }
@@ -266,17 +378,27 @@ public final class OsuBcast implements Callable<Integer> {
         }
     }
 
+    /**
+     * {@code -m} as osu_bcast reads it: {@code MAX}, {@code MIN:MAX}, {@code MIN:} (up to the default
+     * 1 MiB) or {@code :MAX} (from 1); MIN at least 1, MAX at least MIN and below 2 GiB.
+     */
     static long[] parseSizes(String spec) {
-        String[] parts = spec.split(":");
+        String bad = "-m takes MAX, MIN:MAX, MIN: or :MAX in bytes (1 <= MIN <= MAX < 2^31), not '" + spec + "'";
+        int colon = spec.indexOf(':');
+        if (spec.isEmpty() || colon != spec.lastIndexOf(':') || spec.equals(":")) {
+            throw new IllegalArgumentException(bad);
+        }
         try {
-            long min = parts.length == 2 ? Long.parseLong(parts[0]) : 1;
-            long max = Long.parseLong(parts[parts.length - 1]);
-            if (parts.length > 2 || min < 0 || max < Math.max(min, 1) || max > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException();
+            String lo = colon < 0 ? "" : spec.substring(0, colon);
+            String hi = colon < 0 ? spec : spec.substring(colon + 1);
+            long min = lo.isEmpty() ? 1 : Long.parseLong(lo);
+            long max = hi.isEmpty() ? DEFAULT_MAX_SIZE : Long.parseLong(hi);
+            if (min < 1 || max < min || max > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException(bad);
             }
-            return new long[] {Math.max(min, 1), max};
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("-m takes MIN:MAX or MAX in bytes (1 to 2^31-1), not '" + spec + "'");
+            return new long[] {min, max};
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(bad, e);
         }
     }
 }
