@@ -271,8 +271,8 @@ public final class OsuBcast implements Callable<Integer> {
     private void header(List<HierarchicalBcast> instances) throws MPIException {
         System.out.println("# OSU MPI Broadcast Latency Test " + OMB_VERSION);
         System.out.println("# Datatype: MPI_BYTE.");
-        System.out.println("# hbcast OsuBcast (Java): container " + container + ", " + world.getSize() + " ranks, nodes "
-                + instances.get(0).topology().layout() + ", root " + root
+        System.out.println("# hbcast OsuBcast (Java): container " + container + ", " + world.getSize()
+                + " ranks, ranks per node " + Arrays.toString(instances.get(0).topology().layout().nodeSizes()) + ", root " + root
                 + (repeat > 1 ? ", median of " + repeat + " interleaved runs" : ""));
         StringBuilder sb = new StringBuilder(String.format("%-10s", "# Size"));
         boolean single = impls.size() == 1;

@@ -1,0 +1,69 @@
+package org.hbcast.bench.report;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
+
+/** Latency against message size, log-log, one line per column of a {@link Comparison}, as PNG. */
+public final class LatencyPlot {
+    private LatencyPlot() {
+    }
+
+    public static XYChart chart(Comparison c) {
+        XYChart chart = new XYChartBuilder().width(1000).height(650)
+                .title("Broadcast latency, " + c.layout() + " (" + c.ranks() + " ranks, " + c.nodes().length
+                        + (c.nodes().length == 1 ? " node)" : " nodes)"))
+                .xAxisTitle("message size (bytes)").yAxisTitle("latency (us)").build();
+        chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true)
+                .setLegendPosition(Styler.LegendPosition.InsideNW).setMarkerSize(5)
+                .setAntiAlias(true);
+        chart.getStyler().setxAxisTickLabelsFormattingFunction(LatencyPlot::decimal);
+        for (Comparison.Column column : c.columns()) {
+            List<Double> xs = new ArrayList<>();
+            List<Double> ys = new ArrayList<>();
+            for (Comparison.Row row : c.rows()) {
+                Double us = row.latencyUs().get(column.name());
+                if (us != null && us > 0) {
+                    xs.add((double) row.size());
+                    ys.add(us);
+                }
+            }
+            if (!xs.isEmpty()) {
+                // Open MPI's algorithms dashed, hbcast's solid: the two families read apart at a glance.
+                chart.addSeries(column.name(), xs, ys)
+                        .setLineStyle(column.openMpi() ? SeriesLines.DASH_DASH : SeriesLines.SOLID);
+            }
+        }
+        return chart;
+    }
+
+    /** Axis labels 1, 10, 100, 1k ... 10M rather than XChart's 1E4. */
+    static String decimal(Double value) {
+        String[] units = {"", "k", "M", "G"};
+        double v = value;
+        int u = 0;
+        while (v >= 1000 && u < units.length - 1) {
+            v /= 1000;
+            u++;
+        }
+        return (v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.1f", v)) + units[u];
+    }
+
+    /** Writes the plot; the file name gets ".png" if it lacks it. */
+    public static Path write(Comparison c, Path png) throws IOException {
+        XYChart chart = chart(c);
+        if (chart.getSeriesMap().isEmpty()) {
+            throw new IOException("nothing to plot: no column has a latency above 0");
+        }
+        String name = png.toString().endsWith(".png") ? png.toString() : png + ".png";
+        BitmapEncoder.saveBitmap(chart, name, BitmapEncoder.BitmapFormat.PNG);
+        return Path.of(name);
+    }
+}
