@@ -40,7 +40,15 @@ public final class CompareReport implements Callable<Integer> {
 
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
-        System.exit(new CommandLine(new CompareReport()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line; a failure prints one line naming the problem instead of a stack trace. */
+    static CommandLine commandLine() {
+        return new CommandLine(new CompareReport()).setExecutionExceptionHandler((e, cli, parsed) -> {
+            cli.getErr().println("compare-report: " + e.getMessage());
+            return 2;
+        });
     }
 
     @Override

@@ -16,8 +16,9 @@ import java.util.Properties;
  * @param openMpi     true for Open MPI's own algorithms (candidates for "best native")
  * @param mca         the MCA parameters it ran with, as passed to mpirun
  * @param unavailable why Open MPI did not select it (then it was not measured), or null
+ * @param selected    how the runner made sure Open MPI used the intended component, or null
  */
-public record Config(String name, int order, boolean openMpi, String mca, String unavailable) {
+public record Config(String name, int order, boolean openMpi, String mca, String unavailable, String selected) {
 
     /** The name of the configuration that measures hbcast's implementations. */
     public static final String HBCAST = "hbcast";
@@ -31,12 +32,16 @@ public record Config(String name, int order, boolean openMpi, String mca, String
         if (name == null || name.isBlank()) {
             throw new IOException(file + ": no 'name'");
         }
-        String reason = p.getProperty("unavailable", "").trim();
         try {
             return new Config(name, Integer.parseInt(p.getProperty("order", "100").trim()), !HBCAST.equals(name),
-                    p.getProperty("mca", "").trim(), reason.isEmpty() ? null : reason);
+                    p.getProperty("mca", "").trim(), blankToNull(p.getProperty("unavailable")),
+                    blankToNull(p.getProperty("selected")));
         } catch (NumberFormatException e) {
             throw new IOException(file + ": 'order' is not a whole number: " + p.getProperty("order"), e);
         }
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.trim();
     }
 }

@@ -67,6 +67,8 @@ public final class MarkdownReport {
                         .append(config.mca().isEmpty() ? "default MCA parameters" : "`" + config.mca() + "`");
                 if (config.unavailable() != null) {
                     md.append("; **not measured**: ").append(config.unavailable());
+                } else if (config.selected() != null) {
+                    md.append("; ").append(config.selected());
                 }
             } else {
                 md.append("hbcast run (").append(config.mca().isEmpty() ? "default MCA parameters" : "`" + config.mca() + "`")
