@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.lines.SeriesLines;
 
@@ -24,7 +24,6 @@ public final class LatencyPlot {
         chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true)
                 .setLegendPosition(Styler.LegendPosition.InsideNW).setMarkerSize(5)
                 .setAntiAlias(true);
-        chart.getStyler().setxAxisTickLabelsFormattingFunction(LatencyPlot::decimal);
         for (Comparison.Column column : c.columns()) {
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
@@ -37,23 +36,14 @@ public final class LatencyPlot {
             }
             if (!xs.isEmpty()) {
                 // Open MPI's algorithms dashed, hbcast's solid: the two families read apart at a glance.
-                chart.addSeries(column.name(), xs, ys)
-                        .setLineStyle(column.openMpi() ? SeriesLines.DASH_DASH : SeriesLines.SOLID);
+                XYSeries series = chart.addSeries(column.name(), xs, ys);
+                series.setLineStyle(column.openMpi() ? SeriesLines.DASH_DASH : SeriesLines.SOLID);
+                if (column.name().equals(Comparison.AUTO)) {
+                    series.setLineWidth(3.5f);
+                }
             }
         }
         return chart;
-    }
-
-    /** Axis labels 1, 10, 100, 1k ... 10M rather than XChart's 1E4. */
-    static String decimal(Double value) {
-        String[] units = {"", "k", "M", "G"};
-        double v = value;
-        int u = 0;
-        while (v >= 1000 && u < units.length - 1) {
-            v /= 1000;
-            u++;
-        }
-        return (v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.1f", v)) + units[u];
     }
 
     /** Writes the plot; the file name gets ".png" if it lacks it. */

@@ -41,12 +41,4 @@ class LatencyPlotTest {
                 Map.of("tuned", List.of(ComparisonMergeTest.nativeRun(ComparisonMergeTest.ONE_NODE, new long[] {1}, 0))));
         assertThrows(IOException.class, () -> LatencyPlot.write(c, dir.resolve("empty.png")));
     }
-
-    @Test
-    void axisLabelsAreDecimal() {
-        assertEquals("1", LatencyPlot.decimal(1.0));
-        assertEquals("10k", LatencyPlot.decimal(1e4));
-        assertEquals("1M", LatencyPlot.decimal(1e6));
-        assertEquals("2.5k", LatencyPlot.decimal(2500.0));
-    }
 }
