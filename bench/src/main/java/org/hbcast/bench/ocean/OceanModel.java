@@ -78,6 +78,7 @@ public final class OceanModel implements Callable<Integer> {
         cl.setParameterExceptionHandler((e, args) -> {
             if (rank == 0) {
                 e.getCommandLine().getErr().println("ocean: " + e.getMessage() + " (see --help)");
+                e.getCommandLine().getErr().flush();
             }
             return 2;
         });
