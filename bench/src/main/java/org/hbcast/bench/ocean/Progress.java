@@ -8,10 +8,12 @@ import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
  * A progress bar over the steps of one run, on standard error, or nothing when switched off. The
- * bar is finished (its line ended) when closed, before the report is printed on standard output.
+ * bar is finished (its line ended and forwarded) when closed, before the report is printed on
+ * standard output.
  */
 public final class Progress implements LongConsumer, AutoCloseable {
     private static final int WIDTH = 100;
+    private static final long SETTLE_MS = 300;
     private final ProgressBar bar;
 
     private Progress(ProgressBar bar) {
@@ -41,6 +43,13 @@ public final class Progress implements LongConsumer, AutoCloseable {
         if (bar != null) {
             bar.close();
             System.err.flush();
+            // mpirun forwards each rank's stdout and stderr separately, in no set order: give the
+            // bar's last line time to get out before the report follows on standard output.
+            try {
+                Thread.sleep(SETTLE_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
