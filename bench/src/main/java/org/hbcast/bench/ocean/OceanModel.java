@@ -82,6 +82,15 @@ public final class OceanModel implements Callable<Integer> {
             }
             return 2;
         });
+        // A rank that fails mid-run (a broadcast timeout, say) ends the job at once: the others
+        // may be waiting in a collective that will never complete, and finalize would join them.
+        cl.setExecutionExceptionHandler((e, line, parsed) -> {
+            System.err.println("ocean: rank " + rank + " failed: " + e);
+            e.printStackTrace();
+            System.err.flush();
+            MPI.COMM_WORLD.abort(1);
+            return 1;
+        });
         return cl;
     }
 
@@ -95,47 +104,43 @@ public final class OceanModel implements Callable<Integer> {
 
         Intracomm comm = world.dup();
         Map<String, HierarchicalBcast> instances = new LinkedHashMap<>();
-        try {
-            for (Map.Entry<String, Algorithm> e : algorithms.entrySet()) {
-                instances.put(e.getKey(), HierarchicalBcast.create(world,
-                        BcastOptions.defaults().withAlgorithm(e.getValue())));
-            }
-            OceanRun model = new OceanRun(comm, settings);
-            String nodes = instances.values().iterator().next().topology().layout().toString();
-            OceanReport report = new OceanReport(settings, world.getSize(), nodes, impls);
-            if (rank == 0) {
-                report.printHeader(System.out);
-            }
-            for (HierarchicalBcast hb : instances.values()) {
-                model.run(hb, warmup, step -> { });
-            }
-            for (int round = 0; round < repeat; round++) {
-                List<String> order = new ArrayList<>(impls);
-                if (round % 2 == 1) {
-                    Collections.reverse(order);
-                }
-                for (String impl : order) {
-                    RunResult result;
-                    try (Progress p = Progress.of(bar, impl + " " + (round + 1) + "/" + repeat, steps)) {
-                        result = model.run(instances.get(impl), steps, p);
-                    }
-                    report.add(impl, result);
-                }
-            }
-            if (rank != 0) {
-                return 0;
-            }
-            report.print(System.out);
-            if (json != null) {
-                report.writeJson(json);
-            }
-            return report.bitIdentical() ? 0 : 1;
-        } finally {
-            for (HierarchicalBcast hb : instances.values()) {
-                hb.close();
-            }
-            comm.free();
+        for (Map.Entry<String, Algorithm> e : algorithms.entrySet()) {
+            instances.put(e.getKey(), HierarchicalBcast.create(world,
+                    BcastOptions.defaults().withAlgorithm(e.getValue())));
         }
+        OceanRun model = new OceanRun(comm, settings);
+        String nodes = instances.values().iterator().next().topology().layout().toString();
+        OceanReport report = new OceanReport(settings, world.getSize(), nodes, impls);
+        if (rank == 0) {
+            report.printHeader(System.out);
+        }
+        for (HierarchicalBcast hb : instances.values()) {
+            model.run(hb, warmup, step -> { });
+        }
+        for (int round = 0; round < repeat; round++) {
+            List<String> order = new ArrayList<>(impls);
+            if (round % 2 == 1) {
+                Collections.reverse(order);
+            }
+            for (String impl : order) {
+                try (Progress p = Progress.of(bar, impl + " " + (round + 1) + "/" + repeat, steps)) {
+                    report.add(impl, model.run(instances.get(impl), steps, p));
+                }
+            }
+        }
+        // Collective: reached only when every rank got here; a failure aborts the job instead.
+        for (HierarchicalBcast hb : instances.values()) {
+            hb.close();
+        }
+        comm.free();
+        if (rank != 0) {
+            return 0;
+        }
+        report.print(System.out);
+        if (json != null) {
+            report.writeJson(json);
+        }
+        return report.bitIdentical() ? 0 : 1;
     }
 
     /** The settings for a job of {@code ranks} ranks, checked before any communication. */
