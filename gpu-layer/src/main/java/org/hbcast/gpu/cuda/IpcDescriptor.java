@@ -28,6 +28,7 @@ public record IpcDescriptor(AllocationId id, byte[] handle)
 {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final int BYTES_OFFSET = 16;
+    private static final long PID = ProcessHandle.current().pid();
 
     /** Size of an encoded descriptor. */
     public static final int BYTES = 32 + IpcHandles.HANDLE_BYTES;
@@ -46,6 +47,25 @@ public record IpcDescriptor(AllocationId id, byte[] handle)
     public static long bytesAt(final byte[] record, final int offset)
     {
         return (long)LONGS.get(record, offset + BYTES_OFFSET);
+    }
+
+    /**
+     * Writes the descriptor of {@code buffer} at {@code offset} of {@code target} without allocating
+     * (after the buffer's first use, which makes its IPC handle): for every direct-mode broadcast.
+     */
+    public static void encode(final DeviceBuffer buffer, final byte[] target, final int offset)
+    {
+        if (offset < 0 || offset + BYTES > target.length)
+        {
+            throw new IllegalArgumentException("no room for a " + BYTES + "-byte descriptor at offset " + offset +
+                " of " + target.length + " bytes");
+        }
+        final byte[] handle = buffer.ipcHandle();
+        LONGS.set(target, offset, PID);
+        LONGS.set(target, offset + 8, buffer.address());
+        LONGS.set(target, offset + BYTES_OFFSET, buffer.bytes());
+        LONGS.set(target, offset + 24, buffer.generation());
+        System.arraycopy(handle, 0, target, offset + 32, handle.length);
     }
 
     /** The descriptor of {@code buffer} (makes its IPC handle if it has none yet). */
