@@ -3,7 +3,6 @@ package org.hbcast.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -50,10 +49,13 @@ public final class OsuBcast implements Callable<Integer> {
     @Option(names = "-a", paramLabel = "arrays|buffer", description = "message container: Java arrays or direct buffers (default buffer)")
     String container = "buffer";
 
+    @Option(names = "-d", paramLabel = "host|cuda", description = "where the message lives: host memory or CUDA device memory (default host)")
+    String memory = "host";
+
     @Option(names = "--root", description = "root rank (default 0)")
     int root;
 
-    @Option(names = "--impl", split = ",", description = "implementations: native, knomial, hierarchical, auto (default native,hierarchical)")
+    @Option(names = "--impl", split = ",", description = "implementations: native, knomial, hierarchical, auto, staged (native through host memory, for -d cuda) (default native,hierarchical)")
     List<String> impls = List.of("native", "hierarchical");
 
     @Option(names = "--repeat", description = "measure each size this many times, implementations interleaved, and report the median (default 1)")
@@ -94,9 +96,11 @@ public final class OsuBcast implements Callable<Integer> {
         }
         List<HierarchicalBcast> instances = new ArrayList<>();
         for (String impl : impls) {
-            instances.add(HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(Algorithm.parse(impl))));
+            // Native on device buffers is the staged baseline: device to host, library bcast, host to device.
+            Algorithm algorithm = impl.equals("staged") ? Algorithm.NATIVE : Algorithm.parse(impl);
+            instances.add(HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(algorithm)));
         }
-        Object buf = arrays ? new byte[(int) range[1]] : ByteBuffer.allocateDirect((int) range[1]);
+        BenchBuffer buf = BenchBuffer.of(memory, arrays, (int) range[1], instances.get(0).topology().position());
         if (rank == 0) {
             header(instances);
         }
@@ -130,6 +134,7 @@ public final class OsuBcast implements Callable<Integer> {
         for (HierarchicalBcast hb : instances) {
             hb.close();
         }
+        buf.close();
         if (rank == 0) {
             write(rows);
         }
@@ -137,21 +142,21 @@ public final class OsuBcast implements Callable<Integer> {
     }
 
     /** Average, minimum and maximum over ranks of each rank's mean latency, in microseconds. */
-    private double[] measure(HierarchicalBcast hb, Object buf, int size, int iters, int warm) throws MPIException {
+    private double[] measure(HierarchicalBcast hb, BenchBuffer buf, int size, int iters, int warm) throws MPIException {
         long total = 0;
         for (int i = -warm; i < iters; i++) {
             if (validate && rank == root) {
-                fill(buf, size, i);
+                buf.fill(size, i);
             }
             world.barrier();
             long t0 = System.nanoTime();
-            hb.bcast(buf, size, MPI.BYTE, root);
+            buf.bcast(hb, size, root);
             long t1 = System.nanoTime();
             if (i >= 0) {
                 total += t1 - t0;
             }
             if (validate && rank != root) {
-                check(buf, size, i);
+                buf.check(size, i, rank);
             }
         }
         double mine = total / 1e3 / iters;
@@ -171,32 +176,9 @@ public final class OsuBcast implements Callable<Integer> {
         return sorted[sorted.length / 2];
     }
 
-    private static byte pattern(int i, int iteration) {
-        return (byte) (i * 31 + iteration * 7 + 1);
-    }
-
-    private static void fill(Object buf, int size, int iteration) {
-        for (int i = 0; i < size; i++) {
-            if (buf instanceof byte[] a) {
-                a[i] = pattern(i, iteration);
-            } else {
-                ((ByteBuffer) buf).put(i, pattern(i, iteration));
-            }
-        }
-    }
-
-    private void check(Object buf, int size, int iteration) {
-        for (int i = 0; i < size; i++) {
-            byte got = buf instanceof byte[] a ? a[i] : ((ByteBuffer) buf).get(i);
-            if (got != pattern(i, iteration)) {
-                throw new IllegalStateException("validation failed on rank " + rank + ": size " + size + ", byte " + i);
-            }
-        }
-    }
-
     private void header(List<HierarchicalBcast> instances) throws MPIException {
         System.out.println("# OSU MPI Broadcast Latency Test (hbcast, Java)");
-        System.out.println("# Datatype: MPI_BYTE. Container: " + container + ". Ranks: " + world.getSize()
+        System.out.println("# Datatype: MPI_BYTE. Container: " + container + ". Memory: " + memory + ". Ranks: " + world.getSize()
                 + ". Nodes: " + instances.get(0).topology().layout()
                 + (repeat > 1 ? ". Median of " + repeat + " interleaved runs." : "."));
         StringBuilder sb = new StringBuilder(String.format("%-10s", "# Size"));
@@ -250,6 +232,7 @@ public final class OsuBcast implements Callable<Integer> {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("ranks", world.getSize());
             doc.put("container", container);
+            doc.put("memory", memory);
             doc.put("root", root);
             doc.put("rows", rows);
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), doc);
