@@ -17,8 +17,10 @@ export OPAL_PREFIX="$OMPI_HOME" OPAL_EXEC_PREFIX="$OMPI_HOME" OPAL_BINDIR="$OMPI
        OPAL_LIBDIR="$OMPI_HOME/lib" OPAL_PKGLIBDIR="$OMPI_HOME/lib/openmpi3" OPAL_DATAROOTDIR="$OMPI_HOME/share" \
        OPAL_DATADIR="$OMPI_HOME/share" OPAL_PKGDATADIR="$OMPI_HOME/share/openmpi" OPAL_SYSCONFDIR="$OMPI_HOME/etc" \
        OPAL_LIBEXECDIR="$OMPI_HOME/bin" OPAL_INCLUDEDIR="$OMPI_HOME/include"
-# PMIx relocates the same way, from its own prefix.
-export PMIX_INSTALL_PREFIX="$OMPI_HOME"
+# PMIx (a separate library in Debian) relocates the same way, through its own variables.
+export PMIX_PREFIX="$OMPI_HOME" PMIX_EXEC_PREFIX="$OMPI_HOME" PMIX_LIBDIR="$OMPI_HOME/lib" \
+       PMIX_PKGLIBDIR="$OMPI_HOME/lib/pmix" PMIX_DATAROOTDIR="$OMPI_HOME/share" PMIX_DATADIR="$OMPI_HOME/share" \
+       PMIX_PKGDATADIR="$OMPI_HOME/share/pmix" PMIX_SYSCONFDIR="$OMPI_HOME/etc"
 fallback=""
 # libstdc++ (for the JVM and JCuda) comes from the system when it has one; the bundle's copy otherwise.
 if ! /sbin/ldconfig -p 2>/dev/null | grep -q 'libstdc++\.so\.6 '; then fallback=":$B/fallback"; fi
