@@ -15,7 +15,8 @@ final class DeviceArguments {
      *
      * @throws MPIException naming the bad argument, or saying why there is no CUDA device
      */
-    static long check(DeviceBuffer buf, int count, Datatype type, int root, int rank, int size) throws MPIException {
+    static long check(DeviceBuffer buf, int count, Datatype type, int root, int rank, int size, int nodeRank)
+            throws MPIException {
         String where = "hbcast device bcast on rank " + rank + ": ";
         CudaDevices devices = CudaDevices.get();
         if (!devices.available()) {
@@ -38,6 +39,12 @@ final class DeviceArguments {
         }
         if (buf.isClosed()) {
             throw new MPIException(where + "device buffer has been freed");
+        }
+        int device = devices.deviceForLocalRank(nodeRank);
+        if (buf.device() != device) {
+            throw new MPIException(where + "the device buffer is on device " + buf.device() + " but this rank (node"
+                    + " rank " + nodeRank + ") works on device " + device + ": devices go round-robin by node rank"
+                    + " (CudaDevices.deviceForLocalRank)");
         }
         long need = (long) count * element.bytes();
         if (need > Message.MAX_BYTES) {

@@ -8,6 +8,7 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.hbcast.gpu.cuda.CudaContext;
 import org.hbcast.gpu.cuda.CudaDevices;
 import org.hbcast.gpu.cuda.CudaRingMember;
 import org.hbcast.gpu.cuda.DeviceBuffer;
@@ -94,7 +95,8 @@ final class DeviceBroadcast implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             failure = "cannot set up the CUDA ring on rank " + comm.getRank() + ": " + e.getMessage();
         }
-        NodeRing.agreeOrFail(nodeComm, failure, member);
+        // Agreed over the whole communicator: ranks on other nodes would otherwise wait for this one.
+        NodeRing.agreeOrFail(comm, failure, member);
         String[] paths = StringExchange.allGather(nodeComm, member.controlPath().toString(), PATH_BYTES);
         byte[] slots = new byte[nodeSize * IpcDescriptor.BYTES];
         nodeComm.allGather(member.slotDescriptor(), IpcDescriptor.BYTES, MPI.BYTE, slots, IpcDescriptor.BYTES, MPI.BYTE);
@@ -106,7 +108,7 @@ final class DeviceBroadcast implements AutoCloseable {
             failure = "cannot connect the CUDA ring on rank " + comm.getRank() + " to node rank "
                     + member.rightRank() + ": " + e.getMessage();
         }
-        NodeRing.agreeOrFail(nodeComm, failure, member);
+        NodeRing.agreeOrFail(comm, failure, member);
         try {
             member.unlinkControl();
         } catch (IOException e) {
@@ -122,6 +124,8 @@ final class DeviceBroadcast implements AutoCloseable {
      * @throws RingException when the ring fails (the caller turns it into an MPIException)
      */
     void bcast(DeviceBuffer buf, long bytes, int root, Plan plan, long timeoutNs) throws MPIException {
+        // Streams, events and IPC mappings belong to the ring's device; the caller's thread may have another current.
+        CudaContext.use(ring.device());
         if (plan.algorithm() == Algorithm.NATIVE) {
             stagedNative(buf, bytes, root);
             return;

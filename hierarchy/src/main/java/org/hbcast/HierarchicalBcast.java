@@ -158,7 +158,7 @@ public final class HierarchicalBcast implements AutoCloseable {
      */
     public void bcast(DeviceBuffer buf, int count, Datatype type, int root) throws MPIException {
         requireUsable();
-        long bytes = DeviceArguments.check(buf, count, type, root, rank, size);
+        long bytes = DeviceArguments.check(buf, count, type, root, rank, size, topology.position());
         if (options.check()) {
             checkAgreement(bytes, root);
         }
