@@ -17,8 +17,13 @@ final class DeviceArguments {
      */
     static long check(DeviceBuffer buf, int count, Datatype type, int root, int rank, int size, int nodeRank)
             throws MPIException {
-        String where = "hbcast device bcast on rank " + rank + ": ";
+        String where = "hbcast bcast on rank " + rank + ": ";
         CudaDevices devices = CudaDevices.get();
+        if (buf == null) {
+            // A literal null resolves to this overload; it gets the host overload's message.
+            throw new MPIException(where + "buffer is null"
+                    + (devices.available() ? "" : " (and no CUDA device: " + devices.unavailableReason() + ")"));
+        }
         if (!devices.available()) {
             throw new MPIException(where + "no CUDA device: " + devices.unavailableReason());
         }
@@ -33,9 +38,6 @@ final class DeviceArguments {
         }
         if (count < 0) {
             throw new MPIException(where + "count " + count + " is negative");
-        }
-        if (buf == null) {
-            throw new MPIException(where + "device buffer is null");
         }
         if (buf.isClosed()) {
             throw new MPIException(where + "device buffer has been freed");

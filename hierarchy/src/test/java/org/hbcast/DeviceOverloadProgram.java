@@ -8,17 +8,20 @@ import org.hbcast.gpu.cuda.DeviceBuffer;
 import org.hbcast.testing.MpiTestProgram;
 
 /**
- * The device overload's argument checks, which run with or without a GPU: without one every rank
- * gets "no CUDA device: reason" before anything is sent; with one, a null buffer is named. Either
- * way the instance stays usable and host broadcasts work afterwards.
+ * The device overload's argument checks, which run with or without a GPU: a null buffer (which Java
+ * resolves to the device overload) is named as in the host overload, and without a device the
+ * reason is given too, on every rank, before anything is sent. Either way the instance stays usable
+ * and host broadcasts work afterwards. (Without a driver no DeviceBuffer can exist at all:
+ * {@code DeviceBuffer.allocate} fails with "no CUDA device: reason", see DevicePointerTest.)
  */
 public final class DeviceOverloadProgram {
     public static void main(String[] args) throws Exception {
         MpiTestProgram.run(args, (world, rest) -> {
             CudaDevices devices = CudaDevices.get();
             try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
-                String expected = devices.available() ? "device buffer is null"
-                        : "no CUDA device: " + devices.unavailableReason();
+                // A literal null resolves to the device overload and must keep the host overload's message.
+                String expected = devices.available() ? "buffer is null"
+                        : "buffer is null (and no CUDA device: " + devices.unavailableReason() + ")";
                 try {
                     hb.bcast((DeviceBuffer) null, 16, MPI.BYTE, 0);
                     throw new AssertionError("a device bcast of a null buffer did not fail");

@@ -1,7 +1,5 @@
 package org.hbcast.gpu.cuda;
 
-import jcuda.runtime.JCuda;
-import jcuda.runtime.cudaMemcpyKind;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.hbcast.gpu.ring.ChunkReceiver;
 import org.hbcast.gpu.shm.InboxLayout;
@@ -20,16 +18,11 @@ import java.io.IOException;
  * hands the slot back (HEAD) only once that event, and with it every copy that read the slot on the
  * shared stream (the forward to the right neighbour included), has completed.
  */
-public final class CudaIpcReceiver implements ChunkReceiver<DeviceBuffer>, AutoCloseable
+public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<DeviceBuffer>, AutoCloseable
 {
     private final ShmInbox control;
     private final UnsafeBuffer counters;
-    private final DeviceSlots slots;
     private final DeviceBuffer slotMemory;
-    private final CudaStream stream;
-    private final EventRing events;
-    private final DevicePointer source = new DevicePointer();
-    private final DevicePointer target = new DevicePointer();
     private LinkMode mode = LinkMode.STAGED;
     private DeviceBuffer bound;
     private long directOffset;
@@ -43,11 +36,7 @@ public final class CudaIpcReceiver implements ChunkReceiver<DeviceBuffer>, AutoC
     public CudaIpcReceiver(final ShmInbox control, final DeviceSlots slots, final DeviceBuffer slotMemory,
         final CudaStream stream)
     {
-        if (control.slotCount() != slots.slotCount())
-        {
-            throw new IllegalArgumentException("control block has " + control.slotCount() + " slots, device slots " +
-                slots.slotCount());
-        }
+        super(control, control.slotCount(), slots, stream);
         if (slotMemory.bytes() < slots.totalBytes())
         {
             throw new IllegalArgumentException("slot memory of " + slotMemory.bytes() + " bytes, " + slots +
@@ -55,10 +44,7 @@ public final class CudaIpcReceiver implements ChunkReceiver<DeviceBuffer>, AutoC
         }
         this.control = control;
         this.counters = control.segment().buffer();
-        this.slots = slots;
         this.slotMemory = slotMemory;
-        this.stream = stream;
-        this.events = new EventRing(stream.device(), slots.slotCount());
         this.taken = control.consumed();
         this.knownTail = taken;
     }
@@ -81,38 +67,6 @@ public final class CudaIpcReceiver implements ChunkReceiver<DeviceBuffer>, AutoC
         mode = LinkMode.DIRECT;
         bound = buffer;
         directOffset = 0;
-    }
-
-    private void requireSettled()
-    {
-        if (!isSettled())
-        {
-            throw new IllegalStateException("copies of the previous broadcast are still in flight");
-        }
-    }
-
-    @Override
-    public int peerRank()
-    {
-        return control.peerRank();
-    }
-
-    @Override
-    public int localRank()
-    {
-        return control.localRank();
-    }
-
-    @Override
-    public int slotCount()
-    {
-        return slots.slotCount();
-    }
-
-    @Override
-    public int maxChunkBytes()
-    {
-        return slots.slotBytes();
     }
 
     @Override
@@ -147,23 +101,13 @@ public final class CudaIpcReceiver implements ChunkReceiver<DeviceBuffer>, AutoC
     @Override
     public void copyChunk(final DeviceBuffer dest, final long dstOffset, final int length)
     {
-        if (length <= 0 || length > slots.slotBytes())
-        {
-            throw new IllegalArgumentException("chunk length must be within [1, " + slots.slotBytes() + "]: " + length);
-        }
-        if (dstOffset < 0 || dstOffset + length > dest.bytes())
-        {
-            throw new IndexOutOfBoundsException("chunk of " + length + " bytes at offset " + dstOffset +
-                " outside " + dest);
-        }
+        checkChunk(dest, dstOffset, length);
         if (mode == LinkMode.DIRECT && dest == bound && dstOffset == directOffset)
         {
             return;
         }
-        source.moveTo(chunkMemory().address() + chunkOffset());
-        target.moveTo(dest.address() + dstOffset);
-        CudaException.check(JCuda.cudaMemcpyAsync(target, source, length, cudaMemcpyKind.cudaMemcpyDeviceToDevice,
-            stream.stream()), "cudaMemcpyAsync from a ring slot");
+        copy(dest.address() + dstOffset, chunkMemory().address() + chunkOffset(), length,
+            "cudaMemcpyAsync from a ring slot");
     }
 
     @Override
@@ -205,18 +149,6 @@ public final class CudaIpcReceiver implements ChunkReceiver<DeviceBuffer>, AutoC
     public long consumed()
     {
         return taken;
-    }
-
-    @Override
-    public int abortOrigin()
-    {
-        return control.abortOrigin();
-    }
-
-    @Override
-    public void abort(final int originRank)
-    {
-        control.abort(originRank);
     }
 
     /** Waits for copies in flight and destroys the events; the control block is closed by its owner. */

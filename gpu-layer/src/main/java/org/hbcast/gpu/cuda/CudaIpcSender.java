@@ -1,7 +1,5 @@
 package org.hbcast.gpu.cuda;
 
-import jcuda.runtime.JCuda;
-import jcuda.runtime.cudaMemcpyKind;
 import org.hbcast.gpu.ring.ChunkSender;
 import org.hbcast.gpu.shm.ShmOutbox;
 
@@ -18,16 +16,11 @@ import java.io.IOException;
  * the chunk's length) only once that event has completed, so the receiver never sees a chunk whose
  * bytes are still in flight. No allocation after construction.
  */
-public final class CudaIpcSender implements ChunkSender<DeviceBuffer>, AutoCloseable
+public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<DeviceBuffer>, AutoCloseable
 {
     private final ShmOutbox control;
-    private final DeviceSlots slots;
     private final long peerSlotsAddress;
-    private final CudaStream stream;
-    private final EventRing events;
     private final int[] lengths;
-    private final DevicePointer source = new DevicePointer();
-    private final DevicePointer target = new DevicePointer();
     private LinkMode mode = LinkMode.STAGED;
     private long peerBufferAddress;
     private long peerBufferBytes;
@@ -43,16 +36,9 @@ public final class CudaIpcSender implements ChunkSender<DeviceBuffer>, AutoClose
     public CudaIpcSender(final ShmOutbox control, final DeviceSlots slots, final long peerSlotsAddress,
         final CudaStream stream)
     {
-        if (control.slotCount() != slots.slotCount())
-        {
-            throw new IllegalArgumentException("control block has " + control.slotCount() + " slots, device slots " +
-                slots.slotCount());
-        }
+        super(control, control.slotCount(), slots, stream);
         this.control = control;
-        this.slots = slots;
         this.peerSlotsAddress = peerSlotsAddress;
-        this.stream = stream;
-        this.events = new EventRing(stream.device(), slots.slotCount());
         this.lengths = new int[slots.slotCount()];
         this.issued = control.posted();
         this.knownHead = control.head();
@@ -85,38 +71,6 @@ public final class CudaIpcSender implements ChunkSender<DeviceBuffer>, AutoClose
         return mode;
     }
 
-    private void requireSettled()
-    {
-        if (!isSettled())
-        {
-            throw new IllegalStateException("copies of the previous broadcast are still in flight");
-        }
-    }
-
-    @Override
-    public int peerRank()
-    {
-        return control.peerRank();
-    }
-
-    @Override
-    public int localRank()
-    {
-        return control.localRank();
-    }
-
-    @Override
-    public int slotCount()
-    {
-        return slots.slotCount();
-    }
-
-    @Override
-    public int maxChunkBytes()
-    {
-        return slots.slotBytes();
-    }
-
     @Override
     public boolean hasCredit()
     {
@@ -132,15 +86,7 @@ public final class CudaIpcSender implements ChunkSender<DeviceBuffer>, AutoClose
     @Override
     public boolean trySend(final DeviceBuffer memory, final long srcOffset, final int length)
     {
-        if (length <= 0 || length > slots.slotBytes())
-        {
-            throw new IllegalArgumentException("chunk length must be within [1, " + slots.slotBytes() + "]: " + length);
-        }
-        if (srcOffset < 0 || srcOffset + length > memory.bytes())
-        {
-            throw new IndexOutOfBoundsException("chunk of " + length + " bytes at offset " + srcOffset +
-                " outside " + memory);
-        }
+        checkChunk(memory, srcOffset, length);
         if (!hasCredit())
         {
             return false;
@@ -160,10 +106,7 @@ public final class CudaIpcSender implements ChunkSender<DeviceBuffer>, AutoClose
         {
             destination = peerSlotsAddress + slots.offset(issued);
         }
-        source.moveTo(memory.address() + srcOffset);
-        target.moveTo(destination);
-        CudaException.check(JCuda.cudaMemcpyAsync(target, source, length, cudaMemcpyKind.cudaMemcpyDeviceToDevice,
-            stream.stream()), "cudaMemcpyAsync to node rank " + peerRank());
+        copy(destination, memory.address() + srcOffset, length, "cudaMemcpyAsync to node rank " + peerRank());
         events.record(issued, stream);
         lengths[(int)(issued % lengths.length)] = length;
         issued++;
@@ -194,18 +137,6 @@ public final class CudaIpcSender implements ChunkSender<DeviceBuffer>, AutoClose
     public long posted()
     {
         return control.posted();
-    }
-
-    @Override
-    public int abortOrigin()
-    {
-        return control.abortOrigin();
-    }
-
-    @Override
-    public void abort(final int originRank)
-    {
-        control.abort(originRank);
     }
 
     /** Waits for copies in flight, destroys the events and unmaps the control block. */
