@@ -12,6 +12,7 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.hbcast.gpu.cuda.DeviceBuffer;
 import org.hbcast.gpu.ring.RingException;
 import org.hbcast.gpu.ring.RingPipeline;
 import org.hbcast.gpu.ring.RingRole;
@@ -58,6 +59,7 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final long timeoutNs;
     private final long[] agreement = new long[4];
     private ByteBuffer staging;
+    private DeviceBroadcast device;
     private String brokenBy;
     private boolean closed;
 
@@ -143,6 +145,42 @@ public final class HierarchicalBcast implements AutoCloseable {
         } finally {
             message.clear();
         }
+    }
+
+    /**
+     * Broadcasts {@code count} elements of {@code type} in GPU memory from {@code root}: the node's
+     * ring copies GPU to GPU over CUDA IPC, node leaders stage through pinned host memory for the
+     * network (see {@link DeviceBroadcast}). The root's data must be complete on its device when it
+     * calls (synchronize its streams first); on return every rank's buffer holds the message. The
+     * first device call sets up the CUDA ring (collective).
+     *
+     * @throws MPIException on a bad argument or no CUDA device (nothing sent), a timeout or a failed peer
+     */
+    public void bcast(DeviceBuffer buf, int count, Datatype type, int root) throws MPIException {
+        requireUsable();
+        long bytes = DeviceArguments.check(buf, count, type, root, rank, size, topology.position());
+        if (options.check()) {
+            checkAgreement(bytes, root);
+        }
+        if (bytes == 0) {
+            return;
+        }
+        if (device == null) {
+            device = DeviceBroadcast.connect(comm, topology, options,
+                    ring != null ? ring.maxChunkBytes() : slotBytes(options));
+        }
+        try {
+            device.bcast(buf, bytes, root, selector.plan(bytes), timeoutNs);
+        } catch (RuntimeException e) {
+            fail("hbcast device bcast on rank " + rank + ": " + e.getMessage() + nodeRanks());
+        } catch (MPIException e) {
+            fail(e.getMessage());
+        }
+    }
+
+    /** CUDA IPC handles this rank has opened so far (0 before the first device call): for tests of the cache. */
+    long deviceIpcOpens() {
+        return device == null ? 0 : device.ipcOpens();
     }
 
     /** The plan a call of {@code bytes} would run. */
@@ -276,10 +314,14 @@ public final class HierarchicalBcast implements AutoCloseable {
 
     /** Check mode: every rank compares (bytes, root) with everybody's; all fail alike on a mismatch. */
     private void checkAgreement() throws MPIException {
-        agreement[0] = message.bytes();
-        agreement[1] = -message.bytes();
-        agreement[2] = message.root();
-        agreement[3] = -message.root();
+        checkAgreement(message.bytes(), message.root());
+    }
+
+    private void checkAgreement(long bytes, int root) throws MPIException {
+        agreement[0] = bytes;
+        agreement[1] = -bytes;
+        agreement[2] = root;
+        agreement[3] = -root;
         comm.allReduce(agreement, 4, MPI.LONG, MPI.MAX);
         long maxBytes = agreement[0];
         long minBytes = -agreement[1];
@@ -288,7 +330,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         if (maxBytes != minBytes || maxRoot != minRoot) {
             throw new MPIException("hbcast bcast check failed on rank " + rank + ": ranks disagree on the call"
                     + " (bytes from " + minBytes + " to " + maxBytes + ", root from " + minRoot + " to " + maxRoot
-                    + "); this rank has " + message.bytes() + " bytes and root " + message.root());
+                    + "); this rank has " + bytes + " bytes and root " + root);
         }
     }
 
@@ -317,11 +359,12 @@ public final class HierarchicalBcast implements AutoCloseable {
             return;
         }
         closed = true;
+        closeQuietly(device, null);
         closeQuietly(ring, topology);
         comm.free();
     }
 
-    private static void closeQuietly(NodeRing ring, Topology topology) {
+    private static void closeQuietly(AutoCloseable ring, Topology topology) {
         try {
             if (ring != null) {
                 ring.close();

@@ -67,7 +67,7 @@ final class NodeRing implements AutoCloseable {
     }
 
     /** All ranks learn whether any failed; all fail with the first reason if one did. */
-    private static void agreeOrFail(Intracomm nodeComm, String failure, AutoCloseable mine) throws MPIException {
+    static void agreeOrFail(Intracomm nodeComm, String failure, AutoCloseable mine) throws MPIException {
         int[] failed = {failure == null ? 0 : 1};
         nodeComm.allReduce(failed, 1, MPI.INT, MPI.MAX);
         if (failed[0] == 0) {

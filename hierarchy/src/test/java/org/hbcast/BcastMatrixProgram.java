@@ -158,7 +158,7 @@ public final class BcastMatrixProgram {
         };
     }
 
-    private static List<Integer> roots(String spec, int size) {
+    static List<Integer> roots(String spec, int size) {
         List<Integer> roots = new ArrayList<>();
         if (spec.equals("all")) {
             for (int r = 0; r < size; r++) {

@@ -3,7 +3,6 @@ package org.hbcast.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -67,10 +66,13 @@ public final class OsuBcast implements Callable<Integer> {
             description = "message container: Java arrays or direct buffers (default buffer)")
     String container = "buffer";
 
+    @Option(names = "-d", paramLabel = "host|cuda", description = "where the message lives: host memory or CUDA device memory (default host)")
+    String memory = "host";
+
     @Option(names = {"-k", "--root-rank", "--root"}, paramLabel = "RANK", description = "root rank (default 0)")
     int root;
 
-    @Option(names = "--impl", split = ",", description = "implementations: native, knomial, hierarchical, auto (default native,hierarchical)")
+    @Option(names = "--impl", split = ",", description = "implementations: native, knomial, hierarchical, auto, staged (native through host memory, for -d cuda) (default native,hierarchical)")
     List<String> impls = List.of("native", "hierarchical");
 
     @Option(names = "--repeat", description = "measure each size this many times, implementations interleaved, and report the median (default 1)")
@@ -124,11 +126,13 @@ public final class OsuBcast implements Callable<Integer> {
         }
         List<HierarchicalBcast> instances = new ArrayList<>();
         for (String impl : impls) {
-            instances.add(HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(Algorithm.parse(impl))));
+            // Native on device buffers is the staged baseline: device to host, library bcast, host to device.
+            Algorithm algorithm = impl.equals("staged") ? Algorithm.NATIVE : Algorithm.parse(impl);
+            instances.add(HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(algorithm)));
         }
-        Object buf = arrays ? new byte[(int) range[1]] : ByteBuffer.allocateDirect((int) range[1]);
-        Object copy = !memcpy || rank != 0 ? null
-                : arrays ? new byte[(int) range[1]] : ByteBuffer.allocateDirect((int) range[1]);
+        BenchBuffer buf = BenchBuffer.of(memory, arrays, (int) range[1], instances.get(0).topology().position());
+        BenchBuffer copy = memcpy && rank == 0
+                ? BenchBuffer.of(memory, arrays, (int) range[1], instances.get(0).topology().position()) : null;
         if (rank == 0) {
             header(instances);
         }
@@ -169,6 +173,10 @@ public final class OsuBcast implements Callable<Integer> {
         for (HierarchicalBcast hb : instances) {
             hb.close();
         }
+        buf.close();
+        if (copy != null) {
+            copy.close();
+        }
         if (rank == 0) {
             write(rows, instances.get(0).topology().layout().nodeSizes());
         }
@@ -179,22 +187,22 @@ public final class OsuBcast implements Callable<Integer> {
      * Average, minimum and maximum over ranks of each rank's mean latency, in microseconds, and the
      * number of corrupted bytes seen by all ranks together (with {@code -c}; 0 otherwise).
      */
-    private double[] measure(HierarchicalBcast hb, Object buf, int size, int iters, int warm) throws MPIException {
+    private double[] measure(HierarchicalBcast hb, BenchBuffer buf, int size, int iters, int warm) throws MPIException {
         long total = 0;
         long bad = 0;
         for (int i = -warm; i < iters; i++) {
             if (validate && rank == root) {
-                fill(buf, size, i);
+                buf.fill(size, i);
             }
             world.barrier();
             long t0 = System.nanoTime();
-            hb.bcast(buf, size, MPI.BYTE, root);
+            buf.bcast(hb, size, root);
             long t1 = System.nanoTime();
             if (i >= 0) {
                 total += t1 - t0;
             }
             if (validate && rank != root) {
-                bad += mismatches(buf, size, i);
+                bad += buf.mismatches(size, i);
             }
         }
         double mine = total / 1e3 / iters;
@@ -213,17 +221,13 @@ public final class OsuBcast implements Callable<Integer> {
      * Rank 0's mean time, in microseconds, to copy {@code size} bytes between two buffers of the
      * benchmark's kind while the other ranks wait: the memcpy bandwidth the copy bound is made of.
      */
-    private double copyTime(Object src, Object dst, int size, int iters, int warm) throws MPIException {
+    private double copyTime(BenchBuffer src, BenchBuffer dst, int size, int iters, int warm) throws MPIException {
         double us = 0;
         if (rank == 0) {
             long total = 0;
             for (int i = -warm; i < iters; i++) {
                 long t0 = System.nanoTime();
-                if (src instanceof byte[] a) {
-                    System.arraycopy(a, 0, (byte[]) dst, 0, size);
-                } else {
-                    ((ByteBuffer) dst).put(0, (ByteBuffer) src, 0, size);
-                }
+                src.copyInto(dst, size);
                 long t1 = System.nanoTime();
                 if (i >= 0) {
                     total += t1 - t0;
@@ -242,36 +246,11 @@ public final class OsuBcast implements Callable<Integer> {
         return sorted[sorted.length / 2];
     }
 
-    private static byte pattern(int i, int iteration) {
-        return (byte) (i * 31 + iteration * 7 + 1);
-    }
-
-    private static void fill(Object buf, int size, int iteration) {
-        for (int i = 0; i < size; i++) {
-            if (buf instanceof byte[] a) {
-                a[i] = pattern(i, iteration);
-            } else {
-                ((ByteBuffer) buf).put(i, pattern(i, iteration));
-            }
-        }
-    }
-
-    private static long mismatches(Object buf, int size, int iteration) {
-        long bad = 0;
-        for (int i = 0; i < size; i++) {
-            byte got = buf instanceof byte[] a ? a[i] : ((ByteBuffer) buf).get(i);
-            if (got != pattern(i, iteration)) {
-                bad++;
-            }
-        }
-        return bad;
-    }
-
     /** OSU's header lines; the column row is OSU's exactly when one implementation is measured. */
     private void header(List<HierarchicalBcast> instances) throws MPIException {
         System.out.println("# OSU MPI Broadcast Latency Test " + OMB_VERSION);
         System.out.println("# Datatype: MPI_BYTE.");
-        System.out.println("# hbcast OsuBcast (Java): container " + container + ", " + world.getSize()
+        System.out.println("# hbcast OsuBcast (Java): container " + container + ", memory " + memory + ", " + world.getSize()
                 + " ranks, ranks per node " + Arrays.toString(instances.get(0).topology().layout().nodeSizes()) + ", root " + root
                 + (repeat > 1 ? ", median of " + repeat + " interleaved runs" : ""));
         StringBuilder sb = new StringBuilder(String.format("%-10s", "# Size"));
@@ -360,6 +339,7 @@ public final class OsuBcast implements Callable<Integer> {
             doc.put("ranks", world.getSize());
             doc.put("nodes", nodeSizes);
             doc.put("container", container);
+            doc.put("memory", memory);
             doc.put("root", root);
             doc.put("repeat", repeat);
             doc.put("impls", impls);

@@ -37,6 +37,7 @@ public final class KnomialBroadcast {
     private int receivesPosted;
     private int forwarded;       // leading segments whose sends to every child are posted
     private int sendsCompleted;  // leading segments whose sends have all completed
+    private boolean rootStaged;  // the root's segments become ready one by one (markRootReady)
 
     public KnomialBroadcast(Intracomm comm, int tag) {
         this.comm = comm;
@@ -70,9 +71,26 @@ public final class KnomialBroadcast {
             sends = new Request[WINDOW * Math.max(childCount, 1)];
         }
         received = parentRank < 0 ? segments : 0;
+        rootStaged = false;
         receivesPosted = 0;
         forwarded = 0;
         sendsCompleted = 0;
+    }
+
+    /**
+     * At the root: only the first {@code ready} segments hold data yet, the rest are still being
+     * staged into the buffer (from a device); call again as more are ready. Without this call the
+     * root sends every segment at once.
+     */
+    public void markRootReady(int ready) {
+        if (parentRank >= 0) {
+            throw new IllegalStateException("only the root is fed its segments");
+        }
+        if (ready < 0 || ready > segments || rootStaged && ready < received) {
+            throw new IllegalArgumentException("ready segments must grow within [0, " + segments + "]: " + ready);
+        }
+        rootStaged = true;
+        received = ready;
     }
 
     /** Makes what progress it can without blocking; returns a positive number when anything moved. */

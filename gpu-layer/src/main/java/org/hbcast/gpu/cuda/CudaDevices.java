@@ -34,6 +34,15 @@ public final class CudaDevices
         return PROBED;
     }
 
+    /** Prints the devices, or why there are none: a quick check of a node (exit status 0 either way). */
+    public static void main(final String[] args)
+    {
+        final CudaDevices devices = get();
+        System.out.println(devices.available() ?
+            "CUDA devices: " + devices.count() + " " + devices.names() :
+            "CUDA devices: none (" + devices.unavailableReason() + ")");
+    }
+
     /** True when at least one CUDA device can be used. */
     public boolean available()
     {

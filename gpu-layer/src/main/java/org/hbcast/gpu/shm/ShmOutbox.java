@@ -153,10 +153,27 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
             return false;
         }
         buffer.putBytes(InboxLayout.slotOffset(tail, slotCount, slotBytes), source, Math.toIntExact(srcOffset), length);
+        post(length);
+        return true;
+    }
+
+    /**
+     * Publishes the next chunk, of {@code length} bytes, whose data the caller has already put where
+     * the receiver will look (a device link's slot or the receiver's own buffer): writes its length,
+     * then advances TAIL. Only when {@link #hasCredit()}; the counters are all a device link borrows
+     * from this inbox.
+     */
+    public void post(final int length)
+    {
         buffer.putInt(InboxLayout.lengthOffset(tail, slotCount), length);
         // Ordered: the slot and its length are visible before the receiver sees the new tail.
         buffer.putLongOrdered(TAIL_OFFSET, ++tail);
-        return true;
+    }
+
+    /** The receiver's HEAD counter (chunks consumed), read volatile. */
+    public long head()
+    {
+        return buffer.getLongVolatile(HEAD_OFFSET);
     }
 
     @Override

@@ -1,0 +1,57 @@
+package org.hbcast;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import org.hbcast.gpu.cuda.CudaDevices;
+import org.hbcast.testing.MpiLaunch;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The host correctness matrix for GPU buffers, on real CUDA devices: 1 to 8 ranks sharing the
+ * machine's GPUs (round-robin by node rank, so on a one-GPU machine all share it), every root,
+ * virtual nodes whose leaders stage through pinned host memory. Skipped, with the reason, where no
+ * CUDA device can be used. Run them alone with {@code scripts/gpu-test}.
+ */
+@Tag("gpu")
+class DeviceBcastMpiTest {
+    @BeforeEach
+    void needsGpu() {
+        CudaDevices devices = CudaDevices.get();
+        assumeTrue(devices.available(), () -> "no CUDA device: " + devices.unavailableReason());
+    }
+
+    @ParameterizedTest(name = "{0} ranks on one node")
+    @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8})
+    void oneNode(int ranks) {
+        MpiLaunch.program(DeviceBcastProgram.class).ranks(ranks)
+                .args("roots=" + (ranks <= 4 ? "all" : "ends"), "large=" + (ranks == 4 || ranks == 8 ? "yes" : "no"))
+                .run().assertAllRanksOk();
+    }
+
+    @Test
+    void twoVirtualNodesOfTwo() {
+        MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("2,2").args("roots=all").run().assertAllRanksOk();
+    }
+
+    @Test
+    void twoVirtualNodesOfThree() {
+        MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("3,3").args("roots=all", "large=no")
+                .run().assertAllRanksOk();
+    }
+
+    @Test
+    void unevenVirtualNodesSmallChunks() {
+        MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("3,1,2").env("HBCAST_CHUNK_BYTES", "65536")
+                .args("roots=ends", "large=no").run().assertAllRanksOk();
+    }
+
+    @Test
+    void hundredRandomBackToBackCalls() {
+        MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("3,2").args("suite=random", "calls=100")
+                .run().assertAllRanksOk();
+    }
+}

@@ -1,0 +1,169 @@
+package org.hbcast;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import mpi.Datatype;
+import mpi.Intracomm;
+import mpi.MPI;
+import org.hbcast.gpu.cuda.CudaDevices;
+import org.hbcast.gpu.cuda.DeviceBuffer;
+import org.hbcast.testing.MpiTestProgram;
+
+/**
+ * Broadcasts GPU buffers and checks every one: the root fills its device buffer with a pattern that
+ * depends on the call, the others fill theirs with a sentinel, and after the call every rank copies
+ * its buffer back to the host and compares it byte by byte with the pattern, guard zone included.
+ * Arguments are {@code key=value}:
+ * <ul>
+ *   <li>{@code suite=matrix} (default): counts 0, 1, 7, chunk-1, chunk, chunk+1, 3 chunks + 17, around
+ *       the direct-mode threshold and 32 MiB + 5 bytes, BYTE and DOUBLE, every root; two buffers in turn;</li>
+ *   <li>{@code suite=random}: {@code calls} back-to-back calls, random roots, sizes, buffers and algorithms;</li>
+ *   <li>{@code algorithms=hierarchical,knomial,native}, {@code roots=all|ends}, {@code large=yes|no}.</li>
+ * </ul>
+ * The IPC cache is checked too: once both buffers have been seen, further calls open no handle.
+ */
+public final class DeviceBcastProgram {
+    private static final int MIB = 1 << 20;
+    private static final int LARGE = 32 * MIB + 5;
+    private static final int GUARD = 64;
+    private static final byte SENTINEL = (byte) 0xA5;
+
+    public static void main(String[] args) throws Exception {
+        MpiTestProgram.run(args, (world, rest) -> {
+            Map<String, String> opt = BcastMatrixProgram.parse(rest);
+            if (!CudaDevices.get().available()) {
+                throw new IllegalStateException("no CUDA device: " + CudaDevices.get().unavailableReason());
+            }
+            return switch (opt.getOrDefault("suite", "matrix")) {
+                case "matrix" -> matrix(world, opt);
+                case "random" -> random(world, opt);
+                default -> throw new IllegalArgumentException("unknown suite " + opt.get("suite"));
+            };
+        });
+    }
+
+    private static String matrix(Intracomm world, Map<String, String> opt) throws Exception {
+        int size = world.getSize();
+        List<Integer> roots = BcastMatrixProgram.roots(opt.getOrDefault("roots", "all"), size);
+        boolean large = opt.getOrDefault("large", "yes").equals("yes");
+        BcastOptions base = BcastOptions.defaults();
+        int chunk = base.chunkBytes() != 0 ? base.chunkBytes() : Selector.DEFAULT_CHUNK_BYTES;
+        int direct = (int) DeviceBroadcast.DIRECT_MIN_BYTES;
+        int[] counts = {0, 1, 7, chunk - 1, chunk, chunk + 1, 3 * chunk + 17, direct - 1, direct + 3};
+        int calls = 0;
+        StringBuilder detail = new StringBuilder();
+        for (Algorithm algorithm : algorithms(opt)) {
+            try (HierarchicalBcast hb = HierarchicalBcast.create(world, base.withAlgorithm(algorithm));
+                 Buffers buffers = new Buffers(hb, large ? LARGE : direct + 3 * Double.BYTES)) {
+                for (int count : counts) {
+                    for (int root : roots) {
+                        check(hb, world, buffers, calls % 2, MPI.BYTE, ElementType.BYTE, count, root, ++calls);
+                    }
+                }
+                for (int count : new int[] {chunk / 8 - 1, chunk / 8 + 1, direct / 8 + 3}) {
+                    check(hb, world, buffers, calls % 2, MPI.DOUBLE, ElementType.DOUBLE, count, size - 1, ++calls);
+                }
+                if (large) {
+                    check(hb, world, buffers, 0, MPI.BYTE, ElementType.BYTE, LARGE, size / 2, ++calls);
+                    check(hb, world, buffers, 1, MPI.BYTE, ElementType.BYTE, LARGE, 0, ++calls);
+                }
+                long opens = hb.deviceIpcOpens();
+                for (int root : roots) {
+                    check(hb, world, buffers, calls % 2, MPI.BYTE, ElementType.BYTE, direct + 3, root, ++calls);
+                }
+                if (hb.deviceIpcOpens() != opens) {
+                    throw new AssertionError("IPC handles were opened again for buffers already mapped: "
+                            + opens + " opens before, " + hb.deviceIpcOpens() + " after");
+                }
+                detail.append(algorithm).append(": ").append(opens).append(" IPC opens; ");
+            }
+        }
+        return calls + " device broadcasts verified (roots " + roots + ", chunk " + chunk + " B, device "
+                + CudaDevices.get().deviceForLocalRank(0) + " of " + CudaDevices.get().names() + "); " + detail;
+    }
+
+    private static String random(Intracomm world, Map<String, String> opt) throws Exception {
+        int calls = Integer.parseInt(opt.getOrDefault("calls", "100"));
+        Random rnd = new Random(Long.parseLong(opt.getOrDefault("seed", "7")));
+        List<Algorithm> algorithms = algorithms(opt);
+        List<HierarchicalBcast> instances = new ArrayList<>();
+        for (Algorithm a : algorithms) {
+            instances.add(HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(a)));
+        }
+        int max = 3 * MIB + 11;
+        try (Buffers buffers = new Buffers(instances.get(0), max)) {
+            for (int call = 1; call <= calls; call++) {
+                int count = rnd.nextInt(4) == 0 ? rnd.nextInt(100) : rnd.nextInt(max + 1);
+                int root = rnd.nextInt(world.getSize());
+                check(instances.get(rnd.nextInt(instances.size())), world, buffers, rnd.nextInt(2), MPI.BYTE,
+                        ElementType.BYTE, count, root, call);
+            }
+        } finally {
+            for (HierarchicalBcast hb : instances) {
+                hb.close();
+            }
+        }
+        return calls + " random device broadcasts verified (" + algorithms + ")";
+    }
+
+    private static void check(HierarchicalBcast hb, Intracomm world, Buffers buffers, int which, Datatype type,
+                              ElementType element, int count, int root, int call) throws Exception {
+        int rank = world.getRank();
+        DeviceBuffer buf = buffers.device[which];
+        byte[] host = buffers.host;
+        int bytes = count * element.bytes();
+        if (rank == root) {
+            for (int i = 0; i < bytes + GUARD; i++) {
+                host[i] = pattern(i, call);
+            }
+        } else {
+            Arrays.fill(host, 0, bytes + GUARD, SENTINEL);
+        }
+        buf.copyFromHost(host, 0, bytes + GUARD);
+        hb.bcast(buf, count, type, root);
+        Arrays.fill(host, 0, bytes + GUARD, (byte) 0);
+        buf.copyToHost(0, host, bytes + GUARD);
+        for (int i = 0; i < bytes + GUARD; i++) {
+            byte want = i < bytes || rank == root ? pattern(i, call) : SENTINEL;
+            if (host[i] != want) {
+                throw new AssertionError("call " + call + " (" + count + " x " + element + ", root " + root
+                        + ", " + hb.plan(bytes).algorithm() + ", buffer " + which + "): byte " + i + " is "
+                        + host[i] + ", expected " + want + (i >= bytes ? " (guard zone: written past the message)" : ""));
+            }
+        }
+    }
+
+    private static byte pattern(int i, int call) {
+        return (byte) (i * 131 + call * 17 + (i >>> 13) + 3);
+    }
+
+    /** Two device buffers on this rank's device and a host array to fill and check them. */
+    private static final class Buffers implements AutoCloseable {
+        final DeviceBuffer[] device = new DeviceBuffer[2];
+        final byte[] host;
+
+        Buffers(HierarchicalBcast hb, int bytes) {
+            int gpu = CudaDevices.get().deviceForLocalRank(hb.topology().position());
+            device[0] = DeviceBuffer.allocate(bytes + GUARD, gpu);
+            device[1] = DeviceBuffer.allocate(bytes + GUARD, gpu);
+            host = new byte[bytes + GUARD];
+        }
+
+        @Override
+        public void close() {
+            device[0].close();
+            device[1].close();
+        }
+    }
+
+    private static List<Algorithm> algorithms(Map<String, String> opt) {
+        List<Algorithm> list = new ArrayList<>();
+        for (String a : opt.getOrDefault("algorithms", "hierarchical,knomial,native").split(",")) {
+            list.add(Algorithm.parse(a));
+        }
+        return list;
+    }
+}

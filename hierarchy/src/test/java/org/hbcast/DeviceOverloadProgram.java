@@ -1,0 +1,49 @@
+package org.hbcast;
+
+import java.nio.ByteBuffer;
+import mpi.MPI;
+import mpi.MPIException;
+import org.hbcast.gpu.cuda.CudaDevices;
+import org.hbcast.gpu.cuda.DeviceBuffer;
+import org.hbcast.testing.MpiTestProgram;
+
+/**
+ * The device overload's argument checks, which run with or without a GPU: a null buffer (which Java
+ * resolves to the device overload) is named as in the host overload, and without a device the
+ * reason is given too, on every rank, before anything is sent. Either way the instance stays usable
+ * and host broadcasts work afterwards. (Without a driver no DeviceBuffer can exist at all:
+ * {@code DeviceBuffer.allocate} fails with "no CUDA device: reason", see DevicePointerTest.)
+ */
+public final class DeviceOverloadProgram {
+    public static void main(String[] args) throws Exception {
+        MpiTestProgram.run(args, (world, rest) -> {
+            CudaDevices devices = CudaDevices.get();
+            try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
+                // A literal null resolves to the device overload and must keep the host overload's message.
+                String expected = devices.available() ? "buffer is null"
+                        : "buffer is null (and no CUDA device: " + devices.unavailableReason() + ")";
+                try {
+                    hb.bcast((DeviceBuffer) null, 16, MPI.BYTE, 0);
+                    throw new AssertionError("a device bcast of a null buffer did not fail");
+                } catch (MPIException e) {
+                    if (!e.getMessage().contains(expected)) {
+                        throw new AssertionError("expected an error saying '" + expected + "', got: " + e.getMessage());
+                    }
+                }
+                ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+                if (world.getRank() == 0) {
+                    for (int i = 0; i < buf.capacity(); i++) {
+                        buf.put(i, (byte) (i * 7));
+                    }
+                }
+                hb.bcast(buf, buf.capacity(), MPI.BYTE, 0);
+                for (int i = 0; i < buf.capacity(); i++) {
+                    if (buf.get(i) != (byte) (i * 7)) {
+                        throw new AssertionError("host bcast after the refused device call: byte " + i + " differs");
+                    }
+                }
+                return "device overload refused with: " + expected + "; host bcast fine afterwards";
+            }
+        });
+    }
+}
