@@ -128,8 +128,8 @@ class MessageFuzzTest {
                 if (rnd.nextInt(3) > 0 && b instanceof ByteBuffer base) {
                     b = view(base.slice(), rnd.nextInt(7));
                 }
-                if (rnd.nextInt(4) == 0 && b.capacity() > 0) {
-                    b.position(rnd.nextInt(b.capacity() + 1));
+                if (rnd.nextInt(4) == 0 && b.limit() > 0) {
+                    b.position(rnd.nextInt(b.limit() + 1));
                 }
                 return b;
             }
