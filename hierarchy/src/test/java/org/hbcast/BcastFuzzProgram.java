@@ -108,7 +108,7 @@ public final class BcastFuzzProgram {
         static Case draw(Random rnd, int size, int rank) {
             Case c = new Case();
             c.type = ElementType.values()[rnd.nextInt(ElementType.values().length)];
-            c.datatype = rnd.nextInt(15) == 0 ? (rnd.nextBoolean() ? MPI.INT2 : MPI.SHORT_INT) : BcastMatrixProgram.datatype(c.type);
+            c.datatype = rnd.nextInt(15) == 0 ? (rnd.nextBoolean() ? MPI.INT2 : MPI.SHORT_INT) : c.type.datatype();
             c.root = rnd.nextInt(12) == 0 ? (rnd.nextBoolean() ? -1 : size + rnd.nextInt(3)) : rnd.nextInt(size);
             int elements = rnd.nextInt(4) == 0 ? rnd.nextInt(8) : (int) Math.exp(rnd.nextDouble() * Math.log(MAX_ELEMENTS));
             int spare = rnd.nextInt(4);
@@ -152,7 +152,7 @@ public final class BcastFuzzProgram {
             ByteBuffer shown = rnd.nextBoolean() ? slice.duplicate() : slice;
             boolean readOnly = rnd.nextInt(5) == 0;   // only the root's: a receiver's would be rejected on that rank alone
             int view = rnd.nextInt(3);
-            Buffer b = view == 0 ? shown : typedView(shown, type);
+            Buffer b = view == 0 ? shown : type.viewOf(shown);
             if (readOnly && rank == root && b instanceof ByteBuffer bb) {
                 b = bb.asReadOnlyBuffer();
             }
@@ -178,19 +178,6 @@ public final class BcastFuzzProgram {
             total = 8;
             what = "wrong container " + container.getClass().getSimpleName();
         }
-
-        private static Buffer typedView(ByteBuffer bb, ElementType type) {
-            return switch (type) {
-                case BYTE, BOOLEAN -> bb;
-                case CHAR -> bb.asCharBuffer();
-                case SHORT -> bb.asShortBuffer();
-                case INT -> bb.asIntBuffer();
-                case LONG -> bb.asLongBuffer();
-                case FLOAT, FLOAT_COMPLEX -> bb.asFloatBuffer();
-                case DOUBLE, DOUBLE_COMPLEX -> bb.asDoubleBuffer();
-            };
-        }
-
         /** Root: the pattern over the message, sentinels everywhere else; receivers: sentinels everywhere. */
         void prepare(boolean root, long callSeed) {
             isRoot = root;
@@ -238,7 +225,7 @@ public final class BcastFuzzProgram {
         @Override
         public String toString() {
             return String.format(Locale.ROOT, "%s, count %d, %s, root %d", what, count,
-                    datatype == BcastMatrixProgram.datatype(type) ? type : "unsupported datatype", root);
+                    datatype == type.datatype() ? type : "unsupported datatype", root);
         }
     }
 }

@@ -29,23 +29,10 @@ final class HostMemory implements SoakMemory {
             direct = ByteBuffer.allocateDirect(maxBytes + Pattern.GUARD_BYTES).order(ByteOrder.nativeOrder());
             address = UnsafeAccess.UNSAFE.getLong(direct, BufferUtil.BYTE_BUFFER_ADDRESS_FIELD_OFFSET);
             for (ElementType type : ElementType.values()) {
-                views.put(type, kind == SoakKind.BUFFERS ? direct : view(direct, type));
+                views.put(type, kind == SoakKind.BUFFERS ? direct : type.viewOf(direct));
             }
         }
     }
-
-    private static Object view(ByteBuffer bb, ElementType type) {
-        return switch (type) {
-            case BYTE, BOOLEAN -> bb;
-            case CHAR -> bb.asCharBuffer();
-            case SHORT -> bb.asShortBuffer();
-            case INT -> bb.asIntBuffer();
-            case LONG -> bb.asLongBuffer();
-            case FLOAT, FLOAT_COMPLEX -> bb.asFloatBuffer();
-            case DOUBLE, DOUBLE_COMPLEX -> bb.asDoubleBuffer();
-        };
-    }
-
     @Override
     public Object prepare(ElementType type, int count, long key, boolean root) {
         long bytes = (long) count * type.bytes();

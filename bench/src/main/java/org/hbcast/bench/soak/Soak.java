@@ -10,7 +10,6 @@ import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
-import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -166,7 +165,7 @@ public final class Soak implements Callable<Integer> {
         boolean root = rank == c.root();
         try {
             Object container = mem.prepare(c.type(), c.count(), key, root);
-            instances.get(c.algorithm()).bcast(container, c.count(), datatype(c.type()), c.root());
+            instances.get(c.algorithm()).bcast(container, c.count(), c.type().datatype(), c.root());
         } catch (MPIException | RuntimeException e) {
             tally.error(c + ": " + e.getMessage());
             tally.failed = true;
@@ -292,22 +291,6 @@ public final class Soak implements Callable<Integer> {
             throw new IllegalArgumentException("--duration takes a time like 600, 600s, 10m or 1h, not '" + text + "'");
         }
     }
-
-    static Datatype datatype(ElementType type) {
-        return switch (type) {
-            case BYTE -> MPI.BYTE;
-            case BOOLEAN -> MPI.BOOLEAN;
-            case CHAR -> MPI.CHAR;
-            case SHORT -> MPI.SHORT;
-            case INT -> MPI.INT;
-            case LONG -> MPI.LONG;
-            case FLOAT -> MPI.FLOAT;
-            case DOUBLE -> MPI.DOUBLE;
-            case FLOAT_COMPLEX -> MPI.FLOAT_COMPLEX;
-            case DOUBLE_COMPLEX -> MPI.DOUBLE_COMPLEX;
-        };
-    }
-
     /** Counts of one rank; the first few errors kept for the report. */
     private static final class Tally {
         long calls;
