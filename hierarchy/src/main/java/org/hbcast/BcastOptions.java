@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.IntConsumer;
+import java.util.regex.Pattern;
 
 /**
  * Settings of a {@link HierarchicalBcast}: the algorithm, chunk size, tree radix, timeout, virtual
@@ -26,22 +28,31 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
     public static final int MAX_CHUNK_BYTES = 16 << 20;
     public static final int MAX_RADIX = 64;
     public static final int MAX_RING_SLOTS = 64;
+    private static final Pattern DECIMAL = Pattern.compile("[+-]?([0-9]{1,18}(\\.[0-9]*)?|\\.[0-9]+)");
 
     public BcastOptions {
         Objects.requireNonNull(algorithm, "algorithm");
         Objects.requireNonNull(timeout, "timeout");
-        if (chunkBytes != 0 && (chunkBytes < 64 || chunkBytes > MAX_CHUNK_BYTES || chunkBytes % 64 != 0)) {
-            throw new IllegalArgumentException("chunk size " + chunkBytes + " must be 0 (automatic) or a multiple of 64"
-                    + " from 64 to " + MAX_CHUNK_BYTES + " bytes");
-        }
-        if (radix != 0 && (radix < 2 || radix > MAX_RADIX)) {
-            throw new IllegalArgumentException("radix " + radix + " must be 0 (automatic) or 2 to " + MAX_RADIX);
-        }
+        checkChunkBytes(chunkBytes);
+        checkRadix(radix);
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, got " + timeout);
         }
         if (ringSlots < 1 || ringSlots > MAX_RING_SLOTS) {
             throw new IllegalArgumentException("ring slots " + ringSlots + " must be 1 to " + MAX_RING_SLOTS);
+        }
+    }
+
+    private static void checkChunkBytes(int chunkBytes) {
+        if (chunkBytes != 0 && (chunkBytes < 64 || chunkBytes > MAX_CHUNK_BYTES || chunkBytes % 64 != 0)) {
+            throw new IllegalArgumentException("chunk size " + chunkBytes + " must be 0 (automatic) or a multiple of 64"
+                    + " from 64 to " + MAX_CHUNK_BYTES + " bytes");
+        }
+    }
+
+    private static void checkRadix(int radix) {
+        if (radix != 0 && (radix < 2 || radix > MAX_RADIX)) {
+            throw new IllegalArgumentException("radix " + radix + " must be 0 (automatic) or 2 to " + MAX_RADIX);
         }
     }
 
@@ -57,8 +68,9 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
         String nodes = env.get("HBCAST_NODE_SIZES");
         return new BcastOptions(
                 algorithm == null || algorithm.isBlank() ? Algorithm.AUTO : Algorithm.parse(algorithm),
-                intVar(env, "HBCAST_CHUNK_BYTES", 0, 0, MAX_CHUNK_BYTES),
-                intVar(env, "HBCAST_RADIX", 0, 0, MAX_RADIX),
+                checked(env, "HBCAST_CHUNK_BYTES", intVar(env, "HBCAST_CHUNK_BYTES", 0, 0, MAX_CHUNK_BYTES),
+                        BcastOptions::checkChunkBytes),
+                checked(env, "HBCAST_RADIX", intVar(env, "HBCAST_RADIX", 0, 0, MAX_RADIX), BcastOptions::checkRadix),
                 tuning == null || tuning.isBlank() ? null : Path.of(tuning),
                 Duration.ofMillis(Math.round(1000 * doubleVar(env, "HBCAST_TIMEOUT_S", 60, 0.001, 86_400))),
                 nodes == null || nodes.isBlank() ? null : nodes,
@@ -82,12 +94,26 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
         }
     }
 
+    /** {@code value} of variable {@code name} after {@code check}, whose complaint gets the variable's name. */
+    private static int checked(Map<String, String> env, String name, int value, IntConsumer check) {
+        try {
+            check.accept(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + "='" + env.get(name) + "': " + e.getMessage());
+        }
+        return value;
+    }
+
     private static double doubleVar(Map<String, String> env, String name, double dflt, double min, double max) {
         String v = env.get(name);
         if (v == null || v.isBlank()) {
             return dflt;
         }
         try {
+            // Plain decimals only: Double.parseDouble would also take "5f", "0x1p3" or "NaN".
+            if (!DECIMAL.matcher(v.trim()).matches()) {
+                throw new NumberFormatException(v);
+            }
             double x = Double.parseDouble(v.trim());
             if (!(x >= min && x <= max)) {
                 throw new IllegalArgumentException(name + "=" + v + " is outside " + min + ".." + max);

@@ -60,6 +60,35 @@ public enum ElementType {
         return bufferClass;
     }
 
+    /** The MPI datatype of this type: {@code MPI.DOUBLE} for DOUBLE and so on. */
+    public Datatype datatype() {
+        return switch (this) {
+            case BYTE -> MPI.BYTE;
+            case BOOLEAN -> MPI.BOOLEAN;
+            case CHAR -> MPI.CHAR;
+            case SHORT -> MPI.SHORT;
+            case INT -> MPI.INT;
+            case LONG -> MPI.LONG;
+            case FLOAT -> MPI.FLOAT;
+            case DOUBLE -> MPI.DOUBLE;
+            case FLOAT_COMPLEX -> MPI.FLOAT_COMPLEX;
+            case DOUBLE_COMPLEX -> MPI.DOUBLE_COMPLEX;
+        };
+    }
+
+    /** A view of {@code bytes} as the typed buffer that holds this type (the buffer itself for bytes and booleans). */
+    public Buffer viewOf(ByteBuffer bytes) {
+        return switch (this) {
+            case BYTE, BOOLEAN -> bytes;
+            case CHAR -> bytes.asCharBuffer();
+            case SHORT -> bytes.asShortBuffer();
+            case INT -> bytes.asIntBuffer();
+            case LONG -> bytes.asLongBuffer();
+            case FLOAT, FLOAT_COMPLEX -> bytes.asFloatBuffer();
+            case DOUBLE, DOUBLE_COMPLEX -> bytes.asDoubleBuffer();
+        };
+    }
+
     /** Bytes of one entry of a container of this type (a byte for any ByteBuffer). */
     int entryBytes(Object container) {
         return container instanceof ByteBuffer ? 1 : bytes / slotsPerElement;

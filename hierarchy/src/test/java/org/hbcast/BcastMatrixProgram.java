@@ -144,18 +144,7 @@ public final class BcastMatrixProgram {
     }
 
     static Datatype datatype(ElementType type) {
-        return switch (type) {
-            case BYTE -> MPI.BYTE;
-            case BOOLEAN -> MPI.BOOLEAN;
-            case CHAR -> MPI.CHAR;
-            case SHORT -> MPI.SHORT;
-            case INT -> MPI.INT;
-            case LONG -> MPI.LONG;
-            case FLOAT -> MPI.FLOAT;
-            case DOUBLE -> MPI.DOUBLE;
-            case FLOAT_COMPLEX -> MPI.FLOAT_COMPLEX;
-            case DOUBLE_COMPLEX -> MPI.DOUBLE_COMPLEX;
-        };
+        return type.datatype();
     }
 
     static List<Integer> roots(String spec, int size) {

@@ -41,7 +41,7 @@ class BcastOptionsTest {
         assertMessage("HBCAST_CHUNK_BYTES=-64 is outside", Map.of("HBCAST_CHUNK_BYTES", "-64"));
         assertMessage("radix 1 must be", Map.of("HBCAST_RADIX", "1"));
         assertMessage("HBCAST_TIMEOUT_S=0 is outside", Map.of("HBCAST_TIMEOUT_S", "0"));
-        assertMessage("HBCAST_TIMEOUT_S=NaN is outside", Map.of("HBCAST_TIMEOUT_S", "NaN"));
+        assertMessage("HBCAST_TIMEOUT_S='NaN' is not a number of seconds", Map.of("HBCAST_TIMEOUT_S", "NaN"));
         assertMessage("HBCAST_CHECK='maybe' must be", Map.of("HBCAST_CHECK", "maybe"));
         assertMessage("HBCAST_RING_SLOTS=0 is outside", Map.of("HBCAST_RING_SLOTS", "0"));
     }

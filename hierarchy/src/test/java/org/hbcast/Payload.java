@@ -41,24 +41,11 @@ final class Payload {
             offset = U.arrayBaseOffset(type.arrayClass());
         } else {
             ByteBuffer bb = ByteBuffer.allocateDirect((int) capacityBytes).order(ByteOrder.nativeOrder());
-            container = kind == Kind.BUFFER ? bb : typedView(bb, type);
+            container = kind == Kind.BUFFER ? bb : type.viewOf(bb);
             base = null;
             offset = U.getLong(container, BufferUtil.BYTE_BUFFER_ADDRESS_FIELD_OFFSET);
         }
     }
-
-    private static Object typedView(ByteBuffer bb, ElementType type) {
-        return switch (type) {
-            case BYTE, BOOLEAN -> bb;
-            case CHAR -> bb.asCharBuffer();
-            case SHORT -> bb.asShortBuffer();
-            case INT -> bb.asIntBuffer();
-            case LONG -> bb.asLongBuffer();
-            case FLOAT, FLOAT_COMPLEX -> bb.asFloatBuffer();
-            case DOUBLE, DOUBLE_COMPLEX -> bb.asDoubleBuffer();
-        };
-    }
-
     static byte expected(long i, long seed, ElementType type) {
         long x = (i + 1) * 0x9E3779B97F4A7C15L + seed * 0xBF58476D1CE4E5B9L;
         x ^= x >>> 29;

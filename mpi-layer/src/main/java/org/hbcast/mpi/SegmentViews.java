@@ -8,10 +8,13 @@ import java.util.Arrays;
  * segment size come back (the common case of a model broadcasting the same array every step).
  *
  * <p>Open MPI's Java bindings send from a direct buffer's base address and ignore its position, so
- * each segment needs a buffer whose address is the segment's start: a slice.
+ * each segment needs a buffer whose address is the segment's start: a slice. Position and limit of
+ * the caller's buffer are ignored here too.
  */
 public final class SegmentViews {
     private Buffer base;
+    /** {@code base} from 0 to its capacity: slices are checked against the limit, which callers may have set anywhere. */
+    private Buffer whole;
     private int elementBytes;
     private int segmentBytes;
     private long totalBytes = -1;
@@ -28,6 +31,7 @@ public final class SegmentViews {
             return;
         }
         this.base = base;
+        this.whole = base.duplicate().clear();
         this.elementBytes = elementBytes;
         this.segmentBytes = segmentBytes;
         this.totalBytes = totalBytes;
@@ -45,7 +49,7 @@ public final class SegmentViews {
         if (v == null) {
             long offset = (long) s * segmentBytes;
             int length = segmentLength(s);
-            v = base.slice((int) (offset / elementBytes), length / elementBytes);
+            v = whole.slice((int) (offset / elementBytes), length / elementBytes);
             views[s] = v;
         }
         return v;

@@ -11,8 +11,8 @@ import java.util.stream.Stream;
 /** Lists hbcast's shared-memory segments in /dev/shm, so tests can prove nothing was left behind. */
 public final class SharedMemory {
     private static final Path DEV_SHM = Paths.get("/dev/shm");
-    /** The names hbcast gives its segments: a prefix and 128 random bits. */
-    private static final Pattern SEGMENT_NAME = Pattern.compile("hbcast-[0-9a-f]{32}");
+    /** The names hbcast gives its segments: a prefix, 128 random bits and (lately) the creator process. */
+    private static final Pattern SEGMENT_NAME = Pattern.compile("hbcast-[0-9a-f]{32}(-[0-9]+-[0-9]+-[0-9]+)?");
 
     private SharedMemory() {
     }

@@ -30,7 +30,8 @@ import java.util.Set;
  *
  * <p>Created exclusively, owner-only ({@code rw-------}, given at creation so there is no window in
  * which the file is readable by others) and under an unguessable name, so another user can neither
- * read it nor pre-create it. The creator unlinks it as soon as every peer has mapped it: the mappings
+ * read it nor pre-create it. The name also records the creating process, so that
+ * {@link StaleSegmentJanitor} can tell a dead job's segment from a live one's. The creator unlinks it as soon as every peer has mapped it: the mappings
  * stay valid and a crash leaves nothing behind.
  */
 public final class SharedSegment implements AutoCloseable
@@ -38,7 +39,10 @@ public final class SharedSegment implements AutoCloseable
     /** Where segments go unless a test or the user says otherwise. */
     public static final Path DEFAULT_DIRECTORY = Path.of("/dev/shm");
 
-    /** Every segment name starts with this, followed by 128 random bits in hex. */
+    /**
+     * Every segment name starts with this, followed by 128 random bits in hex and the creator
+     * ({@link SegmentCreator}): {@code hbcast-<32 hex>-<pid namespace>-<pid>-<start time>}.
+     */
     public static final String NAME_PREFIX = "hbcast-";
 
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
@@ -70,6 +74,7 @@ public final class SharedSegment implements AutoCloseable
      */
     public static SharedSegment create(final Path directory, final int bytes) throws IOException
     {
+        StaleSegmentJanitor.sweepOnce(directory);
         return create(directory, newName(), bytes);
     }
 
@@ -196,7 +201,7 @@ public final class SharedSegment implements AutoCloseable
     {
         final byte[] random = new byte[NAME_RANDOM_BYTES];
         NAMES.nextBytes(random);
-        return NAME_PREFIX + BitUtil.toHex(random);
+        return NAME_PREFIX + BitUtil.toHex(random) + SegmentCreator.current().nameSuffix();
     }
 
     /** The file's name, unique in its directory. */

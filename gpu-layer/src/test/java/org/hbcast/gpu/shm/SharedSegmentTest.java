@@ -44,7 +44,8 @@ class SharedSegmentTest
     {
         try (SharedSegment segment = SharedSegment.create(dir.path(), 10_000))
         {
-            assertTrue(segment.name().matches("hbcast-[0-9a-f]{32}"), segment.name());
+            assertTrue(segment.name().matches("hbcast-[0-9a-f]{32}-[0-9]+-[0-9]+-[0-9]+"), segment.name());
+            assertEquals(SegmentCreator.current(), SegmentCreator.ofName(segment.name()));
             assertEquals(dir.path().resolve(segment.name()), segment.path());
             assertEquals("rw-------", PosixFilePermissions.toString(
                 Files.getPosixFilePermissions(segment.path(), LinkOption.NOFOLLOW_LINKS)));

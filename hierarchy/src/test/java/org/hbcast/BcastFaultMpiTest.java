@@ -1,0 +1,101 @@
+package org.hbcast;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.hbcast.testing.MpiLaunch;
+import org.hbcast.testing.MpiOutcome;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fault injection (issue 8): a killed rank, a rank that never calls, a stopped rank and a cut
+ * network. In each, every surviving rank must end with an error naming the problem, its failing
+ * call must end within the timeout (plus a margin for the progress it made before the fault), no
+ * call hangs, and nothing is left in /dev/shm. Each case prints one line of the fault matrix.
+ */
+class BcastFaultMpiTest {
+    private static final int TIMEOUT_S = 4;
+    /** Start-up of the failing call before the fault, and scheduling on an oversubscribed machine. */
+    private static final double MARGIN_S = 10;
+    private static final Pattern FAILED =
+            Pattern.compile("failed call (\\d+) after ([0-9.]+) s \\(([0-9.]+) s into the faults\\): (.*)");
+
+    private static MpiLaunch launch(String fault, int victim, String when, String algorithm) {
+        return MpiLaunch.program(BcastFaultProgram.class).env("HBCAST_TIMEOUT_S", Integer.toString(TIMEOUT_S))
+                .mca("orte_enable_recovery", "1").timeout(Duration.ofSeconds(150))
+                .args("fault=" + fault, "victim=" + victim, "when=" + when, "algorithm=" + algorithm, "away=" + (TIMEOUT_S + 6));
+    }
+
+    @ParameterizedTest(name = "kill rank {0} {1} ms into {2} broadcasts")
+    @CsvSource({
+        "3, before, hierarchical",   // a node leader, before the call
+        "3, 40, hierarchical",       // a node leader, mid-tree
+        "4, 120, hierarchical",      // a ring member, mid-ring
+        "5, 70, knomial",            // a leaf of the flat tree
+        "0, 90, auto",               // the root itself
+    })
+    void aKilledRankMakesEverySurvivorFailWithinTheTimeout(int victim, String when, String algorithm) {
+        MpiOutcome out = launch("kill", victim, when, algorithm).nodeSizes("3,3").run();
+        assertSurvivorsFailed(out, "kill rank " + victim + " at " + when + " (" + algorithm + ", 3+3)", victim, 6, false);
+    }
+
+    @Test
+    void aRankThatNeverCallsIsNamedInATimeout() {
+        MpiOutcome out = launch("silent", 4, "0", "hierarchical").nodeSizes("3,3").run();
+        assertSurvivorsFailed(out, "rank 4 never calls (3+3)", 4, 6, false);
+        assertTrue(out.verdict(4).detail().startsWith("stayed away"), out.describe("victim: " + out.verdict(4)));
+        boolean named = false;
+        for (int r = 0; r < 6; r++) {
+            named |= r != 4 && out.verdict(r).detail().matches(".*(rank 4\\b|node rank 1 .*ranks 3,4,5).*");
+        }
+        assertTrue(named, out.describe("no survivor names rank 4"));
+    }
+
+    @Test
+    void aStoppedRankMakesTheOthersFailWithinTheTimeout() {
+        MpiOutcome out = launch("stop", 4, "60", "hierarchical").nodeSizes("3,3").run();
+        assertSurvivorsFailed(out, "rank 4 SIGSTOPped for " + (TIMEOUT_S + 6) + " s (3+3)", 4, 6, true);
+    }
+
+    @Test
+    void aCutNetworkMakesEveryRankFailWithinTheTimeout() {
+        // With orte_enable_recovery, mpirun on a test bed stays up after ranks exit without finalizing
+        // (even when none started) until its own --timeout: keep that short, the ranks are done long before.
+        MpiOutcome out = launch("netcut", 2, "150", "hierarchical").testBed(2, 2).timeout(Duration.ofSeconds(60)).run();
+        assertSurvivorsFailed(out, "eth0 of host 1 down for " + (TIMEOUT_S + 6) + " s (test bed 2x2)", 2, 4, true);
+    }
+
+    /**
+     * Every rank other than the victim failed with a clear error, its failing call within the
+     * timeout plus a margin; with {@code victimToo} the victim did as well (it was only paused).
+     */
+    private static void assertSurvivorsFailed(MpiOutcome out, String fault, int victim, int ranks, boolean victimToo) {
+        assertTrue(!out.timedOut(), out.describe("the launch hung"));
+        StringBuilder matrix = new StringBuilder("fault matrix: ").append(fault).append(" ->");
+        for (int r = 0; r < ranks; r++) {
+            if (r == victim && !victimToo) {
+                continue;
+            }
+            MpiOutcome.Verdict v = out.verdict(r);
+            Matcher m = FAILED.matcher(v.detail());
+            assertTrue(v.ok() && m.matches(), out.describe("rank " + r + " did not end with a failed call: " + v));
+            double call = Double.parseDouble(m.group(2));
+            double phase = Double.parseDouble(m.group(3));
+            String message = m.group(4);
+            assertTrue(message.contains("timed out") || message.contains("aborted") || message.contains("unusable"),
+                    out.describe("rank " + r + "'s error does not say what happened: " + message));
+            assertTrue(message.matches(".*\\brank \\d+.*"), out.describe("rank " + r + "'s error names no peer: " + message));
+            double bound = r == victim ? 2 * TIMEOUT_S + 6 + MARGIN_S : TIMEOUT_S + MARGIN_S;
+            assertTrue(call < bound, out.describe("rank " + r + "'s failing call took " + call + " s"));
+            assertTrue(phase < 3 * TIMEOUT_S + 6 + 2 * MARGIN_S, out.describe("rank " + r + " failed only after " + phase + " s"));
+            matrix.append(String.format(" r%d: call %s after %.1f s (%.1f s in)", r, m.group(1), call, phase));
+        }
+        out.assertNoLeakedSegments();
+        System.out.println(matrix);
+        System.out.println("  messages: " + out.verdicts().values());
+    }
+}
