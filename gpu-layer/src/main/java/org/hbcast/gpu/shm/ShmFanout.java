@@ -2,6 +2,7 @@ package org.hbcast.gpu.shm;
 
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.hbcast.gpu.IntraNodeBroadcast;
 import org.hbcast.gpu.ring.RingAbortedException;
 import org.hbcast.gpu.ring.RingLink;
 
@@ -28,7 +29,7 @@ import static org.hbcast.gpu.shm.FanoutLayout.VERSION_OFFSET;
  * {@link #progress()} until {@link #isDone()}. Every rank of the node must take part in every call,
  * in the same order, since sequences run on over the life of the segment. Allocation-free per call.
  */
-public final class ShmFanout implements AutoCloseable
+public final class ShmFanout implements IntraNodeBroadcast, AutoCloseable
 {
     private final SharedSegment segment;
     private final UnsafeBuffer shm;
