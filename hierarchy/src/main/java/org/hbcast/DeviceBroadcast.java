@@ -96,7 +96,7 @@ final class DeviceBroadcast implements AutoCloseable {
             failure = "cannot set up the CUDA ring on rank " + comm.getRank() + ": " + e.getMessage();
         }
         // Agreed over the whole communicator: ranks on other nodes would otherwise wait for this one.
-        NodeRing.agreeOrFail(comm, failure, member);
+        NodeSetup.agreeOrFail(comm, failure, member);
         String[] paths = StringExchange.allGather(nodeComm, member.controlPath().toString(), PATH_BYTES);
         byte[] slots = new byte[nodeSize * IpcDescriptor.BYTES];
         nodeComm.allGather(member.slotDescriptor(), IpcDescriptor.BYTES, MPI.BYTE, slots, IpcDescriptor.BYTES, MPI.BYTE);
@@ -108,7 +108,7 @@ final class DeviceBroadcast implements AutoCloseable {
             failure = "cannot connect the CUDA ring on rank " + comm.getRank() + " to node rank "
                     + member.rightRank() + ": " + e.getMessage();
         }
-        NodeRing.agreeOrFail(comm, failure, member);
+        NodeSetup.agreeOrFail(comm, failure, member);
         try {
             member.unlinkControl();
         } catch (IOException e) {

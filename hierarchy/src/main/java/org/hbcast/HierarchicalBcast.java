@@ -12,10 +12,11 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.hbcast.gpu.IntraNodeBroadcast;
 import org.hbcast.gpu.cuda.DeviceBuffer;
 import org.hbcast.gpu.ring.RingException;
 import org.hbcast.gpu.ring.RingPipeline;
-import org.hbcast.gpu.ring.RingRole;
+import org.hbcast.gpu.shm.ShmFanout;
 import org.hbcast.mpi.KnomialBroadcast;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
@@ -47,6 +48,8 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final BcastOptions options;
     private final Selector selector;
     private final NodeRing ring;
+    private final ShmFanout fanout;
+    private final boolean useFanout = "fanout".equals(System.getenv("HBCAST_INTRA"));
     private final KnomialBroadcast tree;
     private final int rank;
     private final int size;
@@ -63,13 +66,14 @@ public final class HierarchicalBcast implements AutoCloseable {
     private String brokenBy;
     private boolean closed;
 
-    private HierarchicalBcast(Intracomm comm, Topology topology, BcastOptions options, NodeRing ring)
-            throws MPIException {
+    private HierarchicalBcast(Intracomm comm, Topology topology, BcastOptions options, NodeRing ring,
+            ShmFanout fanout) throws MPIException {
         this.comm = comm;
         this.topology = topology;
         this.layout = topology.layout();
         this.options = options;
         this.ring = ring;
+        this.fanout = fanout;
         this.rank = comm.getRank();
         this.size = comm.getSize();
         this.selector = new Selector(options, layout, ring != null ? ring.maxChunkBytes() : slotBytes(options));
@@ -99,6 +103,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         Intracomm dup = comm.dup();
         Topology topology = null;
         NodeRing ring = null;
+        ShmFanout fanout = null;
         try {
             try {
                 topology = Topology.discover(dup, options.nodeSizes());
@@ -107,10 +112,11 @@ public final class HierarchicalBcast implements AutoCloseable {
             }
             if (topology.nodeComm().getSize() > 1) {
                 ring = NodeRing.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options));
+                fanout = NodeFanout.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options));
             }
-            return new HierarchicalBcast(dup, topology, options, ring);
+            return new HierarchicalBcast(dup, topology, options, ring, fanout);
         } catch (MPIException | RuntimeException e) {
-            closeQuietly(ring, topology);
+            closeQuietly(topology, fanout, ring);
             dup.free();
             throw e;
         }
@@ -240,24 +246,42 @@ public final class HierarchicalBcast implements AutoCloseable {
             tree.start(leaders, leaders.length, myNode, rootNode, plan.radix(), data, entryBytes, bytes,
                     plan.chunkBytes());
         }
-        RingPipeline<MutableDirectBuffer> pipeline = null;
+        IntraNodeBroadcast stage = null;
         boolean fed = false;
         if (ring != null) {
-            pipeline = ring.pipeline();
             ringMemory.wrap(HostCopy.address(data), (int) bytes);
-            RingRole role = ring.links().role(layout.positionOf(leaders[myNode]));
-            fed = role == RingRole.FIRST && rank != root;
-            if (fed) {
-                pipeline.resetFed(ringMemory, bytes, plan.chunkBytes());
-            } else {
-                pipeline.reset(role, ringMemory, bytes, plan.chunkBytes());
-            }
+            int writer = layout.positionOf(leaders[myNode]);
+            boolean first = leaders[myNode] == rank;
+            fed = first && rank != root;
+            stage = useFanout ? startFanout(writer, first, fed, bytes, plan.chunkBytes())
+                    : startRing(writer, fed, bytes, plan.chunkBytes());
         }
-        drive(treeActive, pipeline, fed);
+        drive(treeActive, stage, fed);
+    }
+
+    private IntraNodeBroadcast startRing(int first, boolean fed, long bytes, int chunkBytes) {
+        RingPipeline<MutableDirectBuffer> pipeline = ring.pipeline();
+        if (fed) {
+            pipeline.resetFed(ringMemory, bytes, chunkBytes);
+        } else {
+            pipeline.reset(ring.links().role(first), ringMemory, bytes, chunkBytes);
+        }
+        return pipeline;
+    }
+
+    private IntraNodeBroadcast startFanout(int writer, boolean isWriter, boolean fed, long bytes, int chunkBytes) {
+        if (!isWriter) {
+            fanout.startReader(writer, ringMemory, bytes, chunkBytes);
+        } else if (fed) {
+            fanout.startFedWriter(ringMemory, bytes, chunkBytes);
+        } else {
+            fanout.startWriter(ringMemory, bytes, chunkBytes);
+        }
+        return fanout;
     }
 
     /** Runs the tree and the ring in one loop until both are done, backing off while idle. */
-    private void drive(boolean treeActive, RingPipeline<MutableDirectBuffer> pipeline, boolean fed)
+    private void drive(boolean treeActive, IntraNodeBroadcast pipeline, boolean fed)
             throws MPIException {
         idle.reset();
         long stalledSince = 0;
@@ -359,18 +383,20 @@ public final class HierarchicalBcast implements AutoCloseable {
             return;
         }
         closed = true;
-        closeQuietly(device, null);
-        closeQuietly(ring, topology);
+        closeQuietly(topology, device, fanout, ring);
         comm.free();
     }
 
-    private static void closeQuietly(AutoCloseable ring, Topology topology) {
-        try {
-            if (ring != null) {
-                ring.close();
+    /** Closes what exists of {@code resources}, then the topology; failures are moot when tearing down. */
+    private static void closeQuietly(Topology topology, AutoCloseable... resources) {
+        for (AutoCloseable resource : resources) {
+            try {
+                if (resource != null) {
+                    resource.close();
+                }
+            } catch (Exception ignored) {
+                // Unmapping cannot fail in a way the caller could act on.
             }
-        } catch (Exception ignored) {
-            // Unmapping cannot fail in a way the caller could act on.
         }
         try {
             if (topology != null) {

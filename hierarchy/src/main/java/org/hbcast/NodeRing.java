@@ -2,7 +2,6 @@ package org.hbcast;
 
 import java.io.IOException;
 import mpi.Intracomm;
-import mpi.MPI;
 import mpi.MPIException;
 import org.agrona.MutableDirectBuffer;
 import org.hbcast.gpu.ring.RingPipeline;
@@ -43,7 +42,7 @@ final class NodeRing implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             failure = "cannot create a shared-memory segment in " + SharedSegment.DEFAULT_DIRECTORY + ": " + e.getMessage();
         }
-        agreeOrFail(nodeComm, failure, inbox);
+        NodeSetup.agreeOrFail(nodeComm, failure, inbox);
 
         String[] paths = StringExchange.allGather(nodeComm, inbox.path().toString(), PATH_BYTES);
         ShmRingLinks links = null;
@@ -55,7 +54,7 @@ final class NodeRing implements AutoCloseable {
         if (links == null && failure == null) {
             failure = "no ring links";
         }
-        agreeOrFail(nodeComm, failure, links != null ? links : inbox);
+        NodeSetup.agreeOrFail(nodeComm, failure, links != null ? links : inbox);
         // Every rank has mapped its neighbour: the file is no longer needed, and unlinking it now
         // means a crash later leaves nothing in /dev/shm.
         try {
@@ -64,24 +63,6 @@ final class NodeRing implements AutoCloseable {
             // close() unlinks a segment that is still linked; the ring itself works either way.
         }
         return new NodeRing(links);
-    }
-
-    /** All ranks learn whether any failed; all fail with the first reason if one did. */
-    static void agreeOrFail(Intracomm nodeComm, String failure, AutoCloseable mine) throws MPIException {
-        int[] failed = {failure == null ? 0 : 1};
-        nodeComm.allReduce(failed, 1, MPI.INT, MPI.MAX);
-        if (failed[0] == 0) {
-            return;
-        }
-        try {
-            if (mine != null) {
-                mine.close();
-            }
-        } catch (Exception ignored) {
-            // Failing already; the reason below matters more.
-        }
-        throw new MPIException(failure != null ? failure
-                : "another rank of this node could not set up its shared-memory ring (see its error)");
     }
 
     RingPipeline<MutableDirectBuffer> pipeline() {

@@ -1,5 +1,7 @@
 package org.hbcast.gpu.ring;
 
+import org.hbcast.gpu.IntraNodeBroadcast;
+
 import java.util.Objects;
 
 /**
@@ -20,7 +22,7 @@ import java.util.Objects;
  *
  * @param <M> the kind of memory (host buffer, device pointer) the links copy between
  */
-public final class RingPipeline<M>
+public final class RingPipeline<M> implements IntraNodeBroadcast
 {
     private final ChunkSender<M> sender;
     private final ChunkReceiver<M> receiver;

@@ -1,0 +1,391 @@
+package org.hbcast.gpu.shm;
+
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.hbcast.gpu.IntraNodeBroadcast;
+import org.hbcast.gpu.ring.RingAbortedException;
+import org.hbcast.gpu.ring.RingLink;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import static org.hbcast.gpu.shm.FanoutLayout.ABORT_OFFSET;
+import static org.hbcast.gpu.shm.FanoutLayout.MAGIC;
+import static org.hbcast.gpu.shm.FanoutLayout.MAGIC_OFFSET;
+import static org.hbcast.gpu.shm.FanoutLayout.PARTICIPANTS_OFFSET;
+import static org.hbcast.gpu.shm.FanoutLayout.SLOT_BYTES_OFFSET;
+import static org.hbcast.gpu.shm.FanoutLayout.SLOT_COUNT_OFFSET;
+import static org.hbcast.gpu.shm.FanoutLayout.TAIL_OFFSET;
+import static org.hbcast.gpu.shm.FanoutLayout.VERSION;
+import static org.hbcast.gpu.shm.FanoutLayout.VERSION_OFFSET;
+
+/**
+ * One rank's view of its node's fan-out segment ({@link FanoutLayout}): per call one writer copies
+ * chunks into the slots and every other rank copies them out, each at its own pace, with the writer
+ * held back only by the slowest reader.
+ *
+ * <p>Driven like the ring: {@link #startWriter}, {@link #startFedWriter} (a leader whose chunks
+ * arrive from the tree and are released by {@link #markAvailable}) or {@link #startReader}, then
+ * {@link #progress()} until {@link #isDone()}. Every rank of the node must take part in every call,
+ * in the same order, since sequences run on over the life of the segment. Allocation-free per call.
+ */
+public final class ShmFanout implements IntraNodeBroadcast, AutoCloseable
+{
+    private final SharedSegment segment;
+    private final UnsafeBuffer shm;
+    private final int position;
+    private final int participants;
+    private final int slotCount;
+    private final int slotBytes;
+    private final int headOffset;
+
+    private long base;
+    private boolean writer;
+    private int writerPosition;
+    private MutableDirectBuffer memory;
+    private long totalBytes;
+    private int chunkBytes;
+    private int chunkCount;
+    private int available;
+    private int done;
+    private long knownTail;
+    private long knownMinHead;
+    private int slowestReader;
+    private boolean aborted;
+
+    private ShmFanout(final SharedSegment segment, final int position)
+    {
+        this.segment = segment;
+        this.shm = segment.buffer();
+        this.position = position;
+        this.participants = shm.getInt(PARTICIPANTS_OFFSET);
+        this.slotCount = shm.getInt(SLOT_COUNT_OFFSET);
+        this.slotBytes = shm.getInt(SLOT_BYTES_OFFSET);
+        this.headOffset = FanoutLayout.headOffset(position);
+    }
+
+    /**
+     * Creates the segment of a node of {@code participants} ranks, as node rank {@code position},
+     * with {@code slotCount} slots that hold chunks of up to {@code maxChunkBytes} (rounded up to 64).
+     */
+    public static ShmFanout create(
+        final Path directory, final int position, final int participants, final int slotCount, final int maxChunkBytes)
+        throws IOException
+    {
+        final int slotBytes = InboxLayout.slotBytesFor(maxChunkBytes);
+        final int bytes = FanoutLayout.segmentBytes(participants, slotCount, slotBytes);
+        checkPosition(position, participants);
+        final SharedSegment segment = SharedSegment.create(directory, bytes);
+        final UnsafeBuffer shm = segment.buffer();
+        shm.putInt(VERSION_OFFSET, VERSION);
+        shm.putInt(SLOT_COUNT_OFFSET, slotCount);
+        shm.putInt(SLOT_BYTES_OFFSET, slotBytes);
+        shm.putInt(PARTICIPANTS_OFFSET, participants);
+        shm.putLongOrdered(MAGIC_OFFSET, MAGIC);
+        return new ShmFanout(segment, position);
+    }
+
+    /**
+     * Maps a segment another rank of the node created, as node rank {@code position} of
+     * {@code participants}, after checking that its header describes such a node.
+     */
+    public static ShmFanout open(final Path path, final int position, final int participants) throws IOException
+    {
+        checkPosition(position, participants);
+        final SharedSegment segment = SharedSegment.open(path);
+        try
+        {
+            final UnsafeBuffer shm = segment.buffer();
+            if (shm.capacity() < FanoutLayout.HEADS_OFFSET || shm.getLongVolatile(MAGIC_OFFSET) != MAGIC)
+            {
+                throw new IOException(path + " is not a fan-out segment (bad magic)");
+            }
+            if (shm.getInt(VERSION_OFFSET) != VERSION)
+            {
+                throw new IOException(path + " has fan-out layout version " + shm.getInt(VERSION_OFFSET) +
+                    ", expected " + VERSION);
+            }
+            if (shm.getInt(PARTICIPANTS_OFFSET) != participants)
+            {
+                throw new IOException(path + " serves " + shm.getInt(PARTICIPANTS_OFFSET) + " ranks, expected " +
+                    participants);
+            }
+            final int expected = FanoutLayout.segmentBytes(
+                participants, shm.getInt(SLOT_COUNT_OFFSET), shm.getInt(SLOT_BYTES_OFFSET));
+            if (expected != shm.capacity())
+            {
+                throw new IOException(path + " has " + shm.capacity() + " bytes, its header says " + expected);
+            }
+            return new ShmFanout(segment, position);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            segment.close();
+            throw ex instanceof IOException ? (IOException)ex : new IOException(path + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private static void checkPosition(final int position, final int participants)
+    {
+        if (position < 0 || position >= participants)
+        {
+            throw new IllegalArgumentException("node rank " + position + " outside [0, " + participants + ")");
+        }
+    }
+
+    /** Starts a call in which this rank holds all {@code totalBytes} of {@code memory} and writes them. */
+    public void startWriter(final MutableDirectBuffer memory, final long totalBytes, final int chunkBytes)
+    {
+        start(true, position, memory, totalBytes, chunkBytes);
+        available = chunkCount;
+    }
+
+    /** Starts a call in which this rank writes chunks as {@link #markAvailable} releases them. */
+    public void startFedWriter(final MutableDirectBuffer memory, final long totalBytes, final int chunkBytes)
+    {
+        start(true, position, memory, totalBytes, chunkBytes);
+        available = 0;
+    }
+
+    /** Starts a call in which node rank {@code writerPosition} writes and this rank reads into memory. */
+    public void startReader(
+        final int writerPosition, final MutableDirectBuffer memory, final long totalBytes, final int chunkBytes)
+    {
+        checkPosition(writerPosition, participants);
+        if (writerPosition == position)
+        {
+            throw new IllegalArgumentException("node rank " + position + " cannot read its own writes");
+        }
+        start(false, writerPosition, memory, totalBytes, chunkBytes);
+    }
+
+    private void start(
+        final boolean writer,
+        final int writerPosition,
+        final MutableDirectBuffer memory,
+        final long totalBytes,
+        final int chunkBytes)
+    {
+        if (aborted)
+        {
+            throw new IllegalStateException("fan-out aborted earlier; it cannot be reused");
+        }
+        if (chunkBytes < 1 || chunkBytes > slotBytes)
+        {
+            throw new IllegalArgumentException("chunk bytes must be within [1, " + slotBytes + "]: " + chunkBytes);
+        }
+        if (totalBytes < 0 || totalBytes > memory.capacity())
+        {
+            throw new IllegalArgumentException("message of " + totalBytes + " bytes does not fit memory of " +
+                memory.capacity());
+        }
+        final long chunks = (totalBytes + chunkBytes - 1) / chunkBytes;
+        if (chunks > Integer.MAX_VALUE)
+        {
+            throw new IllegalArgumentException("too many chunks: " + chunks);
+        }
+        base += chunkCount;
+        this.writer = writer;
+        this.writerPosition = writerPosition;
+        this.memory = memory;
+        this.totalBytes = totalBytes;
+        this.chunkBytes = chunkBytes;
+        this.chunkCount = (int)chunks;
+        this.done = 0;
+        this.knownTail = base;
+        // A lower bound, not a guess: the previous writer only ever ran S chunks ahead of the slowest
+        // reader, so no head is below base - S; the first chunk therefore re-reads the heads.
+        this.knownMinHead = base - slotCount;
+    }
+
+    /** A fed writer may post chunks {@code [0, chunks)}. Never moves backwards. */
+    public void markAvailable(final int chunks)
+    {
+        if (chunks > available)
+        {
+            available = Math.min(chunks, chunkCount);
+        }
+    }
+
+    /**
+     * Moves what can move without waiting.
+     *
+     * @return chunks moved, 0 when waiting on a peer
+     * @throws RingAbortedException when a rank of the node aborted the fan-out
+     */
+    public int progress()
+    {
+        final int moved = writer ? write() : read();
+        if (moved == 0 && !isDone())
+        {
+            failIfAborted();
+        }
+        return moved;
+    }
+
+    private int write()
+    {
+        int moved = 0;
+        while (done < available)
+        {
+            final long sequence = base + done;
+            if (sequence - knownMinHead >= slotCount)
+            {
+                knownMinHead = minReaderHead();
+                if (sequence - knownMinHead >= slotCount)
+                {
+                    break;
+                }
+            }
+            final int length = lengthOf(done);
+            shm.putBytes(FanoutLayout.slotOffset(participants, sequence, slotCount, slotBytes), memory,
+                offsetOf(done), length);
+            // Ordered: the slot's bytes are visible before readers can see the chunk posted.
+            shm.putLongOrdered(TAIL_OFFSET, sequence + 1);
+            done++;
+            moved++;
+        }
+        if (done == chunkCount && moved > 0)
+        {
+            // The writer "consumes" its own chunks, so the next call's writer, whoever it is, does not
+            // wait for this rank.
+            shm.putLongOrdered(headOffset, base + chunkCount);
+        }
+        return moved;
+    }
+
+    private long minReaderHead()
+    {
+        long min = Long.MAX_VALUE;
+        for (int p = 0; p < participants; p++)
+        {
+            if (p != position)
+            {
+                final long head = shm.getLongVolatile(FanoutLayout.headOffset(p));
+                if (head < min)
+                {
+                    min = head;
+                    slowestReader = p;
+                }
+            }
+        }
+        return min;
+    }
+
+    private int read()
+    {
+        int moved = 0;
+        while (done < chunkCount)
+        {
+            final long sequence = base + done;
+            if (sequence >= knownTail)
+            {
+                knownTail = shm.getLongVolatile(TAIL_OFFSET);
+                if (sequence >= knownTail)
+                {
+                    break;
+                }
+            }
+            memory.putBytes(offsetOf(done), shm, FanoutLayout.slotOffset(participants, sequence, slotCount, slotBytes),
+                lengthOf(done));
+            // Ordered: our reads of the slot happen before the writer may see it free and reuse it.
+            shm.putLongOrdered(headOffset, sequence + 1);
+            done++;
+            moved++;
+        }
+        return moved;
+    }
+
+    private int offsetOf(final int chunk)
+    {
+        return (int)((long)chunk * chunkBytes);
+    }
+
+    private int lengthOf(final int chunk)
+    {
+        return (int)Math.min(chunkBytes, totalBytes - (long)chunk * chunkBytes);
+    }
+
+    /** True once this rank's part of the call is complete. A call of 0 bytes is done at once. */
+    public boolean isDone()
+    {
+        return done == chunkCount;
+    }
+
+    /** Marks the fan-out failed by this rank, so the others fail fast instead of timing out. */
+    public void abort()
+    {
+        aborted = true;
+        shm.compareAndSetInt(ABORT_OFFSET, 0, position + 1);
+    }
+
+    /** The node rank whose failure aborted the fan-out, or {@link RingLink#NOT_ABORTED}. */
+    public int abortOrigin()
+    {
+        final int word = shm.getIntVolatile(ABORT_OFFSET);
+        return word == 0 ? RingLink.NOT_ABORTED : word - 1;
+    }
+
+    private void failIfAborted()
+    {
+        final int origin = abortOrigin();
+        if (origin != RingLink.NOT_ABORTED)
+        {
+            aborted = true;
+            throw new RingAbortedException("node rank " + origin + " aborted the node's fan-out", origin);
+        }
+    }
+
+    /** What this rank waits for, for a timeout message. */
+    public String describeWait()
+    {
+        if (writer)
+        {
+            if (done < available)
+            {
+                return "node rank " + slowestReader + " to free a fan-out slot (it has consumed " +
+                    (knownMinHead - base) + " of " + chunkCount + " chunks, this writer posted " + done + ")";
+            }
+            return "chunk " + done + " of " + chunkCount + " to arrive for the node's fan-out";
+        }
+        return "chunk " + done + " of " + chunkCount + " from node rank " + writerPosition + " (fan-out writer)";
+    }
+
+    /** The segment's path, to hand to the other ranks of the node. */
+    public Path path()
+    {
+        return segment.path();
+    }
+
+    /** Removes the segment's name once every rank has mapped it. */
+    public void unlink() throws IOException
+    {
+        segment.unlink();
+    }
+
+    /** Largest chunk a slot holds. */
+    public int maxChunkBytes()
+    {
+        return slotBytes;
+    }
+
+    /** Node ranks served. */
+    public int participants()
+    {
+        return participants;
+    }
+
+    /** Unmaps the segment (and removes its name if this rank created it and it is still there). */
+    @Override
+    public void close() throws IOException
+    {
+        segment.close();
+    }
+
+    @Override
+    public String toString()
+    {
+        return "ShmFanout{node rank " + position + " of " + participants + ", " + slotCount + " x " + slotBytes +
+            " B, " + segment + '}';
+    }
+}
