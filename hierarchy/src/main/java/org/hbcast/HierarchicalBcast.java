@@ -18,6 +18,9 @@ import org.hbcast.gpu.ring.RingRole;
 import org.hbcast.mpi.KnomialBroadcast;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
+import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.Fingerprint;
+import org.hbcast.tuning.MemoryKind;
 
 /**
  * A drop-in replacement for {@code Intracomm.bcast} that knows the cluster's nodes: a k-nomial tree
@@ -38,7 +41,8 @@ import org.hbcast.mpi.Topology;
  */
 public final class HierarchicalBcast implements AutoCloseable {
     private static final int TAG = 0x4862;
-    private static final int DEFAULT_SLOT_BYTES = 1 << 20;
+    /** Smallest ring slot, so that explicit plans of small chunks still have room. */
+    private static final int MIN_SLOT_BYTES = 64 << 10;
 
     private final Intracomm comm;
     private final Topology topology;
@@ -61,7 +65,7 @@ public final class HierarchicalBcast implements AutoCloseable {
     private String brokenBy;
     private boolean closed;
 
-    private HierarchicalBcast(Intracomm comm, Topology topology, BcastOptions options, NodeRing ring)
+    private HierarchicalBcast(Intracomm comm, Topology topology, BcastOptions options, Selector selector, NodeRing ring)
             throws MPIException {
         this.comm = comm;
         this.topology = topology;
@@ -70,7 +74,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         this.ring = ring;
         this.rank = comm.getRank();
         this.size = comm.getSize();
-        this.selector = new Selector(options, layout, ring != null ? ring.maxChunkBytes() : slotBytes(options));
+        this.selector = selector;
         this.tree = new KnomialBroadcast(comm, TAG);
         this.everyRank = new int[size];
         Arrays.setAll(everyRank, r -> r);
@@ -91,7 +95,9 @@ public final class HierarchicalBcast implements AutoCloseable {
 
     /**
      * Sets up the broadcast on {@code comm} (collective over it): duplicates the communicator,
-     * discovers the nodes and connects every node's shared-memory ring.
+     * discovers the nodes, agrees on the selector's inputs (fingerprint, tuning table, calibration:
+     * see {@link TuningAgreement}) and connects every node's shared-memory ring with slots as large
+     * as the largest planned chunk.
      */
     public static HierarchicalBcast create(Intracomm comm, BcastOptions options) throws MPIException {
         Intracomm dup = comm.dup();
@@ -103,10 +109,13 @@ public final class HierarchicalBcast implements AutoCloseable {
             } catch (IllegalArgumentException e) {
                 throw new MPIException("hbcast: " + e.getMessage());
             }
+            Selector selector = new Selector(options, ClusterShape.of(topology.layout(), topology.isVirtual()),
+                    options.chunkBytes() != 0 ? options.chunkBytes() : Selector.AUTO_MAX_CHUNK_BYTES,
+                    TuningAgreement.agree(dup, options, topology, System.getenv()));
             if (topology.nodeComm().getSize() > 1) {
-                ring = NodeRing.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options));
+                ring = NodeRing.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options, selector));
             }
-            return new HierarchicalBcast(dup, topology, options, ring);
+            return new HierarchicalBcast(dup, topology, options, selector, ring);
         } catch (MPIException | RuntimeException e) {
             closeQuietly(ring, topology);
             dup.free();
@@ -114,8 +123,8 @@ public final class HierarchicalBcast implements AutoCloseable {
         }
     }
 
-    private static int slotBytes(BcastOptions options) {
-        return options.chunkBytes() != 0 ? options.chunkBytes() : DEFAULT_SLOT_BYTES;
+    private static int slotBytes(BcastOptions options, Selector selector) {
+        return options.chunkBytes() != 0 ? options.chunkBytes() : Math.max(MIN_SLOT_BYTES, selector.largestChunk());
     }
 
     /**
@@ -148,6 +157,20 @@ public final class HierarchicalBcast implements AutoCloseable {
     /** The plan a call of {@code bytes} would run. */
     public Plan plan(long bytes) {
         return selector.plan(bytes);
+    }
+
+    /** What a host-memory call of {@code bytes} runs and why (see {@link Explanation#text()}). */
+    public Explanation explain(long bytes) {
+        return selector.explain(bytes, MemoryKind.HOST);
+    }
+
+    public Explanation explain(long bytes, MemoryKind memory) {
+        return selector.explain(bytes, memory);
+    }
+
+    /** The hardware fingerprint of this run, as agreed by all ranks. */
+    public Fingerprint fingerprint() {
+        return selector.inputs().fingerprint();
     }
 
     public Topology topology() {
