@@ -1,8 +1,10 @@
 package org.hbcast;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Interpolation;
@@ -71,13 +73,10 @@ public final class Selector {
         return (memory == MemoryKind.DEVICE ? devicePlans : hostPlans)[bucket(bytes)];
     }
 
-    /** The largest chunk any plan uses: what the ring's slots must hold. */
+    /** The largest chunk any of our plans uses (native cuts its own): what the ring's slots must hold. */
     public int largestChunk() {
-        int max = 1;
-        for (int b = 0; b < BUCKETS; b++) {
-            max = Math.max(max, Math.max(hostPlans[b].chunkBytes(), devicePlans[b].chunkBytes()));
-        }
-        return max;
+        return Stream.concat(Arrays.stream(hostPlans), Arrays.stream(devicePlans))
+                .filter(p -> p.algorithm() != Algorithm.NATIVE).mapToInt(Plan::chunkBytes).max().orElse(1);
     }
 
     public TuningInputs inputs() {

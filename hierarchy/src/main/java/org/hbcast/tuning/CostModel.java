@@ -34,7 +34,7 @@ public final class CostModel {
     /** Radices the search tries, where the tree has more than two participants. */
     public static final int MAX_CANDIDATE_RADIX = 4;
     /** Open MPI tuned's segment size for large pipelined broadcasts. */
-    static final int NATIVE_SEGMENT_BYTES = 128 << 10;
+    public static final int NATIVE_SEGMENT_BYTES = 128 << 10;
 
     private static final Map<Long, int[]> TREES = new ConcurrentHashMap<>();
 
@@ -206,13 +206,18 @@ public final class CostModel {
 
     /** Radices tried for a tree of {@code participants}: only 2 where the radix cannot matter. */
     public static List<Integer> candidateRadices(Algorithm algorithm, ClusterShape shape) {
+        return candidateRadices(algorithm, shape, MAX_CANDIDATE_RADIX);
+    }
+
+    /** Radices 2..{@code maxRadix} that make a different tree on {@code shape}. */
+    public static List<Integer> candidateRadices(Algorithm algorithm, ClusterShape shape, int maxRadix) {
         int participants = switch (algorithm) {
             case HIERARCHICAL -> shape.nodes();
             case KNOMIAL -> shape.ranks();
             default -> 1;
         };
         List<Integer> list = new ArrayList<>();
-        for (int k = 2; k <= MAX_CANDIDATE_RADIX && (k == 2 || k < participants); k++) {
+        for (int k = 2; k <= maxRadix && (k == 2 || k < participants); k++) {
             list.add(k);
         }
         return list;
