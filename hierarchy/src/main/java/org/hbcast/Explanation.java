@@ -29,11 +29,20 @@ public record Explanation(long bytes, MemoryKind memory, ClusterShape shape, Pla
         line(sb, "fingerprint: %s (id %s)", inputs.fingerprint().canonical(), inputs.fingerprint().id());
         line(sb, "chosen:      %s, chunk %s, radix %d", plan.algorithm(), size(plan.chunkBytes()), plan.radix());
         line(sb, "why:         %s", plan.reason());
+        if (bytes > 1 && Long.bitCount(bytes) != 1) {
+            long low = Long.highestOneBit(bytes);
+            line(sb, "             (plans are made per size bucket: this size runs the plan of [%s, %s))", size(low),
+                    size(low * 2));
+        }
         line(sb, "predicted:   %s (cost model)%s", time(predictedSeconds),
                 Double.isNaN(measuredSeconds) ? "" : "; measured " + time(measuredSeconds) + " (tuning table)");
         sb.append("model's best per algorithm:\n");
         for (CostModel.Choice c : alternatives) {
-            line(sb, "  %-13s chunk %-9s radix %d  %s", c.algorithm(), size(c.chunkBytes()), c.radix(), time(c.seconds()));
+            if (c.algorithm() == Algorithm.NATIVE) {
+                line(sb, "  %-13s %-24s %s", c.algorithm(), "(cuts its own segments)", time(c.seconds()));
+            } else {
+                line(sb, "  %-13s chunk %-9s radix %d  %s", c.algorithm(), size(c.chunkBytes()), c.radix(), time(c.seconds()));
+            }
         }
         for (TuningTable.Entry e : nearby) {
             line(sb, "table at %s: best %s, chunk %s, radix %d, %s (%d points measured)", size(e.bytes()), e.algorithm(),

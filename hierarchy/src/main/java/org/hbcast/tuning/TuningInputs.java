@@ -67,7 +67,7 @@ public record TuningInputs(Fingerprint fingerprint, TuningTable table, Path tabl
         }
         if (calibration == null) {
             calibration = Calibration.builtIn();
-            source = "built-in link figures (no calibration" + (calibrationFile != null ? " at " + calibrationFile : "") + ")";
+            source = "built-in link figures" + (calibrationFile != null ? "; no calibration at " + calibrationFile : "");
         }
         return new TuningInputs(fingerprint, table, tableFile, calibration, source, warnings);
     }

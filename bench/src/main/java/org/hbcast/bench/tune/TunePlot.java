@@ -27,15 +27,15 @@ final class TunePlot {
     static void write(TuningTable table, Path png) throws IOException {
         XYChart chart = new XYChartBuilder().width(1100).height(750)
                 .title("hbcast tuning, " + table.fingerprint().layout() + " (" + table.fingerprintId() + ")")
-                .xAxisTitle("chunk (bytes)").yAxisTitle("latency (ms)").build();
+                .xAxisTitle("chunk (KiB)").yAxisTitle("latency (ms)").build();
         chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true).setLegendVisible(true);
         List<Double> chosenX = new ArrayList<>();
         List<Double> chosenY = new ArrayList<>();
         for (TuningTable.Entry e : table.entries()) {
-            TreeMap<Integer, Double> bestAtChunk = new TreeMap<>();
+            TreeMap<Double, Double> bestAtChunk = new TreeMap<>();
             for (TuningTable.Point p : e.points()) {
                 if (p.algorithm() != Algorithm.NATIVE) {
-                    bestAtChunk.merge(p.chunkBytes(), p.seconds() * 1e3, Math::min);
+                    bestAtChunk.merge(p.chunkBytes() / 1024.0, p.seconds() * 1e3, Math::min);
                 }
             }
             if (!bestAtChunk.isEmpty()) {
@@ -43,7 +43,7 @@ final class TunePlot {
                         new ArrayList<>(bestAtChunk.values()));
                 s.setMarker(SeriesMarkers.CIRCLE);
             }
-            chosenX.add((double) e.chunkBytes());
+            chosenX.add(e.chunkBytes() / 1024.0);
             chosenY.add(e.seconds() * 1e3);
         }
         XYSeries chosen = chart.addSeries("chosen", chosenX, chosenY);
