@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.function.Function;
 
 /**
  * Reads and validates a tuning table or calibration. Any problem (missing, unreadable, corrupt or
@@ -35,18 +36,8 @@ public final class TuningTableLoader {
 
     /** Parses and validates a table from {@code content} (read from {@code file}, named in warnings). */
     public static Loaded<TuningTable> table(Path file, byte[] content, Fingerprint expected, MemoryKind memory) {
-        String why;
-        try {
-            TuningTable t = TuningJson.mapper().readValue(content, TuningTable.class);
-            why = t == null ? "empty document" : t.problem(expected, memory);
-            if (why == null) {
-                return new Loaded<>(t, null);
-            }
-        } catch (IOException | RuntimeException e) {
-            why = "not a valid tuning table: " + oneLine(e);
-        }
-        return new Loaded<>(null, "hbcast: warning: tuning table " + file + " not used: " + why
-                + "; choosing from the cost model instead");
+        return parse(TuningTable.class, content, t -> t.problem(expected, memory), "tuning table", file,
+                "choosing from the cost model instead");
     }
 
     /** Reads and validates a table file; a missing file is a warning too (it was asked for). */
@@ -61,20 +52,25 @@ public final class TuningTableLoader {
 
     /** Parses a calibration of {@code hardware} from {@code content}; problems are a warning naming the file. */
     public static Loaded<Calibration> calibration(Path file, byte[] content, String hardware) {
+        return parse(Calibration.class, content, c -> c.hardware().equals(hardware) ? null
+                : "measured on other hardware ('" + c.hardware() + "', this is '" + hardware + "')",
+                "calibration", file, "using built-in link figures instead");
+    }
+
+    /** Parses {@code content} as a {@code type} and asks {@code problem} about it; any failure is a warning. */
+    private static <T> Loaded<T> parse(Class<T> type, byte[] content, Function<T, String> problem, String kind,
+                                       Path file, String fallback) {
         String why;
         try {
-            Calibration c = TuningJson.mapper().readValue(content, Calibration.class);
-            why = c == null ? "empty document"
-                    : !c.hardware().equals(hardware) ? "measured on other hardware ('" + c.hardware() + "', this is '" + hardware + "')"
-                    : null;
+            T value = TuningJson.mapper().readValue(content, type);
+            why = value == null ? "empty document" : problem.apply(value);
             if (why == null) {
-                return new Loaded<>(c, null);
+                return new Loaded<>(value, null);
             }
         } catch (IOException | RuntimeException e) {
-            why = "not a valid calibration: " + oneLine(e);
+            why = "not a valid " + kind + ": " + oneLine(e);
         }
-        return new Loaded<>(null, "hbcast: warning: calibration " + file + " not used: " + why
-                + "; using built-in link figures instead");
+        return new Loaded<>(null, "hbcast: warning: " + kind + " " + file + " not used: " + why + "; " + fallback);
     }
 
     private static String oneLine(Exception e) {

@@ -35,8 +35,14 @@ final class BcastClock {
         for (int r = 0; r < repeats; r++) {
             runs[r] = once(call, r == 0 ? warmup : 0);
         }
-        Arrays.sort(runs);
-        return runs[repeats / 2];
+        return median(runs);
+    }
+
+    /** The middle value (the upper one of an even count). */
+    static double median(double[] values) {
+        double[] s = values.clone();
+        Arrays.sort(s);
+        return s[s.length / 2];
     }
 
     /** One run: seconds per call of the slowest rank. */

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -16,6 +15,7 @@ import org.hbcast.Algorithm;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.bench.ByteSizes;
+import org.hbcast.bench.MpiCommand;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.tuning.Calibration;
 import org.hbcast.tuning.ClusterShape;
@@ -61,10 +61,7 @@ public final class Calibrate implements Callable<Integer> {
     private int rank;
 
     public static void main(String[] args) throws Exception {
-        MPI.Init(args);
-        int code = new CommandLine(new Calibrate()).execute(args);
-        MPI.Finalize();
-        System.exit(code);
+        MpiCommand.run(new Calibrate(), args);
     }
 
     @Override
@@ -147,7 +144,7 @@ public final class Calibrate implements Callable<Integer> {
                 t[i] = (t1 - t0) / 1e9;
             }
         }
-        return median(t);
+        return BcastClock.median(t);
     }
 
     /** Half the round trip between ranks {@code x} and {@code y}, small and large; every rank takes part in the agreement. */
@@ -174,7 +171,7 @@ public final class Calibrate implements Callable<Integer> {
                 t[i] = (t1 - t0) / 2e9;
             }
         }
-        return median(t);
+        return BcastClock.median(t);
     }
 
     /** hbcast's ring of two ranks x and y, one chunk per call: {@code ts + m / b} on the receiver. */
@@ -214,7 +211,7 @@ public final class Calibrate implements Callable<Integer> {
                 t[i] = mine[0];
             }
         }
-        return median(t);
+        return BcastClock.median(t);
     }
 
     private List<TimedSize> nativeCurve() throws MPIException {
@@ -232,9 +229,4 @@ public final class Calibrate implements Callable<Integer> {
         return (bytes + 63) / 64 * 64;
     }
 
-    private static double median(double[] t) {
-        double[] s = t.clone();
-        Arrays.sort(s);
-        return s[s.length / 2];
-    }
 }

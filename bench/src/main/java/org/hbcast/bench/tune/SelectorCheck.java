@@ -2,7 +2,6 @@ package org.hbcast.bench.tune;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import mpi.Intracomm;
@@ -71,9 +70,9 @@ final class SelectorCheck {
                             }
                         }
                     }
-                    double tBest = median(runs[0]);
-                    double tTable = median(runs[1]);
-                    double tModel = median(runs[2]);
+                    double tBest = BcastClock.median(runs[0]);
+                    double tTable = BcastClock.median(runs[1]);
+                    double tModel = BcastClock.median(runs[2]);
                     boolean tableOk = tTable <= TABLE_TARGET * tBest;
                     boolean modelOk = tModel <= MODEL_TARGET * tBest;
                     tableMisses += tableOk ? 0 : 1;
@@ -99,9 +98,4 @@ final class SelectorCheck {
                 : p.algorithm() + "/" + Explanation.size(p.chunkBytes()).replace(" ", "") + "/k" + p.radix();
     }
 
-    private static double median(double[] runs) {
-        double[] s = runs.clone();
-        Arrays.sort(s);
-        return s[s.length / 2];
-    }
 }

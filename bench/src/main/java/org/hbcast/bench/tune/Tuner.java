@@ -18,6 +18,7 @@ import org.hbcast.Algorithm;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.bench.ByteSizes;
+import org.hbcast.bench.MpiCommand;
 import org.hbcast.tuning.Calibration;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
@@ -79,11 +80,7 @@ public final class Tuner implements Callable<Integer> {
     private int rank;
 
     public static void main(String[] args) throws Exception {
-        System.setProperty("java.awt.headless", "true");
-        MPI.Init(args);
-        int code = new CommandLine(new Tuner()).execute(args);
-        MPI.Finalize();
-        System.exit(code);
+        MpiCommand.run(new Tuner(), args);
     }
 
     @Override
