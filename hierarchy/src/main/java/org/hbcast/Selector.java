@@ -28,8 +28,14 @@ import org.hbcast.tuning.TuningTable;
 public final class Selector {
     /** Below this many bytes {@code auto} delegates to native unless a table says otherwise. */
     public static final long SMALL_MESSAGE_BYTES = 64 << 10;
-    /** Largest chunk {@code auto} picks: bounds the ring's slots (and so its shared memory). */
+    /** Largest chunk {@code auto} picks from a table: bounds the ring's slots (and so its shared memory). */
     public static final int AUTO_MAX_CHUNK_BYTES = 4 << 20;
+    /**
+     * Largest chunk the model picks: keeps the slots (8 per rank by default) at the 1 MiB they had
+     * before tuning, where {@code c*} lies for most messages anyway; only a table that measured a
+     * larger chunk to be faster makes them larger.
+     */
+    public static final int MODEL_MAX_CHUNK_BYTES = 1 << 20;
     private static final int BUCKETS = 64;
 
     private final BcastOptions options;
@@ -106,7 +112,7 @@ public final class Selector {
                 ? Interpolation.logLog(tableTimes, bytes) : Double.NaN;
         List<CostModel.Choice> alternatives = new ArrayList<>();
         for (Algorithm a : CostModel.candidateAlgorithms(shape, memory)) {
-            alternatives.add(model.best(Math.max(bytes, 1), shape, memory, maxChunkBytes, a, 0, 0));
+            alternatives.add(model.best(Math.max(bytes, 1), shape, memory, modelMaxChunk(), a, 0, 0));
         }
         List<TuningTable.Entry> nearby = new ArrayList<>();
         if (!tableTimes.isEmpty() && bytes > 0) {
@@ -129,12 +135,17 @@ public final class Selector {
                     Math.max(options.radix(), 2), size, memory,
                     "auto: below " + SMALL_MESSAGE_BYTES + " B Open MPI's own broadcast wins", Double.NaN);
         }
-        CostModel.Choice c = model.best(size, shape, memory, maxChunkBytes, fixed, options.chunkBytes(), options.radix());
+        CostModel.Choice c = model.best(size, shape, memory, options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(), fixed,
+                options.chunkBytes(), options.radix());
         String set = fixed != Algorithm.AUTO && options.chunkBytes() > 0 && options.radix() > 0 ? "set by options"
                 : (fixed != Algorithm.AUTO || options.chunkBytes() > 0 || options.radix() > 0
                         ? "options fix " + fixedParts() + "; the rest from the " : "") + "cost model";
         return plan(c.algorithm(), clampChunk(c.chunkBytes(), size), c.radix(), size, memory,
                 set + " (" + inputs.calibrationSource() + ")", Double.NaN);
+    }
+
+    private int modelMaxChunk() {
+        return Math.min(maxChunkBytes, MODEL_MAX_CHUNK_BYTES);
     }
 
     private String fixedParts() {

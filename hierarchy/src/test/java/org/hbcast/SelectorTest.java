@@ -66,6 +66,13 @@ class SelectorTest {
     }
 
     @Test
+    void theModelAloneKeepsTheSlotsAtOneMebibyte() {
+        Selector s = modelOnly(AUTO, "1x8", Selector.AUTO_MAX_CHUNK_BYTES);
+        assertTrue(s.largestChunk() <= Selector.MODEL_MAX_CHUNK_BYTES, "largest chunk " + s.largestChunk());
+        assertEquals(Selector.MODEL_MAX_CHUNK_BYTES, s.plan(1L << 34).chunkBytes());
+    }
+
+    @Test
     void choosingAllocatesNoNewPlans() {
         Selector s = modelOnly(AUTO, "1x4", 1 << 20);
         assertSame(s.plan(1 << 20), s.plan((1 << 21) - 1));
