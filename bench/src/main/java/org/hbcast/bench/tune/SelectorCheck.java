@@ -61,7 +61,9 @@ final class SelectorCheck {
                 try (HierarchicalBcast best = HierarchicalBcast.create(world, fixed.withTuningFile(Path.of("none")))) {
                     HierarchicalBcast[] variants = {best, tabled, modelled};
                     for (int r = -1; r < repeat; r++) {
-                        for (int v = 0; v < variants.length; v++) {
+                        for (int i = 0; i < variants.length; i++) {
+                            // The order rotates from run to run, so no variant always goes first.
+                            int v = Math.floorMod(i + r, variants.length);
                             HierarchicalBcast hb = variants[v];
                             // Run -1 warms every variant up before any is timed.
                             double t = clock.once(() -> hb.bcast(buf, m, MPI.BYTE, 0), 0);
