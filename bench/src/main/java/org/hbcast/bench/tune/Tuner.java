@@ -108,7 +108,7 @@ public final class Tuner implements Callable<Integer> {
         }
         Path table = out != null ? out : TuningFiles.defaultTable(System.getenv(), fp);
         Path png = plot != null ? plot : Path.of(table.toString().replaceFirst("\\.json$", "") + ".png");
-        ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(Integer.MAX_VALUE - 64, sizeList.get(sizeList.size() - 1)));
+        ByteBuffer buf = buffer(sizeList.get(sizeList.size() - 1));
         BcastClock clock = new BcastClock(world, warmup, iterations);
         List<TuningTable.Entry> entries;
         if (validateOnly) {
@@ -120,6 +120,7 @@ public final class Tuner implements Callable<Integer> {
                 return 1;
             }
             entries = loaded.value().entries();
+            buf = buffer(entries.get(entries.size() - 1).bytes());
         } else {
             if (rank == 0) {
                 System.out.println("# tuning " + fp + " on " + world.getSize() + " ranks");
@@ -135,6 +136,13 @@ public final class Tuner implements Callable<Integer> {
             new SelectorCheck(world, base, table, buf, clock, repeat).run(entries);
         }
         return 0;
+    }
+
+    private static ByteBuffer buffer(long bytes) {
+        if (bytes > Integer.MAX_VALUE - 64) {
+            throw new IllegalArgumentException("messages above 2 GiB cannot be broadcast from one buffer: " + bytes);
+        }
+        return ByteBuffer.allocateDirect((int) bytes);
     }
 
     /** Every point of the sweep, measured; the best per size first in each entry's reasoning. */
