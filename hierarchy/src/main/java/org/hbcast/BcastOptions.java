@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * @param algorithm which algorithm runs ({@code HBCAST_ALGORITHM}, default auto)
  * @param chunkBytes chunk (segment) size in bytes, 0 to let the selector choose ({@code HBCAST_CHUNK_BYTES})
  * @param radix k-nomial radix, 0 to let the selector choose ({@code HBCAST_RADIX})
- * @param tuningFile measured tuning table, or null ({@code HBCAST_TUNING_FILE})
+ * @param tuningFile measured tuning table, {@code none} for none, or null for the default place
+ *        ({@code HBCAST_TUNING_FILE}; see {@link TuningAgreement})
  * @param timeout longest wait without progress before a call fails ({@code HBCAST_TIMEOUT_S}, default 60 s)
  * @param nodeSizes virtual node sizes like "8,3,3", or null for real nodes ({@code HBCAST_NODE_SIZES})
  * @param check compare (bytes, root) across ranks before each call ({@code HBCAST_CHECK=1})
@@ -145,6 +146,11 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
 
     public BcastOptions withRadix(int k) {
         return new BcastOptions(algorithm, chunkBytes, k, tuningFile, timeout, nodeSizes, check, ringSlots);
+    }
+
+    /** A tuning table to use; {@code Path.of("none")} for none (the model alone). */
+    public BcastOptions withTuningFile(Path file) {
+        return new BcastOptions(algorithm, chunkBytes, radix, file, timeout, nodeSizes, check, ringSlots);
     }
 
     public BcastOptions withTimeout(Duration t) {

@@ -20,6 +20,9 @@ import org.hbcast.gpu.shm.ShmFanout;
 import org.hbcast.mpi.KnomialBroadcast;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
+import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.Fingerprint;
+import org.hbcast.tuning.MemoryKind;
 
 /**
  * A drop-in replacement for {@code Intracomm.bcast} that knows the cluster's nodes: a k-nomial tree
@@ -40,7 +43,8 @@ import org.hbcast.mpi.Topology;
  */
 public final class HierarchicalBcast implements AutoCloseable {
     private static final int TAG = 0x4862;
-    private static final int DEFAULT_SLOT_BYTES = 1 << 20;
+    /** Smallest ring slot, so that explicit plans of small chunks still have room. */
+    private static final int MIN_SLOT_BYTES = 64 << 10;
 
     private final Intracomm comm;
     private final Topology topology;
@@ -66,8 +70,8 @@ public final class HierarchicalBcast implements AutoCloseable {
     private String brokenBy;
     private boolean closed;
 
-    private HierarchicalBcast(Intracomm comm, Topology topology, BcastOptions options, NodeRing ring,
-            ShmFanout fanout) throws MPIException {
+    private HierarchicalBcast(Intracomm comm, Topology topology, BcastOptions options, Selector selector,
+            NodeRing ring, ShmFanout fanout) throws MPIException {
         this.comm = comm;
         this.topology = topology;
         this.layout = topology.layout();
@@ -76,7 +80,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         this.fanout = fanout;
         this.rank = comm.getRank();
         this.size = comm.getSize();
-        this.selector = new Selector(options, layout, ring != null ? ring.maxChunkBytes() : slotBytes(options));
+        this.selector = selector;
         this.tree = new KnomialBroadcast(comm, TAG);
         this.everyRank = new int[size];
         Arrays.setAll(everyRank, r -> r);
@@ -97,7 +101,9 @@ public final class HierarchicalBcast implements AutoCloseable {
 
     /**
      * Sets up the broadcast on {@code comm} (collective over it): duplicates the communicator,
-     * discovers the nodes and connects every node's shared-memory ring.
+     * discovers the nodes, agrees on the selector's inputs (fingerprint, tuning table, calibration:
+     * see {@link TuningAgreement}) and connects every node's shared-memory ring with slots as large
+     * as the largest planned chunk.
      */
     public static HierarchicalBcast create(Intracomm comm, BcastOptions options) throws MPIException {
         Intracomm dup = comm.dup();
@@ -110,11 +116,14 @@ public final class HierarchicalBcast implements AutoCloseable {
             } catch (IllegalArgumentException e) {
                 throw new MPIException("hbcast: " + e.getMessage());
             }
+            Selector selector = new Selector(options, ClusterShape.of(topology.layout(), topology.isVirtual()),
+                    options.chunkBytes() != 0 ? options.chunkBytes() : Selector.AUTO_MAX_CHUNK_BYTES,
+                    TuningAgreement.agree(dup, options, topology, System.getenv()));
             if (topology.nodeComm().getSize() > 1) {
-                ring = NodeRing.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options));
-                fanout = NodeFanout.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options));
+                ring = NodeRing.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options, selector));
+                fanout = NodeFanout.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options, selector));
             }
-            return new HierarchicalBcast(dup, topology, options, ring, fanout);
+            return new HierarchicalBcast(dup, topology, options, selector, ring, fanout);
         } catch (MPIException | RuntimeException e) {
             closeQuietly(topology, fanout, ring);
             dup.free();
@@ -122,8 +131,8 @@ public final class HierarchicalBcast implements AutoCloseable {
         }
     }
 
-    private static int slotBytes(BcastOptions options) {
-        return options.chunkBytes() != 0 ? options.chunkBytes() : DEFAULT_SLOT_BYTES;
+    private static int slotBytes(BcastOptions options, Selector selector) {
+        return options.chunkBytes() != 0 ? options.chunkBytes() : Math.max(MIN_SLOT_BYTES, selector.largestChunk());
     }
 
     /**
@@ -173,10 +182,10 @@ public final class HierarchicalBcast implements AutoCloseable {
         }
         if (device == null) {
             device = DeviceBroadcast.connect(comm, topology, options,
-                    ring != null ? ring.maxChunkBytes() : slotBytes(options));
+                    ring != null ? ring.maxChunkBytes() : slotBytes(options, selector));
         }
         try {
-            device.bcast(buf, bytes, root, selector.plan(bytes), timeoutNs);
+            device.bcast(buf, bytes, root, selector.plan(bytes, MemoryKind.DEVICE), timeoutNs);
         } catch (RuntimeException e) {
             fail("hbcast device bcast on rank " + rank + ": " + e.getMessage() + nodeRanks());
         } catch (MPIException e) {
@@ -192,6 +201,20 @@ public final class HierarchicalBcast implements AutoCloseable {
     /** The plan a call of {@code bytes} would run. */
     public Plan plan(long bytes) {
         return selector.plan(bytes);
+    }
+
+    /** What a host-memory call of {@code bytes} runs and why (see {@link Explanation#text()}). */
+    public Explanation explain(long bytes) {
+        return selector.explain(bytes, MemoryKind.HOST);
+    }
+
+    public Explanation explain(long bytes, MemoryKind memory) {
+        return selector.explain(bytes, memory);
+    }
+
+    /** The hardware fingerprint of this run, as agreed by all ranks. */
+    public Fingerprint fingerprint() {
+        return selector.inputs().fingerprint();
     }
 
     public Topology topology() {

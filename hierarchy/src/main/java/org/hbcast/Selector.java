@@ -1,38 +1,198 @@
 package org.hbcast;
 
-import org.hbcast.mpi.NodeLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
+import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.CostModel;
+import org.hbcast.tuning.Interpolation;
+import org.hbcast.tuning.MemoryKind;
+import org.hbcast.tuning.TimedSize;
+import org.hbcast.tuning.TuningInputs;
+import org.hbcast.tuning.TuningTable;
 
 /**
- * Chooses the plan of a call from the message size and the layout. For now a size threshold:
- * small messages go to Open MPI's own broadcast (its latency path is hard to beat from Java),
- * large ones to the pipelined hierarchy (or the flat tree when every node holds one rank).
- * Explicit options win over the choice. Pure: the same inputs give the same plan on every rank.
- * The few possible plans are made once, so choosing allocates nothing.
+ * Chooses the plan of a call (algorithm, chunk, radix) from the message size, the layout and the
+ * memory kind. For {@code auto}: the tuning table of this fingerprint where there is one
+ * (interpolating between measured sizes on a log scale, the largest measured size above the
+ * range), below 64 KiB otherwise Open MPI's own broadcast, and the calibrated cost model for the
+ * rest. Options that name an algorithm, chunk or radix win; the model fills in what they leave
+ * open. Chunks are never below 1, above the message or above {@code maxChunkBytes} (the ring's slot).
+ *
+ * <p>Pure and cheap at call time: plans are made once per power-of-two size bucket
+ * ({@code [2^i, 2^(i+1))}, planned at {@code 2^i} so the chunk never exceeds the message), so
+ * choosing allocates nothing, and the same inputs give the same plans on every rank.
  */
-final class Selector {
-    /** Below this many bytes {@code auto} delegates to native. */
-    static final long SMALL_MESSAGE_BYTES = 64 << 10;
-    static final int DEFAULT_CHUNK_BYTES = 256 << 10;
-    static final int DEFAULT_RADIX = 2;
+public final class Selector {
+    /** Below this many bytes {@code auto} delegates to native unless a table says otherwise. */
+    public static final long SMALL_MESSAGE_BYTES = 64 << 10;
+    /** Largest chunk {@code auto} picks from a table: bounds the ring's slots (and so its shared memory). */
+    public static final int AUTO_MAX_CHUNK_BYTES = 4 << 20;
+    /**
+     * Largest chunk the model picks: keeps the slots (8 per rank by default) at the 1 MiB they had
+     * before tuning, where {@code c*} lies for most messages anyway; only a table that measured a
+     * larger chunk to be faster makes them larger.
+     */
+    public static final int MODEL_MAX_CHUNK_BYTES = 1 << 20;
+    private static final int BUCKETS = 64;
 
-    private final Plan small;
-    private final Plan large;
+    private final BcastOptions options;
+    private final ClusterShape shape;
+    private final int maxChunkBytes;
+    private final TuningInputs inputs;
+    private final CostModel model;
+    private final List<TimedSize> tableTimes;
+    private final long[] tableSizes;
+    private final Plan[] hostPlans = new Plan[BUCKETS];
+    private final Plan[] devicePlans = new Plan[BUCKETS];
 
-    Selector(BcastOptions options, NodeLayout layout, int maxChunkBytes) {
-        int chunk = Math.min(options.chunkBytes() != 0 ? options.chunkBytes() : DEFAULT_CHUNK_BYTES, maxChunkBytes);
-        int radix = options.radix() != 0 ? options.radix() : DEFAULT_RADIX;
-        if (options.algorithm() != Algorithm.AUTO) {
-            small = new Plan(options.algorithm(), chunk, radix, "set by options");
-            large = small;
-        } else {
-            small = new Plan(Algorithm.NATIVE, chunk, radix, "auto: below " + SMALL_MESSAGE_BYTES + " B");
-            large = layout.maxNodeSize() == 1
-                    ? new Plan(Algorithm.KNOMIAL, chunk, radix, "auto: every node holds one rank, so there is no ring")
-                    : new Plan(Algorithm.HIERARCHICAL, chunk, radix, "auto: at least " + SMALL_MESSAGE_BYTES + " B");
+    /**
+     * @param maxChunkBytes the largest chunk the transports take (the ring's slot size)
+     */
+    public Selector(BcastOptions options, ClusterShape shape, int maxChunkBytes, TuningInputs inputs) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.shape = Objects.requireNonNull(shape, "shape");
+        this.inputs = Objects.requireNonNull(inputs, "inputs");
+        if (maxChunkBytes < 1) {
+            throw new IllegalArgumentException("the largest chunk must be positive, got " + maxChunkBytes);
+        }
+        this.maxChunkBytes = maxChunkBytes;
+        this.model = new CostModel(inputs.calibration());
+        TuningTable table = inputs.table();
+        this.tableTimes = table == null ? List.of()
+                : table.entries().stream().map(e -> new TimedSize(e.bytes(), e.seconds())).toList();
+        this.tableSizes = table == null ? new long[0] : table.sizes();
+        for (int b = 0; b < BUCKETS; b++) {
+            hostPlans[b] = choose(1L << b, MemoryKind.HOST);
+            devicePlans[b] = choose(1L << b, MemoryKind.DEVICE);
         }
     }
 
-    Plan plan(long bytes) {
-        return bytes < SMALL_MESSAGE_BYTES ? small : large;
+    /** The plan of a host-memory call of {@code bytes}. */
+    public Plan plan(long bytes) {
+        return hostPlans[bucket(bytes)];
+    }
+
+    public Plan plan(long bytes, MemoryKind memory) {
+        return (memory == MemoryKind.DEVICE ? devicePlans : hostPlans)[bucket(bytes)];
+    }
+
+    /** The largest chunk any of our plans uses (native cuts its own): what the ring's slots must hold. */
+    public int largestChunk() {
+        return Stream.concat(Arrays.stream(hostPlans), Arrays.stream(devicePlans))
+                .filter(p -> p.algorithm() != Algorithm.NATIVE).mapToInt(Plan::chunkBytes).max().orElse(1);
+    }
+
+    public TuningInputs inputs() {
+        return inputs;
+    }
+
+    public CostModel model() {
+        return model;
+    }
+
+    public ClusterShape shape() {
+        return shape;
+    }
+
+    static int bucket(long bytes) {
+        return bytes <= 1 ? 0 : 63 - Long.numberOfLeadingZeros(bytes);
+    }
+
+    /** What a call of {@code bytes} does and why, with the model's alternatives and the table's measurements. */
+    public Explanation explain(long bytes, MemoryKind memory) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("message size must not be negative, got " + bytes);
+        }
+        Plan plan = plan(bytes, memory);
+        double predicted = model.predict(plan.algorithm(), bytes, plan.chunkBytes(), plan.radix(), shape, memory);
+        double measured = memory == MemoryKind.HOST && !tableTimes.isEmpty() && bytes >= tableSizes[0]
+                ? Interpolation.logLog(tableTimes, bytes) : Double.NaN;
+        List<CostModel.Choice> alternatives = new ArrayList<>();
+        for (Algorithm a : CostModel.candidateAlgorithms(shape, memory)) {
+            alternatives.add(model.best(Math.max(bytes, 1), shape, memory, modelMaxChunk(), a, 0, 0));
+        }
+        List<TuningTable.Entry> nearby = new ArrayList<>();
+        if (!tableTimes.isEmpty() && bytes > 0) {
+            Interpolation.Position p = Interpolation.locate(tableSizes, bytes);
+            nearby.add(inputs.table().entries().get(p.lower()));
+            if (!p.exact()) {
+                nearby.add(inputs.table().entries().get(p.upper()));
+            }
+        }
+        return new Explanation(bytes, memory, shape, plan, predicted, measured, alternatives, nearby, inputs);
+    }
+
+    private Plan choose(long size, MemoryKind memory) {
+        Algorithm fixed = options.algorithm();
+        if (fixed == Algorithm.AUTO && memory == MemoryKind.HOST && inputs.table() != null && size >= tableSizes[0]) {
+            return fromTable(size);
+        }
+        if (fixed == Algorithm.AUTO && memory == MemoryKind.HOST && size < SMALL_MESSAGE_BYTES) {
+            return plan(Algorithm.NATIVE, clampChunk(options.chunkBytes() > 0 ? options.chunkBytes() : size, size),
+                    Math.max(options.radix(), 2), size, memory,
+                    "auto: below " + SMALL_MESSAGE_BYTES + " B Open MPI's own broadcast wins", Double.NaN);
+        }
+        CostModel.Choice c = model.best(size, shape, memory, options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(), fixed,
+                options.chunkBytes(), options.radix());
+        String set = fixed != Algorithm.AUTO && options.chunkBytes() > 0 && options.radix() > 0 ? "set by options"
+                : (fixed != Algorithm.AUTO || options.chunkBytes() > 0 || options.radix() > 0
+                        ? "options fix " + fixedParts() + "; the rest from the " : "") + "cost model";
+        return plan(c.algorithm(), clampChunk(c.chunkBytes(), size), c.radix(), size, memory,
+                set + " (" + inputs.calibrationSource() + ")", Double.NaN);
+    }
+
+    private int modelMaxChunk() {
+        return Math.min(maxChunkBytes, MODEL_MAX_CHUNK_BYTES);
+    }
+
+    private String fixedParts() {
+        List<String> parts = new ArrayList<>();
+        if (options.algorithm() != Algorithm.AUTO) {
+            parts.add("the algorithm");
+        }
+        if (options.chunkBytes() > 0) {
+            parts.add("the chunk");
+        }
+        if (options.radix() > 0) {
+            parts.add("the radix");
+        }
+        return String.join(" and ", parts);
+    }
+
+    private Plan fromTable(long size) {
+        TuningTable table = inputs.table();
+        Interpolation.Position p = Interpolation.locate(tableSizes, size);
+        TuningTable.Entry lo = table.entries().get(p.lower());
+        TuningTable.Entry hi = table.entries().get(p.upper());
+        TuningTable.Entry near = table.entries().get(p.nearest());
+        long chunk = lo.algorithm() == hi.algorithm()
+                ? Math.round(Interpolation.geometric(lo.chunkBytes(), hi.chunkBytes(), p.fraction()))
+                : near.chunkBytes();
+        String where = p.exact() ? (size > lo.bytes() ? "above the largest measured size " + lo.bytes() + " B, as measured there"
+                : "measured at " + lo.bytes() + " B")
+                : "between measured " + lo.bytes() + " B and " + hi.bytes() + " B on a log scale";
+        String why = "tuning table " + inputs.tableFile() + " (fingerprint " + inputs.fingerprint().id() + "): " + where
+                + (options.chunkBytes() > 0 || options.radix() > 0 ? "; options fix " + fixedParts() : "");
+        return plan(near.algorithm(), clampChunk(options.chunkBytes() > 0 ? options.chunkBytes() : chunk, size),
+                options.radix() > 0 ? options.radix() : near.radix(), size, MemoryKind.HOST, why,
+                Interpolation.logLog(tableTimes, size));
+    }
+
+    private Plan plan(Algorithm a, int chunk, int radix, long size, MemoryKind memory, String reason, double measured) {
+        return new Plan(a, chunk, radix, reason, model.predict(a, size, chunk, radix, shape, memory), measured);
+    }
+
+    /**
+     * A chunk the transports can take for a message of {@code size} (at least 1) bytes: at most the
+     * message and the slot size, a multiple of 64 from 64 on and a power of two below (so it holds
+     * whole elements of every type).
+     */
+    int clampChunk(long chunk, long size) {
+        long c = Math.min(Math.min(chunk, maxChunkBytes), Math.max(size, 1));
+        c = c >= 64 ? c - c % 64 : Long.highestOneBit(Math.max(c, 1));
+        return (int) Math.max(c, 1);
     }
 }

@@ -43,10 +43,13 @@ public final class BcastMatrixProgram {
         List<Integer> roots = roots(opt.getOrDefault("roots", "all"), size);
         List<Algorithm> algorithms = algorithms(opt.getOrDefault("algorithms", "hierarchical,knomial"));
         BcastOptions base = BcastOptions.defaults();
-        int chunk = base.chunkBytes() != 0 ? base.chunkBytes() : Selector.DEFAULT_CHUNK_BYTES;
         int calls = 0;
+        List<Integer> chunks = new ArrayList<>();
         for (Algorithm algorithm : algorithms) {
             try (HierarchicalBcast hb = HierarchicalBcast.create(world, base.withAlgorithm(algorithm))) {
+                // Sizes around the chunk the plan of a 256 KiB message cuts at.
+                int chunk = hb.plan(base.chunkBytes() != 0 ? base.chunkBytes() : 256 << 10).chunkBytes();
+                chunks.add(chunk);
                 for (ElementType type : ElementType.values()) {
                     int c = chunk / type.bytes();
                     int[] counts = {0, 1, 7, c - 1, c, c + 1};
@@ -76,7 +79,7 @@ public final class BcastMatrixProgram {
                 }
             }
         }
-        return calls + " broadcasts verified (" + algorithms + ", roots " + roots + ", chunk " + chunk + " B)";
+        return calls + " broadcasts verified (" + algorithms + ", roots " + roots + ", chunks " + chunks + " B)";
     }
 
     private static String random(Intracomm world, Map<String, String> opt) throws Exception {

@@ -50,7 +50,7 @@ public final class DeviceBcastProgram {
         List<Integer> roots = BcastMatrixProgram.roots(opt.getOrDefault("roots", "all"), size);
         boolean large = opt.getOrDefault("large", "yes").equals("yes");
         BcastOptions base = BcastOptions.defaults();
-        int chunk = base.chunkBytes() != 0 ? base.chunkBytes() : Selector.DEFAULT_CHUNK_BYTES;
+        int chunk = base.chunkBytes() != 0 ? base.chunkBytes() : Selector.MODEL_MAX_CHUNK_BYTES;
         int direct = (int) DeviceBroadcast.DIRECT_MIN_BYTES;
         int[] counts = {0, 1, 7, chunk - 1, chunk, chunk + 1, 3 * chunk + 17, direct - 1, direct + 3};
         int calls = 0;

@@ -1,44 +1,136 @@
 package org.hbcast;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
-import org.hbcast.mpi.NodeLayout;
+import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.Fingerprint;
+import org.hbcast.tuning.MemoryKind;
+import org.hbcast.tuning.TuningFixtures;
+import org.hbcast.tuning.TuningInputs;
+import org.hbcast.tuning.TuningJson;
 import org.junit.jupiter.api.Test;
 
 class SelectorTest {
     private static final BcastOptions AUTO = BcastOptions.fromEnvironment(Map.of());
+    private static final ClusterShape SHAPE = TuningFixtures.TWO_BY_TWO;
+    private static final Path TABLE = Path.of("/tables/tuning-test.json");
+
+    private static Selector modelOnly(BcastOptions options, String layout, int cap) {
+        ClusterShape shape = ClusterShape.parse(layout);
+        return new Selector(options, shape, cap, TuningInputs.modelOnly(TuningFixtures.fingerprint(shape)));
+    }
+
+    private static Selector tabled(BcastOptions options) throws Exception {
+        Fingerprint fp = TuningFixtures.fingerprint(SHAPE);
+        byte[] table = TuningJson.mapper().writeValueAsBytes(TuningFixtures.table(SHAPE));
+        TuningInputs inputs = TuningInputs.fromFiles(fp, TABLE, table, true, null, null, List.of());
+        assertTrue(inputs.warnings().isEmpty(), inputs.warnings().toString());
+        return new Selector(options, SHAPE, Selector.AUTO_MAX_CHUNK_BYTES, inputs);
+    }
 
     @Test
     void autoSendsSmallMessagesToNativeAndLargeOnesToTheHierarchy() {
-        Selector s = new Selector(AUTO, NodeLayout.parse("2,2", 4), 1 << 20);
+        Selector s = modelOnly(AUTO, "2x2", 1 << 20);
         assertEquals(Algorithm.NATIVE, s.plan(1).algorithm());
         assertEquals(Algorithm.NATIVE, s.plan(Selector.SMALL_MESSAGE_BYTES - 1).algorithm());
-        assertEquals(Algorithm.HIERARCHICAL, s.plan(Selector.SMALL_MESSAGE_BYTES).algorithm());
-        assertEquals(Selector.DEFAULT_CHUNK_BYTES, s.plan(1 << 30).chunkBytes());
+        assertEquals(Algorithm.HIERARCHICAL, s.plan(16 << 20).algorithm());
+        assertTrue(s.plan(16 << 20).reason().contains("cost model (built-in link figures"), s.plan(16 << 20).reason());
+        assertTrue(s.plan(16 << 20).predictedSeconds() > 0);
     }
 
     @Test
-    void nodesOfOneRankUseTheFlatTree() {
-        Selector s = new Selector(AUTO, NodeLayout.parse("1,1,1", 3), 1 << 20);
-        assertEquals(Algorithm.KNOMIAL, s.plan(1 << 20).algorithm());
+    void nodesOfOneRankHaveNoRing() {
+        Selector s = modelOnly(AUTO, "1,1,1", 1 << 20);
+        assertNotEquals(Algorithm.HIERARCHICAL, s.plan(16 << 20).algorithm());
     }
 
     @Test
-    void optionsWinAndChunksNeverExceedTheSlots() {
+    void optionsWinAndChunksNeverExceedTheSlotsOrTheMessage() {
         BcastOptions o = AUTO.withAlgorithm(Algorithm.KNOMIAL).withChunkBytes(1 << 22).withRadix(4);
-        Selector s = new Selector(o, NodeLayout.singleNode(4), 1 << 20);
-        Plan p = s.plan(10);
+        Selector s = modelOnly(o, "1x4", 1 << 20);
+        Plan p = s.plan(1 << 24);
         assertEquals(Algorithm.KNOMIAL, p.algorithm());
         assertEquals(1 << 20, p.chunkBytes());
         assertEquals(4, p.radix());
+        assertEquals("set by options (built-in link figures)", p.reason());
+        assertEquals(8, s.plan(10).chunkBytes());
+        Plan half = modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), "2x2", 1 << 20).plan(1 << 24);
+        assertEquals(Algorithm.HIERARCHICAL, half.algorithm());
+        assertTrue(half.reason().startsWith("options fix the algorithm; the rest from the cost model"), half.reason());
+    }
+
+    @Test
+    void theModelAloneKeepsTheSlotsAtOneMebibyte() {
+        Selector s = modelOnly(AUTO, "1x8", Selector.AUTO_MAX_CHUNK_BYTES);
+        assertTrue(s.largestChunk() <= Selector.MODEL_MAX_CHUNK_BYTES, "largest chunk " + s.largestChunk());
+        assertEquals(Selector.MODEL_MAX_CHUNK_BYTES, s.plan(1L << 34).chunkBytes());
     }
 
     @Test
     void choosingAllocatesNoNewPlans() {
-        Selector s = new Selector(AUTO, NodeLayout.singleNode(4), 1 << 20);
-        assertSame(s.plan(1 << 20), s.plan(1 << 24));
-        assertSame(s.plan(1), s.plan(100));
+        Selector s = modelOnly(AUTO, "1x4", 1 << 20);
+        assertSame(s.plan(1 << 20), s.plan((1 << 21) - 1));
+        assertSame(s.plan(1), s.plan(1));
+        assertSame(s.plan(100), s.plan(127));
+    }
+
+    @Test
+    void theTableWinsInsideItsRangeAndInterpolatesOnALogScale() throws Exception {
+        Selector s = tabled(AUTO);
+        Plan exact = s.plan(1 << 20);
+        assertEquals(Algorithm.HIERARCHICAL, exact.algorithm());
+        assertEquals(256 << 10, exact.chunkBytes());
+        assertTrue(exact.reason().contains(TABLE.toString()) && exact.reason().contains("measured at 1048576 B"), exact.reason());
+        assertEquals(4e-4, exact.measuredSeconds(), 1e-12);
+        Plan between = s.plan(4 << 20);
+        assertEquals(512 << 10, between.chunkBytes(), "half way on a log scale between 256 KiB and 1 MiB");
+        assertTrue(between.reason().contains("between measured"));
+        Plan above = s.plan(1L << 30);
+        assertEquals(1 << 20, above.chunkBytes());
+        assertTrue(above.reason().contains("above the largest measured size"));
+        assertEquals(Algorithm.NATIVE, s.plan(1024).algorithm(), "below the table the small-message rule holds");
+        assertEquals(128 << 10, tabled(AUTO.withChunkBytes(128 << 10)).plan(1 << 20).chunkBytes());
+    }
+
+    @Test
+    void deviceBuffersNeverGoNative() throws Exception {
+        Selector s = tabled(AUTO);
+        for (long m = 1; m < 1L << 40; m *= 5) {
+            assertNotEquals(Algorithm.NATIVE, s.plan(m, MemoryKind.DEVICE).algorithm());
+        }
+    }
+
+    @Test
+    void explainSaysWhatAndWhy() throws Exception {
+        Explanation e = tabled(AUTO).explain(3 << 20, MemoryKind.HOST);
+        String text = e.text();
+        assertTrue(text.contains("chosen:      hierarchical, chunk"), text);
+        assertTrue(text.contains("tuning table " + TABLE), text);
+        assertTrue(text.contains("(tuning table)"), text);
+        assertTrue(text.contains("model's best per algorithm"), text);
+        assertEquals(2, e.nearby().size());
+        assertEquals(3, e.alternatives().size());
+        assertTrue(Double.isFinite(e.measuredSeconds()) && Double.isFinite(e.predictedSeconds()));
+        Explanation none = modelOnly(AUTO, "1x4", 1 << 20).explain(0, MemoryKind.HOST);
+        assertTrue(Double.isNaN(none.measuredSeconds()));
+    }
+
+    @Test
+    void chunksStayInRangeForEverySize() throws Exception {
+        for (Selector s : List.of(tabled(AUTO), modelOnly(AUTO, "2x2", 1 << 20), modelOnly(AUTO, "8+3+3", 100),
+                modelOnly(AUTO.withChunkBytes(64), "1x4", 64))) {
+            for (long m = 0; m < 1L << 42; m = m * 3 + 1) {
+                for (MemoryKind mem : MemoryKind.values()) {
+                    int c = s.plan(m, mem).chunkBytes();
+                    assertTrue(c >= 1 && c <= Math.max(m, 1) && c <= Selector.AUTO_MAX_CHUNK_BYTES, m + ": " + c);
+                }
+            }
+        }
     }
 }

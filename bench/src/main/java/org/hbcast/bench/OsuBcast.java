@@ -91,10 +91,7 @@ public final class OsuBcast implements Callable<Integer> {
     private int rank;
 
     public static void main(String[] args) throws Exception {
-        MPI.Init(args);
-        int code = new CommandLine(new OsuBcast()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
-        MPI.Finalize();
-        System.exit(code);
+        MpiCommand.run(new OsuBcast(), args);
     }
 
     @Override

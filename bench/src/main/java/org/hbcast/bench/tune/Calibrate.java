@@ -1,0 +1,232 @@
+package org.hbcast.bench.tune;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import org.hbcast.Algorithm;
+import org.hbcast.BcastOptions;
+import org.hbcast.HierarchicalBcast;
+import org.hbcast.bench.ByteSizes;
+import org.hbcast.bench.MpiCommand;
+import org.hbcast.mpi.NodeLayout;
+import org.hbcast.tuning.Calibration;
+import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.Fingerprint;
+import org.hbcast.tuning.LinkCalibration;
+import org.hbcast.tuning.LinkKind;
+import org.hbcast.tuning.TimedSize;
+import org.hbcast.tuning.TuningFiles;
+import org.hbcast.tuning.TuningJson;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Calibration (an MPI program, run with {@code scripts/hbrun}): measures the start-up time and
+ * bandwidth of each link kind of this machine from a small and a large transfer, and Open MPI's
+ * own broadcast on this layout, and writes them as the calibration of this hardware. Links:
+ * hbcast's shared-memory ring between the first two ranks of node 0 (a ring of two, one chunk per
+ * call), Open MPI point-to-point between them (ping-pong), the network between the leaders of nodes
+ * 0 and 1 (ping-pong; shared memory again for virtual nodes), and a host memory copy. CUDA IPC and
+ * PCIe keep their built-in figures here.
+ */
+@Command(name = "calibrate", mixinStandardHelpOptions = true,
+        description = "Measure link start-up times and bandwidths; write the calibration of this hardware.")
+public final class Calibrate implements Callable<Integer> {
+    @Option(names = "--small", description = "small transfer for start-up times (default ${DEFAULT-VALUE})")
+    String small = "64";
+
+    @Option(names = "--large", description = "large transfer for bandwidths (default ${DEFAULT-VALUE})")
+    String large = "1M";
+
+    @Option(names = "-i", description = "timed round trips or calls per measurement (default ${DEFAULT-VALUE})")
+    int iterations = 50;
+
+    @Option(names = "--native-sizes", description = "sizes MIN:MAX at which Open MPI's bcast is timed, none to skip (default ${DEFAULT-VALUE})")
+    String nativeSizes = "64K:64M";
+
+    @Option(names = "--out", description = "file to write (default: the cache place of this hardware)")
+    Path out;
+
+    private static final int TAG = 0x4863;
+    private Intracomm world;
+    private int rank;
+
+    public static void main(String[] args) throws Exception {
+        MpiCommand.run(new Calibrate(), args);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        world = MPI.COMM_WORLD;
+        rank = world.getRank();
+        int smallBytes = (int) ByteSizes.parse(small);
+        int largeBytes = (int) ByteSizes.parse(large);
+        if (smallBytes < 1 || largeBytes <= smallBytes || largeBytes > BcastOptions.MAX_CHUNK_BYTES || iterations < 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "need 1 <= --small < --large <= "
+                    + BcastOptions.MAX_CHUNK_BYTES + " and -i >= 1");
+        }
+        BcastOptions base = BcastOptions.defaults().withTuningFile(Path.of("none"));
+        Fingerprint fp;
+        NodeLayout layout;
+        ClusterShape shape;
+        try (HierarchicalBcast probe = HierarchicalBcast.create(world, base.withAlgorithm(Algorithm.NATIVE))) {
+            fp = probe.fingerprint();
+            layout = probe.topology().layout();
+            shape = probe.explain(1).shape();
+        }
+        List<LinkCalibration> links = new ArrayList<>();
+        ByteBuffer a = ByteBuffer.allocateDirect(largeBytes);
+        ByteBuffer b = ByteBuffer.allocateDirect(largeBytes);
+        if (rank == 0) {
+            links.add(fit(LinkKind.HOST_MEMCPY, copy(a, b, smallBytes), copy(a, b, largeBytes), smallBytes, largeBytes));
+        }
+        if (layout.nodeSize(0) > 1) {
+            int peer = layout.rankAt(0, 1);
+            links.add(pingPongLink(LinkKind.MPI_SHARED_MEMORY, 0, peer, a, smallBytes, largeBytes));
+            links.add(ringLink(base, 0, peer, a, smallBytes, largeBytes));
+        }
+        if (layout.nodeCount() > 1) {
+            LinkKind kind = shape.virtual() ? LinkKind.MPI_SHARED_MEMORY : LinkKind.NETWORK;
+            LinkCalibration net = pingPongLink(kind, 0, layout.rankAt(1, 0), a, smallBytes, largeBytes);
+            if (links.stream().noneMatch(l -> l != null && l.kind() == kind)) {
+                links.add(net);
+            }
+        }
+        links.removeIf(l -> l == null);
+        List<TimedSize> nativeTimes = nativeSizes.equals("none") ? List.of() : nativeCurve();
+        if (rank == 0) {
+            Calibration c = Calibration.measured(fp.hardware(), Instant.now().toString(), links,
+                    nativeTimes.isEmpty() ? null : shape.toString(), nativeTimes);
+            Path file = out != null ? out : TuningFiles.defaultCalibration(System.getenv(), fp);
+            Path dir = file.toAbsolutePath().getParent();
+            if (dir != null) {
+                Files.createDirectories(dir);
+            }
+            TuningJson.mapper().writeValue(file.toFile(), c);
+            System.out.println("# calibration of " + fp.hardware() + " (hardware id " + fp.hardwareId() + ") on " + shape);
+            for (LinkCalibration l : links) {
+                System.out.printf(Locale.ROOT, "  %-17s ts %8.2f us   b %7.3f GB/s%n", l.kind().id(),
+                        l.startupSeconds() * 1e6, l.bytesPerSecond() / 1e9);
+            }
+            for (TimedSize t : nativeTimes) {
+                System.out.printf(Locale.ROOT, "  native bcast %10d B  %10.1f us%n", t.bytes(), t.seconds() * 1e6);
+            }
+            System.out.println("# written to " + file);
+        }
+        return 0;
+    }
+
+    /** ts from the small transfer, b from the difference: {@code t(large) - t(small) = (large - small) / b}. */
+    private static LinkCalibration fit(LinkKind kind, double tSmall, double tLarge, int small, int large) {
+        double extra = tLarge - tSmall;
+        double bandwidth = extra > 0 ? (large - small) / extra : large / tLarge;
+        return new LinkCalibration(kind, Math.max(0, tSmall - small / bandwidth), bandwidth, "measured");
+    }
+
+    private double copy(ByteBuffer from, ByteBuffer to, int bytes) {
+        double[] t = new double[iterations];
+        for (int i = -5; i < iterations; i++) {
+            ByteBuffer src = from.duplicate().limit(bytes).position(0);
+            ByteBuffer dst = to.duplicate().position(0);
+            long t0 = System.nanoTime();
+            dst.put(src);
+            long t1 = System.nanoTime();
+            if (i >= 0) {
+                t[i] = (t1 - t0) / 1e9;
+            }
+        }
+        return BcastClock.median(t);
+    }
+
+    /** Half the round trip between ranks {@code x} and {@code y}, small and large; every rank takes part in the agreement. */
+    private LinkCalibration pingPongLink(LinkKind kind, int x, int y, ByteBuffer buf, int small, int large) throws MPIException {
+        double tSmall = pingPong(x, y, buf, small);
+        double tLarge = pingPong(x, y, buf, large);
+        return rank == x ? fit(kind, tSmall, tLarge, small, large) : null;
+    }
+
+    private double pingPong(int x, int y, ByteBuffer buf, int bytes) throws MPIException {
+        double[] t = new double[iterations];
+        world.barrier();
+        for (int i = -5; i < iterations; i++) {
+            long t0 = System.nanoTime();
+            if (rank == x) {
+                world.send(buf, bytes, MPI.BYTE, y, TAG);
+                world.recv(buf, bytes, MPI.BYTE, y, TAG);
+            } else if (rank == y) {
+                world.recv(buf, bytes, MPI.BYTE, x, TAG);
+                world.send(buf, bytes, MPI.BYTE, x, TAG);
+            }
+            long t1 = System.nanoTime();
+            if (i >= 0) {
+                t[i] = (t1 - t0) / 2e9;
+            }
+        }
+        return BcastClock.median(t);
+    }
+
+    /** hbcast's ring of two ranks x and y, one chunk per call: {@code ts + m / b} on the receiver. */
+    private LinkCalibration ringLink(BcastOptions base, int x, int y, ByteBuffer buf, int small, int large) throws MPIException {
+        boolean member = rank == x || rank == y;
+        Intracomm pair = world.split(member ? 0 : 1, rank);
+        LinkCalibration result = null;
+        try {
+            if (member) {
+                try (HierarchicalBcast ring = HierarchicalBcast.create(pair, base.withAlgorithm(Algorithm.HIERARCHICAL)
+                        .withChunkBytes(roundUp64(large)))) {
+                    double tSmall = receiverTime(pair, ring, buf, small);
+                    double tLarge = receiverTime(pair, ring, buf, large);
+                    if (rank == x) {
+                        result = fit(LinkKind.SHARED_MEMORY, tSmall, tLarge, small, large);
+                    }
+                }
+            }
+        } finally {
+            pair.free();
+        }
+        world.barrier();
+        return result;
+    }
+
+    private double receiverTime(Intracomm pair, HierarchicalBcast ring, ByteBuffer buf, int bytes) throws MPIException {
+        double[] t = new double[iterations];
+        for (int i = -5; i < iterations; i++) {
+            pair.barrier();
+            long t0 = System.nanoTime();
+            ring.bcast(buf, bytes, MPI.BYTE, 0);
+            long t1 = System.nanoTime();
+            // The receiver's time covers the whole transfer; the root returns once its chunk is posted.
+            double[] mine = {(t1 - t0) / 1e9};
+            pair.allReduce(mine, 1, MPI.DOUBLE, MPI.MAX);
+            if (i >= 0) {
+                t[i] = mine[0];
+            }
+        }
+        return BcastClock.median(t);
+    }
+
+    private List<TimedSize> nativeCurve() throws MPIException {
+        List<TimedSize> times = new ArrayList<>();
+        List<Long> sizes = ByteSizes.powersOfTwo(nativeSizes);
+        ByteBuffer buf = ByteBuffer.allocateDirect((int) (long) sizes.get(sizes.size() - 1));
+        BcastClock clock = new BcastClock(world, 2, Math.max(1, iterations / 5));
+        for (long m : sizes) {
+            times.add(new TimedSize(m, clock.seconds(() -> world.bcast(buf, (int) m, MPI.BYTE, 0), 3)));
+        }
+        return times;
+    }
+
+    private static int roundUp64(int bytes) {
+        return (bytes + 63) / 64 * 64;
+    }
+
+}

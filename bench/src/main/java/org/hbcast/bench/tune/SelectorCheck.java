@@ -1,0 +1,103 @@
+package org.hbcast.bench.tune;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import org.hbcast.Algorithm;
+import org.hbcast.BcastOptions;
+import org.hbcast.Explanation;
+import org.hbcast.HierarchicalBcast;
+import org.hbcast.Plan;
+import org.hbcast.tuning.TuningTable;
+
+/**
+ * The selector's acceptance check, side by side in one run: per message size, the sweep's best
+ * point, {@code auto} with the tuning table and {@code auto} with the cost model alone, measured
+ * interleaved (median of repeats), with the ratios to the best and the targets (table within 10%,
+ * model within 25%).
+ */
+final class SelectorCheck {
+    static final double TABLE_TARGET = 1.10;
+    static final double MODEL_TARGET = 1.25;
+
+    private final Intracomm world;
+    private final BcastOptions auto;
+    private final Path table;
+    private final ByteBuffer buf;
+    private final BcastClock clock;
+    private final int repeat;
+
+    SelectorCheck(Intracomm world, BcastOptions base, Path table, ByteBuffer buf, BcastClock clock, int repeat) {
+        this.world = world;
+        this.auto = base.withAlgorithm(Algorithm.AUTO).withChunkBytes(0).withRadix(0);
+        this.table = table;
+        this.buf = buf;
+        this.clock = clock;
+        this.repeat = repeat;
+    }
+
+    void run(List<TuningTable.Entry> entries) throws MPIException {
+        boolean root = world.getRank() == 0;
+        int tableMisses = 0;
+        int modelMisses = 0;
+        try (HierarchicalBcast tabled = HierarchicalBcast.create(world, auto.withTuningFile(table));
+             HierarchicalBcast modelled = HierarchicalBcast.create(world, auto.withTuningFile(Path.of("none")))) {
+            if (root) {
+                System.out.println("# selector check: best point of the sweep vs auto with the table vs auto with the model"
+                        + " alone; median of " + repeat + " interleaved runs; targets table/best <= " + TABLE_TARGET
+                        + ", model/best <= " + MODEL_TARGET);
+                System.out.printf(Locale.ROOT, "%-10s %-30s %11s %-30s %11s %7s %-30s %11s %7s  %s%n", "# size", "best",
+                        "us", "table choice", "us", "ratio", "model choice", "us", "ratio", "verdict");
+            }
+            for (TuningTable.Entry e : entries) {
+                int m = (int) e.bytes();
+                BcastOptions fixed = e.algorithm() == Algorithm.NATIVE ? auto.withAlgorithm(Algorithm.NATIVE)
+                        : auto.withAlgorithm(e.algorithm()).withChunkBytes(e.chunkBytes()).withRadix(e.radix());
+                double[][] runs = new double[3][repeat];
+                try (HierarchicalBcast best = HierarchicalBcast.create(world, fixed.withTuningFile(Path.of("none")))) {
+                    HierarchicalBcast[] variants = {best, tabled, modelled};
+                    for (int r = -1; r < repeat; r++) {
+                        for (int i = 0; i < variants.length; i++) {
+                            // The order rotates from run to run, so no variant always goes first.
+                            int v = Math.floorMod(i + r, variants.length);
+                            HierarchicalBcast hb = variants[v];
+                            // Run -1 warms every variant up before any is timed.
+                            double t = clock.once(() -> hb.bcast(buf, m, MPI.BYTE, 0), 0);
+                            if (r >= 0) {
+                                runs[v][r] = t;
+                            }
+                        }
+                    }
+                    double tBest = BcastClock.median(runs[0]);
+                    double tTable = BcastClock.median(runs[1]);
+                    double tModel = BcastClock.median(runs[2]);
+                    boolean tableOk = tTable <= TABLE_TARGET * tBest;
+                    boolean modelOk = tModel <= MODEL_TARGET * tBest;
+                    tableMisses += tableOk ? 0 : 1;
+                    modelMisses += modelOk ? 0 : 1;
+                    if (root) {
+                        System.out.printf(Locale.ROOT, "%-10d %-30s %11.1f %-30s %11.1f %7.3f %-30s %11.1f %7.3f  %s%n", m,
+                                describe(best.plan(m)), tBest * 1e6, describe(tabled.plan(m)), tTable * 1e6, tTable / tBest,
+                                describe(modelled.plan(m)), tModel * 1e6, tModel / tBest,
+                                (tableOk ? "table ok" : "TABLE MISS") + ", " + (modelOk ? "model ok" : "MODEL MISS"));
+                        System.out.flush();
+                    }
+                }
+            }
+        }
+        if (root) {
+            System.out.println("# " + entries.size() + " sizes: table choice missed its target at " + tableMisses
+                    + ", model choice at " + modelMisses);
+        }
+    }
+
+    private static String describe(Plan p) {
+        return p.algorithm() == Algorithm.NATIVE ? "native"
+                : p.algorithm() + "/" + Explanation.size(p.chunkBytes()).replace(" ", "") + "/k" + p.radix();
+    }
+
+}

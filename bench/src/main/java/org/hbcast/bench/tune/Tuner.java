@@ -1,0 +1,240 @@
+package org.hbcast.bench.tune;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import org.hbcast.Algorithm;
+import org.hbcast.BcastOptions;
+import org.hbcast.HierarchicalBcast;
+import org.hbcast.bench.ByteSizes;
+import org.hbcast.bench.MpiCommand;
+import org.hbcast.tuning.Calibration;
+import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.CostModel;
+import org.hbcast.tuning.Fingerprint;
+import org.hbcast.tuning.MemoryKind;
+import org.hbcast.tuning.TuningFiles;
+import org.hbcast.tuning.TuningJson;
+import org.hbcast.tuning.TuningTable;
+import org.hbcast.tuning.TuningTableLoader;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The tuner (an MPI program, run with {@code scripts/hbrun} on the layout to tune): sweeps chunk
+ * size, radix and algorithm over message sizes on this machine, with a progress bar and ETA on rank
+ * 0, and writes the tuning table of this fingerprint (JSON) and a plot of latency against chunk size
+ * per message size with the chosen point marked (PNG). {@code --validate} then measures, side by side
+ * in the same run, the sweep's best point, the selector's choice with the table and the model's
+ * alone (see {@link SelectorCheck}).
+ */
+@Command(name = "tune", mixinStandardHelpOptions = true,
+        description = "Sweep chunk size, radix and algorithm; write a tuning table and a plot.")
+public final class Tuner implements Callable<Integer> {
+    @Option(names = "--sizes", description = "message sizes MIN:MAX, powers of two (default ${DEFAULT-VALUE})")
+    String sizes = "64K:64M";
+
+    @Option(names = "--chunks", description = "chunk sizes MIN:MAX, powers of two (default ${DEFAULT-VALUE})")
+    String chunks = "16K:4M";
+
+    @Option(names = "--max-radix", description = "largest radix tried where the tree has room for it (default ${DEFAULT-VALUE})")
+    int maxRadix = CostModel.MAX_CANDIDATE_RADIX;
+
+    @Option(names = "--algorithms", split = ",", description = "algorithms swept (default native,knomial,hierarchical)")
+    List<String> algorithms = List.of("native", "knomial", "hierarchical");
+
+    @Option(names = "-i", description = "timed calls per point and run (default ${DEFAULT-VALUE})")
+    int iterations = 10;
+
+    @Option(names = "-x", description = "warm-up calls per point (default ${DEFAULT-VALUE})")
+    int warmup = 2;
+
+    @Option(names = "--repeat", description = "runs per point; the median counts (default ${DEFAULT-VALUE})")
+    int repeat = 3;
+
+    @Option(names = "--out", description = "tuning table to write (default: the cache place of this fingerprint)")
+    Path out;
+
+    @Option(names = "--plot", description = "PNG plot to write (default: the table's name with .png)")
+    Path plot;
+
+    @Option(names = "--validate", description = "after the sweep, compare best, table choice and model choice side by side")
+    boolean validate;
+
+    @Option(names = "--validate-only", description = "no sweep: validate the existing table given by --out")
+    boolean validateOnly;
+
+    private Intracomm world;
+    private int rank;
+
+    public static void main(String[] args) throws Exception {
+        MpiCommand.run(new Tuner(), args);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        world = MPI.COMM_WORLD;
+        rank = world.getRank();
+        List<Long> sizeList = ByteSizes.powersOfTwo(sizes);
+        List<Long> chunkList = ByteSizes.powersOfTwo(chunks);
+        if (chunkList.get(chunkList.size() - 1) > BcastOptions.MAX_CHUNK_BYTES || chunkList.get(0) < 64) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--chunks must lie within 64.."
+                    + BcastOptions.MAX_CHUNK_BYTES);
+        }
+        if (iterations < 1 || warmup < 0 || repeat < 1 || maxRadix < 2) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "-i, --repeat >= 1, -x >= 0, --max-radix >= 2");
+        }
+        BcastOptions base = BcastOptions.defaults();
+        Fingerprint fp;
+        ClusterShape shape;
+        Calibration calibration;
+        try (HierarchicalBcast probe = HierarchicalBcast.create(world, base.withAlgorithm(Algorithm.NATIVE)
+                .withTuningFile(Path.of("none")))) {
+            fp = probe.fingerprint();
+            shape = probe.explain(1).shape();
+            calibration = probe.explain(1).inputs().calibration();
+        }
+        Path table = out != null ? out : TuningFiles.defaultTable(System.getenv(), fp);
+        Path png = plot != null ? plot : Path.of(table.toString().replaceFirst("\\.json$", "") + ".png");
+        ByteBuffer buf = buffer(sizeList.get(sizeList.size() - 1));
+        BcastClock clock = new BcastClock(world, warmup, iterations);
+        List<TuningTable.Entry> entries;
+        if (validateOnly) {
+            TuningTableLoader.Loaded<TuningTable> loaded = TuningTableLoader.table(table, fp, MemoryKind.HOST);
+            if (!loaded.ok()) {
+                if (rank == 0) {
+                    System.err.println(loaded.warning());
+                }
+                return 1;
+            }
+            entries = loaded.value().entries();
+            buf = buffer(entries.get(entries.size() - 1).bytes());
+        } else {
+            if (rank == 0) {
+                System.out.println("# tuning " + fp + " on " + world.getSize() + " ranks");
+            }
+            entries = sweep(base, shape, sizeList, chunkList, buf, clock);
+            if (rank == 0) {
+                write(new TuningTable(TuningTable.FORMAT_VERSION, fp, fp.id(), MemoryKind.HOST, Instant.now().toString(),
+                        calibration.isBuiltIn() ? null : calibration, entries), table, png);
+            }
+        }
+        world.barrier();
+        if (validate || validateOnly) {
+            new SelectorCheck(world, base, table, buf, clock, repeat).run(entries);
+        }
+        return 0;
+    }
+
+    private static ByteBuffer buffer(long bytes) {
+        if (bytes > Integer.MAX_VALUE - 64) {
+            throw new IllegalArgumentException("messages above 2 GiB cannot be broadcast from one buffer: " + bytes);
+        }
+        return ByteBuffer.allocateDirect((int) bytes);
+    }
+
+    /** Every point of the sweep, measured; the best per size first in each entry's reasoning. */
+    private List<TuningTable.Entry> sweep(BcastOptions base, ClusterShape shape, List<Long> sizeList, List<Long> chunkList,
+                                          ByteBuffer buf, BcastClock clock) throws MPIException {
+        List<Config> configs = configs(shape, chunkList);
+        List<List<TuningTable.Point>> points = new ArrayList<>();
+        sizeList.forEach(s -> points.add(new ArrayList<>()));
+        long total = 0;
+        for (Config c : configs) {
+            total += sizeList.stream().filter(c::applies).count();
+        }
+        try (ProgressBar bar = rank == 0 ? new ProgressBarBuilder().setTaskName("tune").setInitialMax(total)
+                .setConsumer(new ConsoleProgressBarConsumer(System.err)).setUpdateIntervalMillis(500).build() : null) {
+            for (Config c : configs) {
+                BcastOptions o = base.withAlgorithm(c.algorithm).withChunkBytes(c.chunk).withRadix(c.radix)
+                        .withTuningFile(Path.of("none"));
+                try (HierarchicalBcast hb = HierarchicalBcast.create(world, o)) {
+                    for (int s = 0; s < sizeList.size(); s++) {
+                        long m = sizeList.get(s);
+                        if (!c.applies(m)) {
+                            continue;
+                        }
+                        double t = clock.seconds(() -> hb.bcast(buf, (int) m, MPI.BYTE, 0), repeat);
+                        int recorded = c.algorithm == Algorithm.NATIVE ? (int) Math.min(m, CostModel.NATIVE_SEGMENT_BYTES) : c.chunk;
+                        points.get(s).add(new TuningTable.Point(c.algorithm, recorded, c.radix, t));
+                        if (bar != null) {
+                            bar.setExtraMessage(c + " @ " + m + " B");
+                            bar.step();
+                        }
+                    }
+                }
+            }
+        }
+        List<TuningTable.Entry> entries = new ArrayList<>();
+        for (int s = 0; s < sizeList.size(); s++) {
+            List<TuningTable.Point> p = points.get(s);
+            if (p.isEmpty()) {
+                continue;
+            }
+            TuningTable.Point best = p.stream().min(Comparator.comparingDouble(TuningTable.Point::seconds)).orElseThrow();
+            entries.add(new TuningTable.Entry(sizeList.get(s), best.algorithm(), best.chunkBytes(), best.radix(),
+                    best.seconds(), p));
+        }
+        return entries;
+    }
+
+    /** One configuration of the sweep; 0 chunk for native (it cuts its own). */
+    private record Config(Algorithm algorithm, int chunk, int radix) {
+        boolean applies(long bytes) {
+            return algorithm == Algorithm.NATIVE || chunk <= bytes;
+        }
+
+        @Override
+        public String toString() {
+            return algorithm == Algorithm.NATIVE ? "native" : algorithm + " " + chunk / 1024 + "K k=" + radix;
+        }
+    }
+
+    private List<Config> configs(ClusterShape shape, List<Long> chunkList) {
+        List<Config> list = new ArrayList<>();
+        for (Algorithm a : CostModel.candidateAlgorithms(shape, MemoryKind.HOST)) {
+            if (!algorithms.contains(a.toString())) {
+                continue;
+            }
+            if (a == Algorithm.NATIVE) {
+                list.add(new Config(a, 0, 2));
+                continue;
+            }
+            for (long c : chunkList) {
+                for (int k : CostModel.candidateRadices(a, shape, maxRadix)) {
+                    list.add(new Config(a, (int) c, k));
+                }
+            }
+        }
+        return list;
+    }
+
+    private void write(TuningTable t, Path table, Path png) throws Exception {
+        Path dir = table.toAbsolutePath().getParent();
+        if (dir != null) {
+            Files.createDirectories(dir);
+        }
+        TuningJson.mapper().writeValue(table.toFile(), t);
+        TunePlot.write(t, png);
+        System.out.println("# table: " + table);
+        System.out.println("# plot:  " + png);
+        System.out.printf("# %-10s %-13s %-9s %-6s %s%n", "size", "best", "chunk", "radix", "latency(us)");
+        for (TuningTable.Entry e : t.entries()) {
+            System.out.printf("  %-10d %-13s %-9d %-6d %.1f%n", e.bytes(), e.algorithm(), e.chunkBytes(), e.radix(),
+                    e.seconds() * 1e6);
+        }
+        System.out.flush();
+    }
+}

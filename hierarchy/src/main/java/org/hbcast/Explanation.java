@@ -1,0 +1,89 @@
+package org.hbcast;
+
+import java.util.List;
+import java.util.Locale;
+import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.CostModel;
+import org.hbcast.tuning.LinkCalibration;
+import org.hbcast.tuning.LinkKind;
+import org.hbcast.tuning.MemoryKind;
+import org.hbcast.tuning.TuningInputs;
+import org.hbcast.tuning.TuningTable;
+
+/**
+ * Why a call of a given size runs the plan it runs: the plan and its reason, the time the model
+ * predicts and the table measured, the model's best per algorithm, the table's measurements nearby,
+ * and the inputs (fingerprint, calibration, warnings). {@link #text()} is what {@code explain} prints.
+ *
+ * @param measuredSeconds the table's time interpolated at this size, NaN without a table
+ * @param alternatives the model's best choice of each algorithm at this size
+ * @param nearby the table entries at or around this size
+ */
+public record Explanation(long bytes, MemoryKind memory, ClusterShape shape, Plan plan, double predictedSeconds,
+                          double measuredSeconds, List<CostModel.Choice> alternatives, List<TuningTable.Entry> nearby,
+                          TuningInputs inputs) {
+
+    public String text() {
+        StringBuilder sb = new StringBuilder();
+        line(sb, "message:     %d B (%s), %s memory, layout %s", bytes, size(bytes), memory, shape);
+        line(sb, "fingerprint: %s (id %s)", inputs.fingerprint().canonical(), inputs.fingerprint().id());
+        line(sb, "chosen:      %s, chunk %s, radix %d", plan.algorithm(), size(plan.chunkBytes()), plan.radix());
+        line(sb, "why:         %s", plan.reason());
+        if (bytes > 1 && Long.bitCount(bytes) != 1) {
+            long low = Long.highestOneBit(bytes);
+            line(sb, "             (plans are made per size bucket: this size runs the plan of [%s, %s))", size(low),
+                    size(low * 2));
+        }
+        line(sb, "predicted:   %s (cost model)%s", time(predictedSeconds),
+                Double.isNaN(measuredSeconds) ? "" : "; measured " + time(measuredSeconds) + " (tuning table)");
+        sb.append("model's best per algorithm:\n");
+        for (CostModel.Choice c : alternatives) {
+            if (c.algorithm() == Algorithm.NATIVE) {
+                line(sb, "  %-13s %-24s %s", c.algorithm(), "(cuts its own segments)", time(c.seconds()));
+            } else {
+                line(sb, "  %-13s chunk %-9s radix %d  %s", c.algorithm(), size(c.chunkBytes()), c.radix(), time(c.seconds()));
+            }
+        }
+        for (TuningTable.Entry e : nearby) {
+            line(sb, "table at %s: best %s, chunk %s, radix %d, %s (%d points measured)", size(e.bytes()), e.algorithm(),
+                    size(e.chunkBytes()), e.radix(), time(e.seconds()), e.points().size());
+        }
+        sb.append("links (").append(inputs.calibrationSource()).append("):\n");
+        for (LinkKind k : LinkKind.values()) {
+            LinkCalibration l = inputs.calibration().link(k);
+            line(sb, "  %-17s ts %8.2f us  b %7.2f GB/s  (%s)", k.id(), l.startupSeconds() * 1e6, l.bytesPerSecond() / 1e9,
+                    l.source());
+        }
+        for (String w : inputs.warnings()) {
+            sb.append(w).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static void line(StringBuilder sb, String format, Object... args) {
+        sb.append(String.format(Locale.ROOT, format, args)).append('\n');
+    }
+
+    /** "16 MiB", "64 KiB", "1000 B". */
+    public static String size(long bytes) {
+        if (bytes >= 1 << 20 && bytes % (1 << 20) == 0) {
+            return bytes / (1 << 20) + " MiB";
+        }
+        if (bytes >= 1 << 10 && bytes % (1 << 10) == 0) {
+            return bytes / (1 << 10) + " KiB";
+        }
+        return bytes + " B";
+    }
+
+    /** Seconds as "12.3 us" or "4.56 ms". */
+    public static String time(double seconds) {
+        if (Double.isNaN(seconds)) {
+            return "n/a";
+        }
+        if (Double.isInfinite(seconds)) {
+            return "impossible";
+        }
+        return seconds < 1e-3 ? String.format(Locale.ROOT, "%.1f us", seconds * 1e6)
+                : String.format(Locale.ROOT, "%.3f ms", seconds * 1e3);
+    }
+}

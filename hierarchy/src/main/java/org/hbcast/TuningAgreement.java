@@ -1,0 +1,147 @@
+package org.hbcast;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import org.hbcast.mpi.Topology;
+import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.Fingerprint;
+import org.hbcast.tuning.HostInfo;
+import org.hbcast.tuning.TuningFiles;
+import org.hbcast.tuning.TuningInputs;
+import org.hbcast.tuning.TuningJson;
+import org.hbcast.tuning.TuningTableLoader;
+
+/**
+ * Makes every rank's selector inputs identical: rank 0 fingerprints its host, reads the tuning
+ * table and the calibration, and broadcasts what it found; every rank then validates the same bytes
+ * the same way. Rank 0 prints the warnings. Collective.
+ *
+ * <p>The table is {@code HBCAST_TUNING_FILE} ({@code none}: no table, the model alone) or
+ * {@code tuning-<fingerprint id>.json} in the cache directory; the calibration is
+ * {@code HBCAST_CALIBRATION_FILE} or {@code calibration-<hardware id>.json} there.
+ */
+public final class TuningAgreement {
+    /** {@code HBCAST_TUNING_FILE=none}: use no table even where the default place has one. */
+    static final String NO_TABLE = "none";
+
+    private TuningAgreement() {
+    }
+
+    /** What rank 0 found, as broadcast to the others. */
+    private record Found(Fingerprint fingerprint, String tablePath, byte[] table, boolean requested,
+                         String calibrationPath, byte[] calibration, List<String> warnings) {
+        TuningInputs inputs() {
+            return TuningInputs.fromFiles(fingerprint, path(tablePath), table, requested, path(calibrationPath),
+                    calibration, warnings);
+        }
+    }
+
+    /** Collective over {@code comm}: the same inputs on every rank. */
+    static TuningInputs agree(Intracomm comm, BcastOptions options, Topology topology, Map<String, String> env)
+            throws MPIException {
+        byte[] packet = null;
+        String failure = null;
+        if (comm.getRank() == 0) {
+            try {
+                packet = TuningJson.mapper().writeValueAsBytes(
+                        find(options, ClusterShape.of(topology.layout(), topology.isVirtual()), env));
+            } catch (JsonProcessingException | RuntimeException e) {
+                failure = e.toString();
+            }
+        }
+        // -1 tells every rank that rank 0 failed, so nobody waits for bytes that never come.
+        int[] length = {packet == null ? -1 : packet.length};
+        comm.bcast(length, 1, MPI.INT, 0);
+        if (length[0] < 0) {
+            throw new MPIException("hbcast: rank 0 could not gather the tuning inputs" + (failure != null ? ": " + failure : ""));
+        }
+        if (packet == null) {
+            packet = new byte[length[0]];
+        }
+        comm.bcast(packet, length[0], MPI.BYTE, 0);
+        TuningInputs inputs;
+        try {
+            inputs = decode(packet);
+        } catch (IOException e) {
+            throw new MPIException("hbcast: cannot decode the tuning inputs sent by rank 0: " + e.getMessage());
+        }
+        if (comm.getRank() == 0) {
+            inputs.warnings().forEach(System.err::println);
+            System.err.flush();
+        }
+        return inputs;
+    }
+
+    /** The inputs this process would use on {@code shape}, without MPI (for {@code explain} and tools). */
+    public static TuningInputs local(BcastOptions options, ClusterShape shape, Map<String, String> env) {
+        return find(options, shape, env).inputs();
+    }
+
+    private static TuningInputs decode(byte[] packet) throws IOException {
+        return TuningJson.mapper().readValue(packet, Found.class).inputs();
+    }
+
+    /** Rank 0's part: the fingerprint of this host and layout, and the files' contents. */
+    private static Found find(BcastOptions options, ClusterShape shape, Map<String, String> env) {
+        Fingerprint fp = Fingerprint.of(HostInfo.probe(mpiVersion()), shape);
+        List<String> warnings = new ArrayList<>();
+        Path table = options.tuningFile();
+        boolean requested = table != null;
+        if (table != null && table.toString().equals(NO_TABLE)) {
+            table = null;
+        } else if (table == null) {
+            table = TuningFiles.defaultTable(env, fp);
+        }
+        String calEnv = env.get("HBCAST_CALIBRATION_FILE");
+        Path cal = calEnv != null && !calEnv.isBlank() ? Path.of(calEnv) : TuningFiles.defaultCalibration(env, fp);
+        return new Found(fp, table == null ? null : table.toString(), read(table, warnings), requested,
+                cal.toString(), read(cal, warnings), warnings);
+    }
+
+    private static byte[] read(Path file, List<String> warnings) {
+        if (file == null) {
+            return null;
+        }
+        TuningTableLoader.Loaded<byte[]> r = TuningTableLoader.readBytes(file);
+        if (r.warning() != null) {
+            warnings.add(r.warning());
+        }
+        return r.value();
+    }
+
+    /** The MPI library's version string; callable before {@code MPI.Init}. */
+    public static String mpiVersion() {
+        try {
+            return MPI.getLibVersion();
+        } catch (RuntimeException | LinkageError e) {
+            return ompiInfoVersion();
+        }
+    }
+
+    /** Without the bindings' native library (a tool run outside mpirun): ask {@code ompi_info}. */
+    private static String ompiInfoVersion() {
+        try {
+            Process p = new ProcessBuilder("ompi_info", "--version").redirectErrorStream(true).start();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return "unknown";
+            }
+            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException | InterruptedException e) {
+            return "unknown";
+        }
+    }
+
+    private static Path path(String s) {
+        return s == null ? null : Path.of(s);
+    }
+}

@@ -1,0 +1,89 @@
+package org.hbcast.tuning;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Start-up times and bandwidths of the link kinds of one machine (written by the calibration
+ * program, read by the cost model), and optionally Open MPI's own broadcast times measured on one
+ * layout. Link kinds it lacks get conservative {@link #builtIn() built-in} figures.
+ *
+ * @param formatVersion {@link #FORMAT_VERSION}
+ * @param hardware the {@link Fingerprint#hardware()} it was measured on
+ * @param created when it was measured (ISO-8601), for reports
+ * @param links measured links, at most one per kind
+ * @param nativeLayout the layout {@code nativeTimes} were measured on (a {@link ClusterShape} string), or null
+ * @param nativeTimes Open MPI's {@code bcast} times by message size on {@code nativeLayout}, ascending
+ */
+public record Calibration(int formatVersion, String hardware, String created, List<LinkCalibration> links,
+                          String nativeLayout, List<TimedSize> nativeTimes) {
+    public static final int FORMAT_VERSION = 1;
+
+    private static final Map<LinkKind, LinkCalibration> DEFAULTS = new EnumMap<>(LinkKind.class);
+
+    static {
+        // Deliberately modest figures: a commodity node and 10 Gb/s Ethernet.
+        builtIn(LinkKind.SHARED_MEMORY, 5e-6, 4e9);
+        builtIn(LinkKind.MPI_SHARED_MEMORY, 3e-6, 4e9);
+        builtIn(LinkKind.CUDA_IPC, 15e-6, 40e9);
+        builtIn(LinkKind.NETWORK, 30e-6, 1.1e9);
+        builtIn(LinkKind.HOST_MEMCPY, 1e-6, 6e9);
+        builtIn(LinkKind.PCIE, 10e-6, 10e9);
+    }
+
+    private static void builtIn(LinkKind kind, double ts, double b) {
+        DEFAULTS.put(kind, new LinkCalibration(kind, ts, b, "built-in"));
+    }
+
+    public Calibration {
+        if (formatVersion != FORMAT_VERSION) {
+            throw new IllegalArgumentException("calibration format version " + formatVersion + " is not " + FORMAT_VERSION);
+        }
+        Objects.requireNonNull(hardware, "hardware");
+        links = List.copyOf(Objects.requireNonNull(links, "links"));
+        nativeTimes = nativeTimes == null ? List.of() : List.copyOf(nativeTimes);
+        if (links.stream().map(LinkCalibration::kind).distinct().count() != links.size()) {
+            throw new IllegalArgumentException("a link kind is calibrated twice");
+        }
+        long previous = 0;
+        for (TimedSize t : nativeTimes) {
+            if (t.bytes() <= previous || !(t.seconds() > 0 && t.seconds() < 3600)) {
+                throw new IllegalArgumentException("native times must have ascending positive sizes and positive"
+                        + " times, got " + t.bytes() + " B in " + t.seconds() + " s");
+            }
+            previous = t.bytes();
+        }
+        if (!nativeTimes.isEmpty() && nativeLayout == null) {
+            throw new IllegalArgumentException("native times without the layout they were measured on");
+        }
+    }
+
+    /** Nothing measured: every link at its built-in figures. */
+    public static Calibration builtIn() {
+        return new Calibration(FORMAT_VERSION, "built-in", "", List.of(), null, List.of());
+    }
+
+    /** A calibration of {@code hardware} from the given measurements. */
+    public static Calibration measured(String hardware, String created, List<LinkCalibration> links,
+                                       String nativeLayout, List<TimedSize> nativeTimes) {
+        return new Calibration(FORMAT_VERSION, hardware, created, new ArrayList<>(links), nativeLayout, nativeTimes);
+    }
+
+    /** The figures of {@code kind}: measured when present, built-in otherwise. */
+    public LinkCalibration link(LinkKind kind) {
+        for (LinkCalibration l : links) {
+            if (l.kind() == kind) {
+                return l;
+            }
+        }
+        return DEFAULTS.get(kind);
+    }
+
+    /** True when nothing was measured. */
+    public boolean isBuiltIn() {
+        return links.isEmpty() && nativeTimes.isEmpty();
+    }
+}

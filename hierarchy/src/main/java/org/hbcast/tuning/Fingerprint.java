@@ -1,0 +1,87 @@
+package org.hbcast.tuning;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a tuning table was measured on: the host ({@link HostInfo}), the link kinds a broadcast uses
+ * there, and the layout (nodes x ranks per node). Two runs on the same hardware and layout give the
+ * same {@link #canonical()} string and so the same short {@link #id()}; a table whose fingerprint
+ * differs is not used.
+ *
+ * @param links ids of the link kinds in use ({@link LinkKind#id()}), in enum order
+ * @param layout the {@link ClusterShape} as text, e.g. "2x2" or "2x2 virtual"
+ */
+public record Fingerprint(HostInfo host, List<String> links, String layout) {
+    public Fingerprint {
+        Objects.requireNonNull(host, "host");
+        links = List.copyOf(links);
+        Objects.requireNonNull(layout, "layout");
+    }
+
+    /** The fingerprint of a run on {@code host} with {@code shape}. */
+    public static Fingerprint of(HostInfo host, ClusterShape shape) {
+        return new Fingerprint(host, linksInUse(host, shape).stream().map(LinkKind::id).toList(), shape.toString());
+    }
+
+    /** The links a broadcast on this shape moves data over. */
+    public static List<LinkKind> linksInUse(HostInfo host, ClusterShape shape) {
+        List<LinkKind> links = new ArrayList<>();
+        if (shape.maxNodeSize() > 1) {
+            links.add(LinkKind.SHARED_MEMORY);
+        }
+        if (shape.maxNodeSize() > 1 || shape.nodes() > 1 && shape.virtual()) {
+            links.add(LinkKind.MPI_SHARED_MEMORY);
+        }
+        if (host.gpus() > 0 && shape.maxNodeSize() > 1) {
+            links.add(LinkKind.CUDA_IPC);
+        }
+        if (shape.nodes() > 1 && !shape.virtual()) {
+            links.add(LinkKind.NETWORK);
+        }
+        if (host.gpus() > 0) {
+            links.add(LinkKind.PCIE);
+        }
+        return links;
+    }
+
+    /** The hardware alone (no layout): what a link calibration depends on. */
+    public String hardware() {
+        return "cpu=" + host.cpuModel() + "; cpus=" + host.cpus() + "; gpu=" + host.gpuModel() + "; gpus=" + host.gpus()
+                + "; mpi=" + host.mpiVersion();
+    }
+
+    /** Every element in a fixed order: equal strings mean the same hardware, links and layout. */
+    public String canonical() {
+        return hardware() + "; links=" + String.join(",", links) + "; layout=" + layout;
+    }
+
+    /** A stable 12-hex-digit id of {@link #canonical()}, used in file names. */
+    public String id() {
+        return shortHash(canonical());
+    }
+
+    /** A stable 12-hex-digit id of {@link #hardware()}. */
+    public String hardwareId() {
+        return shortHash(hardware());
+    }
+
+    private static String shortHash(String s) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d, 0, 6);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return canonical() + " (id " + id() + ")";
+    }
+}

@@ -1,0 +1,30 @@
+package org.hbcast.tuning;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Default places of tuning tables and calibrations: {@code $XDG_CACHE_HOME/hbcast} or
+ * {@code ~/.cache/hbcast}, named by fingerprint id ({@code tuning-<id>.json}) and hardware id
+ * ({@code calibration-<hardware id>.json}).
+ */
+public final class TuningFiles {
+    private TuningFiles() {
+    }
+
+    public static Path cacheDirectory(Map<String, String> env) {
+        String xdg = env.get("XDG_CACHE_HOME");
+        if (xdg != null && !xdg.isBlank()) {
+            return Path.of(xdg, "hbcast");
+        }
+        return Path.of(System.getProperty("user.home"), ".cache", "hbcast");
+    }
+
+    public static Path defaultTable(Map<String, String> env, Fingerprint fingerprint) {
+        return cacheDirectory(env).resolve("tuning-" + fingerprint.id() + ".json");
+    }
+
+    public static Path defaultCalibration(Map<String, String> env, Fingerprint fingerprint) {
+        return cacheDirectory(env).resolve("calibration-" + fingerprint.hardwareId() + ".json");
+    }
+}

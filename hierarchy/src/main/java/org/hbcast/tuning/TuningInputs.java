@@ -1,0 +1,74 @@
+package org.hbcast.tuning;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What the selector chooses from, besides the options and the layout: the fingerprint, the tuning
+ * table when a valid one exists for it, the link calibration (measured or built-in), where each came
+ * from and the warnings met on the way. Made from file contents, so every rank that is given the
+ * same bytes makes the same inputs.
+ *
+ * @param tableFile the table file looked at (asked for or the default place), or null
+ * @param calibrationSource where the calibration comes from, for reasons and reports
+ */
+public record TuningInputs(Fingerprint fingerprint, TuningTable table, Path tableFile, Calibration calibration,
+                           String calibrationSource, List<String> warnings) {
+    public TuningInputs {
+        Objects.requireNonNull(fingerprint, "fingerprint");
+        Objects.requireNonNull(calibration, "calibration");
+        warnings = List.copyOf(warnings);
+    }
+
+    /** No table, built-in link figures: the model alone. */
+    public static TuningInputs modelOnly(Fingerprint fingerprint) {
+        return new TuningInputs(fingerprint, null, null, Calibration.builtIn(), "built-in link figures", List.of());
+    }
+
+    /**
+     * Inputs from file contents.
+     *
+     * @param tableFile the table's path, or null for none
+     * @param tableBytes its content, or null when it does not exist
+     * @param tableRequested whether the user named the table (a missing one is then a warning)
+     * @param calibrationFile the calibration's path, or null
+     * @param calibrationBytes its content, or null when it does not exist
+     * @param readWarnings warnings from reading the files
+     */
+    public static TuningInputs fromFiles(Fingerprint fingerprint, Path tableFile, byte[] tableBytes, boolean tableRequested,
+                                         Path calibrationFile, byte[] calibrationBytes, List<String> readWarnings) {
+        List<String> warnings = new ArrayList<>(readWarnings);
+        TuningTable table = null;
+        if (tableFile != null && tableBytes != null) {
+            TuningTableLoader.Loaded<TuningTable> t = TuningTableLoader.table(tableFile, tableBytes, fingerprint, MemoryKind.HOST);
+            table = t.value();
+            if (t.warning() != null) {
+                warnings.add(t.warning());
+            }
+        } else if (tableFile != null && tableRequested) {
+            warnings.add("hbcast: warning: tuning table " + tableFile + " does not exist; choosing from the cost model instead");
+        }
+        Calibration calibration = null;
+        String source = null;
+        if (calibrationFile != null && calibrationBytes != null) {
+            TuningTableLoader.Loaded<Calibration> c = TuningTableLoader.calibration(calibrationFile, calibrationBytes,
+                    fingerprint.hardware());
+            calibration = c.value();
+            source = "calibration " + calibrationFile + (calibration != null ? " of " + calibration.created() : "");
+            if (c.warning() != null) {
+                warnings.add(c.warning());
+            }
+        }
+        if (calibration == null && table != null && table.calibration() != null) {
+            calibration = table.calibration();
+            source = "the calibration inside " + tableFile + " of " + calibration.created();
+        }
+        if (calibration == null) {
+            calibration = Calibration.builtIn();
+            source = "built-in link figures" + (calibrationFile != null ? "; no calibration at " + calibrationFile : "");
+        }
+        return new TuningInputs(fingerprint, table, tableFile, calibration, source, warnings);
+    }
+}

@@ -1,0 +1,51 @@
+package org.hbcast;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.hbcast.testing.MpiLaunch;
+import org.hbcast.testing.MpiOutcome;
+import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.Fingerprint;
+import org.hbcast.tuning.HostInfo;
+import org.hbcast.tuning.MemoryKind;
+import org.hbcast.tuning.TuningJson;
+import org.hbcast.tuning.TuningTable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The selector's inputs on real MPI launches: tables used, bad tables refused with a warning, plans agreed. */
+class TuningMpiTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aTableOfThisFingerprintDecidesThePlan() throws Exception {
+        ClusterShape shape = ClusterShape.parse("2x2 virtual");
+        Fingerprint fp = Fingerprint.of(HostInfo.probe(TuningAgreement.mpiVersion()), shape);
+        List<TuningTable.Entry> entries = new ArrayList<>();
+        for (long m = 64 << 10; m <= 1 << 20; m *= 2) {
+            entries.add(new TuningTable.Entry(m, Algorithm.KNOMIAL, 8192, 3, 1e-3,
+                    List.of(new TuningTable.Point(Algorithm.KNOMIAL, 8192, 3, 1e-3))));
+        }
+        Path table = dir.resolve("tuning.json");
+        TuningJson.mapper().writeValue(table.toFile(), new TuningTable(TuningTable.FORMAT_VERSION, fp, fp.id(),
+                MemoryKind.HOST, "test", null, entries));
+        MpiOutcome out = MpiLaunch.program(TuningProgram.class).nodeSizes("2,2")
+                .env("HBCAST_TUNING_FILE", table.toString()).args("expect=knomial:8192:3").run().assertAllRanksOk();
+        assertTrue(!out.output().contains("warning"), out.output());
+    }
+
+    @Test
+    void aCorruptTableIsAWarningAndTheModelDecides() throws Exception {
+        Path table = dir.resolve("broken.json");
+        Files.writeString(table, "{\"formatVersion\": 1, \"entries\": [ {\"bytes\": 65536, \"chunkBytes\": 0");
+        MpiOutcome out = MpiLaunch.program(TuningProgram.class).nodeSizes("2,2")
+                .env("HBCAST_TUNING_FILE", table.toString()).run().assertAllRanksOk();
+        assertTrue(out.output().contains("tuning table " + table + " not used"), out.output());
+        assertTrue(out.output().contains("cost model"), out.output());
+    }
+}

@@ -1,0 +1,126 @@
+package org.hbcast.tuning;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.hbcast.Algorithm;
+import org.junit.jupiter.api.Test;
+
+class CostModelTest {
+    private final Calibration cal = TuningFixtures.calibration();
+    private final CostModel model = new CostModel(cal);
+    private final LinkCalibration shm = cal.link(LinkKind.SHARED_MEMORY);
+    private final LinkCalibration net = cal.link(LinkKind.NETWORK);
+
+    @Test
+    void ringMatchesTheFormula() {
+        long m = 8 << 20;
+        int c = 1 << 20;
+        double expected = (8 + 4 - 2) * (10e-6 + c / 1e9);
+        assertEquals(expected, model.predict(Algorithm.HIERARCHICAL, m, c, 2, ClusterShape.parse("1x4"), MemoryKind.HOST), 1e-12);
+        assertEquals(0, CostModel.ring(8, c, 1, shm));
+    }
+
+    @Test
+    void theRingsBestGridChunkBracketsTheContinuousOptimum() {
+        for (int n : new int[] {3, 4, 6, 8, 16}) {
+            for (long m : new long[] {1 << 20, 16 << 20, 64 << 20, 256L << 20}) {
+                double opt = CostModel.ringOptimalChunk(m, n, shm);
+                ClusterShape shape = ClusterShape.parse("1x" + n);
+                CostModel.Choice c = model.best(m, shape, MemoryKind.HOST, 16 << 20, Algorithm.HIERARCHICAL, 0, 0);
+                assertTrue(c.chunkBytes() >= opt / 2 && c.chunkBytes() <= opt * 2,
+                        "n=" + n + " m=" + m + ": chunk " + c.chunkBytes() + " vs c*=" + opt);
+                // c* is a minimum of the continuous formula: both neighbours are worse.
+                double at = (m / opt + n - 2) * shm.seconds(opt);
+                assertTrue(at <= (m / (opt * 1.1) + n - 2) * shm.seconds(opt * 1.1));
+                assertTrue(at <= (m / (opt / 1.1) + n - 2) * shm.seconds(opt / 1.1));
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> CostModel.ringOptimalChunk(1 << 20, 2, shm));
+    }
+
+    @Test
+    void anUnsegmentedTreeOfFullLevelsIsLevelsTimesRadixMinusOneSends() {
+        long m = 1 << 20;
+        int[][] cases = {{8, 2}, {9, 3}, {16, 4}, {27, 3}, {2, 2}};
+        for (int[] nk : cases) {
+            int n = nk[0];
+            int k = nk[1];
+            int levels = (int) Math.round(Math.log(n) / Math.log(k));
+            double expected = levels * (k - 1) * net.seconds(m);
+            assertEquals(expected, CostModel.tree(m, 1, n, k, net), expected * 1e-12, "N=" + n + " k=" + k);
+            assertEquals(levels * (k - 1), CostModel.rootChildren(n, k));
+        }
+    }
+
+    @Test
+    void fillCountsSendsAlongTheSlowestPath() {
+        assertEquals(1, CostModel.fillSends(2, 2));
+        assertEquals(2, CostModel.fillSends(3, 2));
+        assertEquals(2, CostModel.fillSends(4, 2));
+        assertEquals(3, CostModel.fillSends(8, 2));
+        assertEquals(3, CostModel.fillSends(4, 4));
+        assertEquals(0, CostModel.fillSends(1, 3));
+    }
+
+    @Test
+    void timesGrowWithSizeRanksAndSlowerLinks() {
+        ClusterShape shape = TuningFixtures.TWO_BY_TWO;
+        for (Algorithm a : List.of(Algorithm.NATIVE, Algorithm.KNOMIAL, Algorithm.HIERARCHICAL)) {
+            double previous = 0;
+            for (long m = 1; m <= 1L << 30; m *= 2) {
+                double t = model.predict(a, m, 256 << 10, 2, shape, MemoryKind.HOST);
+                assertTrue(t >= previous, a + " at " + m);
+                previous = t;
+            }
+        }
+        double four = model.predict(Algorithm.HIERARCHICAL, 16 << 20, 1 << 20, 2, ClusterShape.parse("1x4"), MemoryKind.HOST);
+        double eight = model.predict(Algorithm.HIERARCHICAL, 16 << 20, 1 << 20, 2, ClusterShape.parse("1x8"), MemoryKind.HOST);
+        assertTrue(eight > four);
+        Calibration slow = Calibration.measured(cal.hardware(), "", List.of(
+                new LinkCalibration(LinkKind.NETWORK, 50e-6, 1e8, "measured")), null, List.of());
+        assertTrue(new CostModel(slow).predict(Algorithm.HIERARCHICAL, 16 << 20, 1 << 20, 2, shape, MemoryKind.HOST)
+                > model.predict(Algorithm.HIERARCHICAL, 16 << 20, 1 << 20, 2, shape, MemoryKind.HOST));
+    }
+
+    @Test
+    void theHierarchyOverlapsTreeAndRing() {
+        long m = 16 << 20;
+        int c = 1 << 20;
+        double tree = CostModel.tree(c, 16, 2, 2, net);
+        double ring = CostModel.ring(16, c, 4, shm);
+        double both = model.predict(Algorithm.HIERARCHICAL, m, c, 2, ClusterShape.parse("2x4"), MemoryKind.HOST);
+        assertTrue(both < tree + ring, "overlapped levels beat levels one after the other");
+        assertTrue(both >= Math.max(tree, ring));
+        double device = model.predict(Algorithm.HIERARCHICAL, m, c, 2, ClusterShape.parse("2x4"), MemoryKind.DEVICE);
+        assertNotEquals(both, device);
+    }
+
+    @Test
+    void bestStaysWithinTheMessageAndTheCapAndNeverPicksNativeForDevices() {
+        for (String layout : List.of("1x4", "2x2", "4x1", "8+3+3", "2x2 virtual")) {
+            ClusterShape shape = ClusterShape.parse(layout);
+            for (long m = 1; m <= 1L << 32; m *= 3) {
+                for (MemoryKind mem : MemoryKind.values()) {
+                    CostModel.Choice c = model.best(m, shape, mem, 1 << 20, Algorithm.AUTO, 0, 0);
+                    assertTrue(c.chunkBytes() >= 1 && c.chunkBytes() <= Math.min(m, 1 << 20), layout + " " + m + " " + c);
+                    assertTrue(mem == MemoryKind.HOST || c.algorithm() != Algorithm.NATIVE);
+                    assertTrue(c.seconds() > 0 && Double.isFinite(c.seconds()));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aMeasuredNativeCurveIsUsedOnItsLayoutOnly() {
+        Calibration withNative = Calibration.measured(cal.hardware(), "", cal.links(), "2x2",
+                List.of(new TimedSize(1 << 16, 1e-4), new TimedSize(1 << 20, 1e-3)));
+        CostModel m = new CostModel(withNative);
+        assertEquals(1e-3, m.predict(Algorithm.NATIVE, 1 << 20, 1 << 20, 2, TuningFixtures.TWO_BY_TWO, MemoryKind.HOST), 1e-15);
+        assertEquals(2e-3, m.predict(Algorithm.NATIVE, 2 << 20, 1 << 20, 2, TuningFixtures.TWO_BY_TWO, MemoryKind.HOST), 1e-15);
+        assertNotEquals(1e-3, m.predict(Algorithm.NATIVE, 1 << 20, 1 << 20, 2, ClusterShape.parse("1x4"), MemoryKind.HOST));
+    }
+}

@@ -1,0 +1,46 @@
+package org.hbcast.tuning;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.hbcast.Algorithm;
+
+/** Fingerprints, calibrations and tables for the pure tests. */
+public final class TuningFixtures {
+    public static final HostInfo HOST = new HostInfo("Test CPU 9000", 16, "", 0, "Open MPI 4.1.4");
+    public static final ClusterShape TWO_BY_TWO = ClusterShape.parse("2x2");
+
+    private TuningFixtures() {
+    }
+
+    public static Fingerprint fingerprint(ClusterShape shape) {
+        return Fingerprint.of(HOST, shape);
+    }
+
+    /** Links with round figures: easy to check by hand. */
+    public static Calibration calibration() {
+        return Calibration.measured(Fingerprint.of(HOST, TWO_BY_TWO).hardware(), "2026-01-01T00:00:00Z", List.of(
+                new LinkCalibration(LinkKind.SHARED_MEMORY, 10e-6, 1e9, "measured"),
+                new LinkCalibration(LinkKind.MPI_SHARED_MEMORY, 5e-6, 2e9, "measured"),
+                new LinkCalibration(LinkKind.NETWORK, 50e-6, 1e9, "measured")), null, List.of());
+    }
+
+    /**
+     * A valid table for {@code shape}: sizes 64 KiB, 1 MiB, 16 MiB; hierarchical everywhere, chunks
+     * 64 KiB, 256 KiB, 1 MiB; every entry with a few points.
+     */
+    public static TuningTable table(ClusterShape shape) {
+        Fingerprint fp = fingerprint(shape);
+        List<TuningTable.Entry> entries = new ArrayList<>();
+        long[] sizes = {64 << 10, 1 << 20, 16 << 20};
+        int[] chunks = {64 << 10, 256 << 10, 1 << 20};
+        for (int i = 0; i < sizes.length; i++) {
+            double t = 1e-4 * (i + 1) * (i + 1);
+            entries.add(new TuningTable.Entry(sizes[i], Algorithm.HIERARCHICAL, chunks[i], 2, t, List.of(
+                    new TuningTable.Point(Algorithm.HIERARCHICAL, chunks[i], 2, t),
+                    new TuningTable.Point(Algorithm.KNOMIAL, chunks[i], 2, 2 * t),
+                    new TuningTable.Point(Algorithm.NATIVE, (int) Math.min(sizes[i], 1 << 20), 2, 3 * t))));
+        }
+        return new TuningTable(TuningTable.FORMAT_VERSION, fp, fp.id(), MemoryKind.HOST, "2026-01-01T00:00:00Z",
+                null, entries);
+    }
+}
