@@ -52,8 +52,11 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final BcastOptions options;
     private final Selector selector;
     private final NodeRing ring;
+    /**
+     * The node's fan-out segment, made only when {@code HBCAST_INTRA=fanout} asks for it: experimental
+     * until the selector weighs it against the ring; while it exists it carries every intra-node call.
+     */
     private final ShmFanout fanout;
-    private final boolean useFanout = "fanout".equals(System.getenv("HBCAST_INTRA"));
     private final KnomialBroadcast tree;
     private final int rank;
     private final int size;
@@ -106,6 +109,12 @@ public final class HierarchicalBcast implements AutoCloseable {
      * as the largest planned chunk.
      */
     public static HierarchicalBcast create(Intracomm comm, BcastOptions options) throws MPIException {
+        boolean wantFanout;
+        try {
+            wantFanout = intraNodeFanout(System.getenv("HBCAST_INTRA"));
+        } catch (IllegalArgumentException e) {
+            throw new MPIException("hbcast: " + e.getMessage());
+        }
         Intracomm dup = comm.dup();
         Topology topology = null;
         NodeRing ring = null;
@@ -121,7 +130,9 @@ public final class HierarchicalBcast implements AutoCloseable {
                     TuningAgreement.agree(dup, options, topology, System.getenv()));
             if (topology.nodeComm().getSize() > 1) {
                 ring = NodeRing.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options, selector));
-                fanout = NodeFanout.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options, selector));
+                if (wantFanout) {
+                    fanout = NodeFanout.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options, selector));
+                }
             }
             return new HierarchicalBcast(dup, topology, options, selector, ring, fanout);
         } catch (MPIException | RuntimeException e) {
@@ -129,6 +140,16 @@ public final class HierarchicalBcast implements AutoCloseable {
             dup.free();
             throw e;
         }
+    }
+
+    static boolean intraNodeFanout(String value) {
+        if (value == null || value.isBlank() || value.strip().equals("ring")) {
+            return false;
+        }
+        if (value.strip().equals("fanout")) {
+            return true;
+        }
+        throw new IllegalArgumentException("HBCAST_INTRA must be ring or fanout, not '" + value + "'");
     }
 
     private static int slotBytes(BcastOptions options, Selector selector) {
@@ -276,7 +297,7 @@ public final class HierarchicalBcast implements AutoCloseable {
             int writer = layout.positionOf(leaders[myNode]);
             boolean first = leaders[myNode] == rank;
             fed = first && rank != root;
-            stage = useFanout ? startFanout(writer, first, fed, bytes, plan.chunkBytes())
+            stage = fanout != null ? startFanout(writer, first, fed, bytes, plan.chunkBytes())
                     : startRing(writer, fed, bytes, plan.chunkBytes());
         }
         drive(treeActive, stage, fed);

@@ -64,6 +64,19 @@ class HierarchicalBcastMpiTest {
                 .args("suite=random", "calls=200").run().assertAllRanksOk();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"4", "3,3", "1,3,2"})
+    void nodeFanOutEveryRoot(String nodes) {
+        matrix().nodeSizes(nodes).env("HBCAST_INTRA", "fanout").args("roots=all", "medium=few").run()
+                .assertAllRanksOk();
+    }
+
+    @Test
+    void randomBackToBackCallsThroughTheFanOut() {
+        MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("4,2").env("HBCAST_CHUNK_BYTES", "65536")
+                .env("HBCAST_INTRA", "fanout").args("suite=random", "calls=150").run().assertAllRanksOk();
+    }
+
     @Test
     void twoInstancesOnSplitCommunicatorsInterleaved() {
         MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("3,3").args("suite=split").run().assertAllRanksOk();
