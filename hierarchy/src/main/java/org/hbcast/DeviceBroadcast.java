@@ -7,7 +7,6 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
 import org.hbcast.gpu.cuda.CudaContext;
 import org.hbcast.gpu.cuda.CudaDevices;
 import org.hbcast.gpu.cuda.CudaRingMember;
@@ -57,8 +56,7 @@ final class DeviceBroadcast implements AutoCloseable {
     private final int[] leaders;
     private final byte[] myDescriptor = new byte[IpcDescriptor.BYTES];
     private final byte[] rightDescriptor = new byte[IpcDescriptor.BYTES];
-    private final IdleStrategy idle = new BackoffIdleStrategy(100, 20, TimeUnit.MICROSECONDS.toNanos(1),
-            TimeUnit.MICROSECONDS.toNanos(100));
+    private final ProgressWait wait;
     private PinnedBuffer pinned;
 
     private DeviceBroadcast(Intracomm comm, Topology topology, BcastOptions options, CudaRingMember ring,
@@ -67,6 +65,8 @@ final class DeviceBroadcast implements AutoCloseable {
         this.topology = topology;
         this.layout = topology.layout();
         this.options = options;
+        this.wait = new ProgressWait(new BackoffIdleStrategy(100, 20, TimeUnit.MICROSECONDS.toNanos(1),
+                TimeUnit.MICROSECONDS.toNanos(100)), options.timeout().toNanos());
         this.ring = ring;
         this.staging = staging;
         this.tree = new KnomialBroadcast(comm, TAG);
@@ -123,7 +123,7 @@ final class DeviceBroadcast implements AutoCloseable {
      *
      * @throws RingException when the ring fails (the caller turns it into an MPIException)
      */
-    void bcast(DeviceBuffer buf, long bytes, int root, Plan plan, long timeoutNs) throws MPIException {
+    void bcast(DeviceBuffer buf, long bytes, int root, Plan plan) throws MPIException {
         // Streams, events and IPC mappings belong to the ring's device; the caller's thread may have another current.
         CudaContext.use(ring.device());
         if (plan.algorithm() == Algorithm.NATIVE) {
@@ -133,7 +133,7 @@ final class DeviceBroadcast implements AutoCloseable {
         int chunk = Math.min(plan.chunkBytes(), ring.maxChunkBytes());
         if (plan.algorithm() == Algorithm.KNOMIAL) {
             // A flat tree over every rank, each staging its own copy: no ring.
-            run(buf, bytes, root, everyRank, size, rank, root, plan.radix(), chunk, null, false, timeoutNs, size > 1);
+            run(buf, bytes, root, everyRank, size, rank, root, plan.radix(), chunk, null, false, size > 1);
             return;
         }
         int rootNode = layout.nodeOf(root);
@@ -160,13 +160,12 @@ final class DeviceBroadcast implements AutoCloseable {
         }
         boolean leader = leaders[myNode] == rank && leaders.length > 1;
         run(buf, bytes, root, leaders, leaders.length, myNode, rootNode, plan.radix(), chunk,
-                pipeline, fed, timeoutNs, leader);
+                pipeline, fed, leader);
     }
 
     /** Runs tree, staging and ring in one loop until all three are done, backing off while idle. */
     private void run(DeviceBuffer buf, long bytes, int root, int[] participants, int n, int me, int rootIndex,
-                     int radix, int chunk, RingPipeline<DeviceBuffer> pipeline, boolean fed, long timeoutNs,
-                     boolean treeActive) throws MPIException {
+                     int radix, int chunk, RingPipeline<DeviceBuffer> pipeline, boolean fed, boolean treeActive) throws MPIException {
         boolean sending = rank == root;
         if (treeActive) {
             PinnedBuffer host = pinnedAtLeast(bytes);
@@ -176,8 +175,7 @@ final class DeviceBroadcast implements AutoCloseable {
                 tree.markRootReady(0);
             }
         }
-        idle.reset();
-        long stalledSince = 0;
+        wait.reset();
         try {
             while (true) {
                 int work = 0;
@@ -202,22 +200,13 @@ final class DeviceBroadcast implements AutoCloseable {
                 if (done) {
                     return;
                 }
-                if (work > 0) {
-                    stalledSince = 0;
-                    idle.idle(work);
-                    continue;
-                }
-                long now = System.nanoTime();
-                if (stalledSince == 0) {
-                    stalledSince = now;
-                } else if (now - stalledSince > timeoutNs) {
+                if (wait.timedOut(work)) {
                     String what = treeActive && !tree.isDone() ? tree.pending()
                             : treeActive && !staging.isDone() ? "staging copies between the GPU and host memory"
                             : pipeline.describeWait();
                     throw new MPIException("hbcast device bcast on rank " + rank + " timed out after "
                             + options.timeout().toMillis() / 1000.0 + " s waiting for " + what);
                 }
-                idle.idle();
             }
         } catch (MPIException | RuntimeException e) {
             if (pipeline != null) {

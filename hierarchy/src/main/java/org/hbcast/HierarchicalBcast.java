@@ -67,6 +67,7 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final IdleStrategy idle = new BackoffIdleStrategy(100, 20, TimeUnit.MICROSECONDS.toNanos(1),
             TimeUnit.MICROSECONDS.toNanos(100));
     private final long timeoutNs;
+    private final ProgressWait wait;
     private final long[] agreement = new long[4];
     private ByteBuffer staging;
     private DeviceBroadcast device;
@@ -89,6 +90,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         Arrays.setAll(everyRank, r -> r);
         this.leaders = new int[layout.nodeCount()];
         this.timeoutNs = options.timeout().toNanos();
+        this.wait = new ProgressWait(idle, timeoutNs);
     }
 
     /** {@link #create(Intracomm, BcastOptions)} with the options of the environment. Collective. */
@@ -206,7 +208,7 @@ public final class HierarchicalBcast implements AutoCloseable {
                     ring != null ? ring.maxChunkBytes() : slotBytes(options, selector));
         }
         try {
-            device.bcast(buf, bytes, root, selector.plan(bytes, MemoryKind.DEVICE), timeoutNs);
+            device.bcast(buf, bytes, root, selector.plan(bytes, MemoryKind.DEVICE));
         } catch (RuntimeException e) {
             fail("hbcast device bcast on rank " + rank + ": " + e.getMessage() + nodeRanks());
         } catch (MPIException e) {
@@ -327,8 +329,7 @@ public final class HierarchicalBcast implements AutoCloseable {
     /** Runs the tree and the ring in one loop until both are done, backing off while idle. */
     private void drive(boolean treeActive, IntraNodeBroadcast pipeline, boolean fed)
             throws MPIException {
-        idle.reset();
-        long stalledSince = 0;
+        wait.reset();
         while (true) {
             int work = 0;
             boolean done = true;
@@ -346,15 +347,7 @@ public final class HierarchicalBcast implements AutoCloseable {
             if (done) {
                 return;
             }
-            if (work > 0) {
-                stalledSince = 0;
-                idle.idle(work);
-                continue;
-            }
-            long now = System.nanoTime();
-            if (stalledSince == 0) {
-                stalledSince = now;
-            } else if (now - stalledSince > timeoutNs) {
+            if (wait.timedOut(work)) {
                 String what = treeActive && !tree.isDone() ? tree.pending()
                         : pipeline.describeWait() + nodeRanks();
                 if (pipeline != null) {
@@ -366,7 +359,6 @@ public final class HierarchicalBcast implements AutoCloseable {
                 fail("hbcast bcast on rank " + rank + " timed out after " + options.timeout().toMillis() / 1000.0
                         + " s waiting for " + what);
             }
-            idle.idle();
         }
     }
 

@@ -1,0 +1,46 @@
+package org.hbcast;
+
+import org.agrona.concurrent.IdleStrategy;
+
+/**
+ * The waiting half of a progress loop: backs off while a round moved nothing (so a rank that waits
+ * does not starve the peer it waits for on an oversubscribed node) and reports when nothing has moved
+ * for the timeout, so no call waits forever. One per loop owner; allocation-free.
+ */
+final class ProgressWait {
+    private final IdleStrategy idle;
+    private final long timeoutNs;
+    private long stalledSince;
+
+    ProgressWait(IdleStrategy idle, long timeoutNs) {
+        this.idle = idle;
+        this.timeoutNs = timeoutNs;
+    }
+
+    /** Call before a loop starts. */
+    void reset() {
+        idle.reset();
+        stalledSince = 0;
+    }
+
+    /**
+     * Call after each round that did {@code work} units of work; waits a little if it did none.
+     *
+     * @return true when nothing has moved for longer than the timeout: the caller must give up
+     */
+    boolean timedOut(int work) {
+        if (work > 0) {
+            stalledSince = 0;
+            idle.idle(work);
+            return false;
+        }
+        long now = System.nanoTime();
+        if (stalledSince == 0) {
+            stalledSince = now;
+        } else if (now - stalledSince > timeoutNs) {
+            return true;
+        }
+        idle.idle();
+        return false;
+    }
+}
