@@ -66,7 +66,6 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final UnsafeBuffer ringMemory = new UnsafeBuffer(0, 0);
     private final IdleStrategy idle = new BackoffIdleStrategy(100, 20, TimeUnit.MICROSECONDS.toNanos(1),
             TimeUnit.MICROSECONDS.toNanos(100));
-    private final long timeoutNs;
     private final ProgressWait wait;
     private final long[] agreement = new long[4];
     private ByteBuffer staging;
@@ -89,8 +88,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         this.everyRank = new int[size];
         Arrays.setAll(everyRank, r -> r);
         this.leaders = new int[layout.nodeCount()];
-        this.timeoutNs = options.timeout().toNanos();
-        this.wait = new ProgressWait(idle, timeoutNs);
+        this.wait = new ProgressWait(idle, options.timeout().toNanos());
     }
 
     /** {@link #create(Intracomm, BcastOptions)} with the options of the environment. Collective. */
