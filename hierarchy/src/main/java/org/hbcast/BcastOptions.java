@@ -21,9 +21,12 @@ import java.util.regex.Pattern;
  * @param nodeSizes virtual node sizes like "8,3,3", or null for real nodes ({@code HBCAST_NODE_SIZES})
  * @param check compare (bytes, root) across ranks before each call ({@code HBCAST_CHECK=1})
  * @param ringSlots slots per intra-node ring link ({@code HBCAST_RING_SLOTS}, default 8)
+ * @param fanout move a node's chunks through one shared fan-out segment instead of the ring
+ *        ({@code HBCAST_INTRA=fanout}; default {@code ring}; experimental until the selector weighs it)
  */
 public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path tuningFile, Duration timeout,
-                           String nodeSizes, boolean check, int ringSlots) {
+                           String nodeSizes, boolean check, int ringSlots,
+                           boolean fanout) {
 
     /** Largest chunk: bounds the ring's slots (and so its shared memory). */
     public static final int MAX_CHUNK_BYTES = 16 << 20;
@@ -76,7 +79,19 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
                 Duration.ofMillis(Math.round(1000 * doubleVar(env, "HBCAST_TIMEOUT_S", 60, 0.001, 86_400))),
                 nodes == null || nodes.isBlank() ? null : nodes,
                 boolVar(env, "HBCAST_CHECK"),
-                intVar(env, "HBCAST_RING_SLOTS", 8, 1, MAX_RING_SLOTS));
+                intVar(env, "HBCAST_RING_SLOTS", 8, 1, MAX_RING_SLOTS),
+                intraVar(env, "HBCAST_INTRA"));
+    }
+
+    private static boolean intraVar(Map<String, String> env, String name) {
+        String v = env.get(name);
+        if (v == null || v.isBlank() || v.strip().equals("ring")) {
+            return false;
+        }
+        if (v.strip().equals("fanout")) {
+            return true;
+        }
+        throw new IllegalArgumentException(name + "='" + v + "' must be ring or fanout");
     }
 
     private static int intVar(Map<String, String> env, String name, int dflt, int min, int max) {
@@ -137,35 +152,39 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
     }
 
     public BcastOptions withAlgorithm(Algorithm a) {
-        return new BcastOptions(a, chunkBytes, radix, tuningFile, timeout, nodeSizes, check, ringSlots);
+        return new BcastOptions(a, chunkBytes, radix, tuningFile, timeout, nodeSizes, check, ringSlots, fanout);
     }
 
     public BcastOptions withChunkBytes(int bytes) {
-        return new BcastOptions(algorithm, bytes, radix, tuningFile, timeout, nodeSizes, check, ringSlots);
+        return new BcastOptions(algorithm, bytes, radix, tuningFile, timeout, nodeSizes, check, ringSlots, fanout);
     }
 
     public BcastOptions withRadix(int k) {
-        return new BcastOptions(algorithm, chunkBytes, k, tuningFile, timeout, nodeSizes, check, ringSlots);
+        return new BcastOptions(algorithm, chunkBytes, k, tuningFile, timeout, nodeSizes, check, ringSlots, fanout);
     }
 
     /** A tuning table to use; {@code Path.of("none")} for none (the model alone). */
     public BcastOptions withTuningFile(Path file) {
-        return new BcastOptions(algorithm, chunkBytes, radix, file, timeout, nodeSizes, check, ringSlots);
+        return new BcastOptions(algorithm, chunkBytes, radix, file, timeout, nodeSizes, check, ringSlots, fanout);
     }
 
     public BcastOptions withTimeout(Duration t) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, t, nodeSizes, check, ringSlots);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, t, nodeSizes, check, ringSlots, fanout);
     }
 
     public BcastOptions withNodeSizes(String sizes) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, sizes, check, ringSlots);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, sizes, check, ringSlots, fanout);
     }
 
     public BcastOptions withCheck(boolean on) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, on, ringSlots);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, on, ringSlots, fanout);
     }
 
     public BcastOptions withRingSlots(int slots) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, check, slots);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, check, slots, fanout);
+    }
+
+    public BcastOptions withFanout(boolean on) {
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, check, ringSlots, on);
     }
 }

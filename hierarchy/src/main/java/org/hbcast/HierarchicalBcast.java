@@ -53,7 +53,7 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final Selector selector;
     private final NodeRing ring;
     /**
-     * The node's fan-out segment, made only when {@code HBCAST_INTRA=fanout} asks for it: experimental
+     * The node's fan-out segment, made only when the options ask for it ({@code HBCAST_INTRA=fanout}): experimental
      * until the selector weighs it against the ring; while it exists it carries every intra-node call.
      */
     private final ShmFanout fanout;
@@ -109,12 +109,6 @@ public final class HierarchicalBcast implements AutoCloseable {
      * as the largest planned chunk.
      */
     public static HierarchicalBcast create(Intracomm comm, BcastOptions options) throws MPIException {
-        boolean wantFanout;
-        try {
-            wantFanout = intraNodeFanout(System.getenv("HBCAST_INTRA"));
-        } catch (IllegalArgumentException e) {
-            throw new MPIException("hbcast: " + e.getMessage());
-        }
         Intracomm dup = comm.dup();
         Topology topology = null;
         NodeRing ring = null;
@@ -130,7 +124,7 @@ public final class HierarchicalBcast implements AutoCloseable {
                     TuningAgreement.agree(dup, options, topology, System.getenv()));
             if (topology.nodeComm().getSize() > 1) {
                 ring = NodeRing.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options, selector));
-                if (wantFanout) {
+                if (options.fanout()) {
                     fanout = NodeFanout.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options, selector));
                 }
             }
@@ -140,16 +134,6 @@ public final class HierarchicalBcast implements AutoCloseable {
             dup.free();
             throw e;
         }
-    }
-
-    static boolean intraNodeFanout(String value) {
-        if (value == null || value.isBlank() || value.strip().equals("ring")) {
-            return false;
-        }
-        if (value.strip().equals("fanout")) {
-            return true;
-        }
-        throw new IllegalArgumentException("HBCAST_INTRA must be ring or fanout, not '" + value + "'");
     }
 
     private static int slotBytes(BcastOptions options, Selector selector) {

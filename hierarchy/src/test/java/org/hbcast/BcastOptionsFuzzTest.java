@@ -19,12 +19,12 @@ import org.junit.jupiter.api.Test;
  */
 class BcastOptionsFuzzTest {
     private static final List<String> VARIABLES = List.of("HBCAST_ALGORITHM", "HBCAST_CHUNK_BYTES", "HBCAST_RADIX",
-            "HBCAST_TIMEOUT_S", "HBCAST_CHECK", "HBCAST_RING_SLOTS", "HBCAST_NODE_SIZES");
+            "HBCAST_TIMEOUT_S", "HBCAST_CHECK", "HBCAST_RING_SLOTS", "HBCAST_NODE_SIZES", "HBCAST_INTRA");
     private static final List<String> ODD = List.of("", " ", "\t", "-1", "0", "1", "2", "64", "65", "4096", "1e3",
             "0x40", "2147483647", "2147483648", "-2147483649", "99999999999999999999", "NaN", "Infinity", "-0",
             "+8", " 8 ", "8s", "5m", "1.5", ".5", "5.", "64K", "1M", "true", "TRUE", "yes", "auto", "Native",
             " knomial ", "hierarchical\n", "ring", "8,3,3", "2,,2", "0,4", "-2,6", "4", "\u0661\u0662", "5f", "0x1p3",
-            "1_000", "\u0000", "null", "8;rm -rf /", "2,2,", ",2");
+            "1_000", "\u0000", "null", "8;rm -rf /", "2,2,", ",2", "fanout", " fanout\t", "Fanout");
 
     @Test
     void everyEnvironmentGivesBoundedOptionsOrNamesTheBadVariable() {
@@ -44,6 +44,7 @@ class BcastOptionsFuzzTest {
                 assertTrue(o.radix() == 0 || o.radix() >= 2 && o.radix() <= BcastOptions.MAX_RADIX, env + " -> " + o);
                 assertTrue(o.ringSlots() >= 1 && o.ringSlots() <= BcastOptions.MAX_RING_SLOTS, env + " -> " + o);
                 assertTrue(o.timeout().toMillis() >= 1 && o.timeout().toSeconds() <= 86_400, env + " -> " + o);
+                assertEquals("fanout".equals(env.getOrDefault("HBCAST_INTRA", "").strip()), o.fanout(), env + " -> " + o);
                 if (o.nodeSizes() != null) {
                     nodeSizes(o.nodeSizes(), env);
                 }

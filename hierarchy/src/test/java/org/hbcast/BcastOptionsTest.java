@@ -1,6 +1,7 @@
 package org.hbcast;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +19,16 @@ class BcastOptionsTest {
         assertEquals(Duration.ofSeconds(60), o.timeout());
         assertEquals(8, o.ringSlots());
         assertEquals(false, o.check());
+        assertFalse(o.fanout());
+    }
+
+    @Test
+    void intraNodeTransportIsRingUnlessFanoutIsAskedFor() {
+        assertFalse(BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", " ")).fanout());
+        assertFalse(BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", "ring")).fanout());
+        assertTrue(BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", "fanout")).fanout());
+        assertTrue(BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", " fanout ")).fanout());
+        assertTrue(BcastOptions.defaults().withFanout(true).fanout());
     }
 
     @Test
@@ -44,6 +55,7 @@ class BcastOptionsTest {
         assertMessage("HBCAST_TIMEOUT_S='NaN' is not a number of seconds", Map.of("HBCAST_TIMEOUT_S", "NaN"));
         assertMessage("HBCAST_CHECK='maybe' must be", Map.of("HBCAST_CHECK", "maybe"));
         assertMessage("HBCAST_RING_SLOTS=0 is outside", Map.of("HBCAST_RING_SLOTS", "0"));
+        assertMessage("HBCAST_INTRA='fan-out' must be ring or fanout", Map.of("HBCAST_INTRA", "fan-out"));
     }
 
     private static void assertMessage(String fragment, Map<String, String> env) {

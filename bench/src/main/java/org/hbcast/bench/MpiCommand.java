@@ -1,5 +1,6 @@
 package org.hbcast.bench;
 
+import java.util.function.IntFunction;
 import mpi.MPI;
 import picocli.CommandLine;
 
@@ -9,9 +10,14 @@ public final class MpiCommand {
     }
 
     public static void run(Object command, String[] args) throws Exception {
+        run(rank -> new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true), args);
+    }
+
+    /** As {@link #run(Object, String[])}, for a command line that depends on the rank (say, who prints errors). */
+    public static void run(IntFunction<CommandLine> commandLineForRank, String[] args) throws Exception {
         System.setProperty("java.awt.headless", "true");
         MPI.Init(args);
-        int code = new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        int code = commandLineForRank.apply(MPI.COMM_WORLD.getRank()).execute(args);
         MPI.Finalize();
         System.exit(code);
     }

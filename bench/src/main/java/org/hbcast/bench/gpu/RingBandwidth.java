@@ -13,6 +13,7 @@ import org.hbcast.gpu.cuda.CudaContext;
 import org.hbcast.gpu.cuda.CudaDevices;
 import org.hbcast.gpu.cuda.CudaException;
 import org.hbcast.gpu.cuda.DeviceBuffer;
+import org.hbcast.bench.MpiCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,10 +40,7 @@ public final class RingBandwidth implements Callable<Integer> {
     int warmup = 3;
 
     public static void main(String[] args) throws Exception {
-        MPI.Init(args);
-        int code = new CommandLine(new RingBandwidth()).execute(args);
-        MPI.Finalize();
-        System.exit(code);
+        MpiCommand.run(new RingBandwidth(), args);
     }
 
     @Override

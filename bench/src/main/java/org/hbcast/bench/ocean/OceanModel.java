@@ -12,6 +12,7 @@ import mpi.MPI;
 import org.hbcast.Algorithm;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
+import org.hbcast.bench.MpiCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -66,10 +67,7 @@ public final class OceanModel implements Callable<Integer> {
     Boolean progress;
 
     public static void main(String[] args) throws Exception {
-        MPI.Init(args);
-        int code = commandLine(MPI.COMM_WORLD.getRank()).execute(args);
-        MPI.Finalize();
-        System.exit(code);
+        MpiCommand.run(OceanModel::commandLine, args);
     }
 
     /** The command line; only {@code rank} 0 prints errors, so a bad option is reported once. */

@@ -18,6 +18,7 @@ import org.hbcast.BcastOptions;
 import org.hbcast.ElementType;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.mpi.StringExchange;
+import org.hbcast.bench.MpiCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -72,10 +73,7 @@ public final class Soak implements Callable<Integer> {
     private int ranks;
 
     public static void main(String[] args) throws Exception {
-        MPI.Init(args);
-        int code = new CommandLine(new Soak()).execute(args);
-        MPI.Finalize();
-        System.exit(code);
+        MpiCommand.run(new Soak(), args);
     }
 
     @Override

@@ -1,8 +1,6 @@
 package org.hbcast.gpu.shm;
 
 import org.agrona.BitUtil;
-import org.agrona.concurrent.AtomicBuffer;
-import org.hbcast.gpu.ring.RingLink;
 
 /**
  * Layout of a ring inbox: the shared-memory segment through which a rank receives chunks from its
@@ -117,18 +115,5 @@ public final class InboxLayout
     public static int lengthOffset(final long sequence, final int slotCount)
     {
         return SLOT_LENGTHS_OFFSET + (int)(sequence % slotCount) * Integer.BYTES;
-    }
-
-    /** The node rank recorded in an inbox's abort word, or {@link RingLink#NOT_ABORTED}. */
-    static int abortOrigin(final AtomicBuffer inbox)
-    {
-        final int word = inbox.getIntVolatile(ABORT_OFFSET);
-        return word == 0 ? RingLink.NOT_ABORTED : word - 1;
-    }
-
-    /** Records {@code originRank} in an inbox's abort word unless a failure is recorded already. */
-    static void abort(final AtomicBuffer inbox, final int originRank)
-    {
-        inbox.compareAndSetInt(ABORT_OFFSET, 0, originRank + 1);
     }
 }

@@ -316,14 +316,13 @@ public final class ShmFanout implements IntraNodeBroadcast, AutoCloseable
     public void abort()
     {
         aborted = true;
-        shm.compareAndSetInt(ABORT_OFFSET, 0, position + 1);
+        AbortWord.set(shm, ABORT_OFFSET, position);
     }
 
     /** The node rank whose failure aborted the fan-out, or {@link RingLink#NOT_ABORTED}. */
     public int abortOrigin()
     {
-        final int word = shm.getIntVolatile(ABORT_OFFSET);
-        return word == 0 ? RingLink.NOT_ABORTED : word - 1;
+        return AbortWord.origin(shm, ABORT_OFFSET);
     }
 
     private void failIfAborted()

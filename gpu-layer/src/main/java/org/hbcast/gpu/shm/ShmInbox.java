@@ -179,13 +179,13 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
     @Override
     public int abortOrigin()
     {
-        return InboxLayout.abortOrigin(buffer);
+        return AbortWord.origin(buffer, InboxLayout.ABORT_OFFSET);
     }
 
     @Override
     public void abort(final int originRank)
     {
-        InboxLayout.abort(buffer, originRank);
+        AbortWord.set(buffer, InboxLayout.ABORT_OFFSET, originRank);
     }
 
     /** Unmaps the inbox and removes its file if still there. */

@@ -185,13 +185,13 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
     @Override
     public int abortOrigin()
     {
-        return InboxLayout.abortOrigin(buffer);
+        return AbortWord.origin(buffer, InboxLayout.ABORT_OFFSET);
     }
 
     @Override
     public void abort(final int originRank)
     {
-        InboxLayout.abort(buffer, originRank);
+        AbortWord.set(buffer, InboxLayout.ABORT_OFFSET, originRank);
     }
 
     /** Path of the mapped inbox. */
