@@ -21,12 +21,12 @@ import java.util.regex.Pattern;
  * @param nodeSizes virtual node sizes like "8,3,3", or null for real nodes ({@code HBCAST_NODE_SIZES})
  * @param check compare (bytes, root) across ranks before each call ({@code HBCAST_CHECK=1})
  * @param ringSlots slots per intra-node ring link ({@code HBCAST_RING_SLOTS}, default 8)
- * @param fanout move a node's chunks through one shared fan-out segment instead of the ring
- *        ({@code HBCAST_INTRA=fanout}; default {@code ring}; experimental until the selector weighs it)
+ * @param intra how chunks move inside a node: the ring, the fan-out segment, or the selector's choice
+ *        per size ({@code HBCAST_INTRA=auto|ring|fanout}, default auto)
  */
 public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path tuningFile, Duration timeout,
                            String nodeSizes, boolean check, int ringSlots,
-                           boolean fanout) {
+                           IntraNode intra) {
 
     /** Largest chunk: bounds the ring's slots (and so its shared memory). */
     public static final int MAX_CHUNK_BYTES = 16 << 20;
@@ -37,6 +37,7 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
     public BcastOptions {
         Objects.requireNonNull(algorithm, "algorithm");
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(intra, "intra");
         checkChunkBytes(chunkBytes);
         checkRadix(radix);
         if (timeout.isNegative() || timeout.isZero()) {
@@ -83,15 +84,9 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
                 intraVar(env, "HBCAST_INTRA"));
     }
 
-    private static boolean intraVar(Map<String, String> env, String name) {
+    private static IntraNode intraVar(Map<String, String> env, String name) {
         String v = env.get(name);
-        if (v == null || v.isBlank() || v.strip().equals("ring")) {
-            return false;
-        }
-        if (v.strip().equals("fanout")) {
-            return true;
-        }
-        throw new IllegalArgumentException(name + "='" + v + "' must be ring or fanout");
+        return v == null || v.isBlank() ? IntraNode.AUTO : IntraNode.parse(name, v);
     }
 
     private static int intVar(Map<String, String> env, String name, int dflt, int min, int max) {
@@ -152,39 +147,39 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
     }
 
     public BcastOptions withAlgorithm(Algorithm a) {
-        return new BcastOptions(a, chunkBytes, radix, tuningFile, timeout, nodeSizes, check, ringSlots, fanout);
+        return new BcastOptions(a, chunkBytes, radix, tuningFile, timeout, nodeSizes, check, ringSlots, intra);
     }
 
     public BcastOptions withChunkBytes(int bytes) {
-        return new BcastOptions(algorithm, bytes, radix, tuningFile, timeout, nodeSizes, check, ringSlots, fanout);
+        return new BcastOptions(algorithm, bytes, radix, tuningFile, timeout, nodeSizes, check, ringSlots, intra);
     }
 
     public BcastOptions withRadix(int k) {
-        return new BcastOptions(algorithm, chunkBytes, k, tuningFile, timeout, nodeSizes, check, ringSlots, fanout);
+        return new BcastOptions(algorithm, chunkBytes, k, tuningFile, timeout, nodeSizes, check, ringSlots, intra);
     }
 
     /** A tuning table to use; {@code Path.of("none")} for none (the model alone). */
     public BcastOptions withTuningFile(Path file) {
-        return new BcastOptions(algorithm, chunkBytes, radix, file, timeout, nodeSizes, check, ringSlots, fanout);
+        return new BcastOptions(algorithm, chunkBytes, radix, file, timeout, nodeSizes, check, ringSlots, intra);
     }
 
     public BcastOptions withTimeout(Duration t) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, t, nodeSizes, check, ringSlots, fanout);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, t, nodeSizes, check, ringSlots, intra);
     }
 
     public BcastOptions withNodeSizes(String sizes) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, sizes, check, ringSlots, fanout);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, sizes, check, ringSlots, intra);
     }
 
     public BcastOptions withCheck(boolean on) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, on, ringSlots, fanout);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, on, ringSlots, intra);
     }
 
     public BcastOptions withRingSlots(int slots) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, check, slots, fanout);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, check, slots, intra);
     }
 
-    public BcastOptions withFanout(boolean on) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, check, ringSlots, on);
+    public BcastOptions withIntra(IntraNode i) {
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, check, ringSlots, i);
     }
 }

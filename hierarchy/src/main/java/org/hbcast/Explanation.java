@@ -16,7 +16,7 @@ import org.hbcast.tuning.TuningTable;
  * and the inputs (fingerprint, calibration, warnings). {@link #text()} is what {@code explain} prints.
  *
  * @param measuredSeconds the table's time interpolated at this size, NaN without a table
- * @param alternatives the model's best choice of each algorithm at this size
+ * @param alternatives the model's best choice of each algorithm (and intra-node transport) at this size
  * @param nearby the table entries at or around this size
  */
 public record Explanation(long bytes, MemoryKind memory, ClusterShape shape, Plan plan, double predictedSeconds,
@@ -27,7 +27,8 @@ public record Explanation(long bytes, MemoryKind memory, ClusterShape shape, Pla
         StringBuilder sb = new StringBuilder();
         line(sb, "message:     %d B (%s), %s memory, layout %s", bytes, size(bytes), memory, shape);
         line(sb, "fingerprint: %s (id %s)", inputs.fingerprint().canonical(), inputs.fingerprint().id());
-        line(sb, "chosen:      %s, chunk %s, radix %d", plan.algorithm(), size(plan.chunkBytes()), plan.radix());
+        line(sb, "chosen:      %s, chunk %s, radix %d", name(plan.algorithm(), plan.intra()), size(plan.chunkBytes()),
+                plan.radix());
         line(sb, "why:         %s", plan.reason());
         if (bytes > 1 && Long.bitCount(bytes) != 1) {
             long low = Long.highestOneBit(bytes);
@@ -39,13 +40,15 @@ public record Explanation(long bytes, MemoryKind memory, ClusterShape shape, Pla
         sb.append("model's best per algorithm:\n");
         for (CostModel.Choice c : alternatives) {
             if (c.algorithm() == Algorithm.NATIVE) {
-                line(sb, "  %-13s %-24s %s", c.algorithm(), "(cuts its own segments)", time(c.seconds()));
+                line(sb, "  %-20s %-24s %s", c.algorithm(), "(cuts its own segments)", time(c.seconds()));
             } else {
-                line(sb, "  %-13s chunk %-9s radix %d  %s", c.algorithm(), size(c.chunkBytes()), c.radix(), time(c.seconds()));
+                line(sb, "  %-20s chunk %-9s radix %d  %s", name(c.algorithm(), c.intra()), size(c.chunkBytes()), c.radix(),
+                        time(c.seconds()));
             }
         }
         for (TuningTable.Entry e : nearby) {
-            line(sb, "table at %s: best %s, chunk %s, radix %d, %s (%d points measured)", size(e.bytes()), e.algorithm(),
+            line(sb, "table at %s: best %s, chunk %s, radix %d, %s (%d points measured)", size(e.bytes()),
+                    name(e.algorithm(), e.intra()),
                     size(e.chunkBytes()), e.radix(), time(e.seconds()), e.points().size());
         }
         sb.append("links (").append(inputs.calibrationSource()).append("):\n");
@@ -58,6 +61,11 @@ public record Explanation(long bytes, MemoryKind memory, ClusterShape shape, Pla
             sb.append(w).append('\n');
         }
         return sb.toString();
+    }
+
+    /** "hierarchical/fanout" for the hierarchy (its transport inside nodes matters), the algorithm alone otherwise. */
+    public static String name(Algorithm algorithm, IntraNode intra) {
+        return algorithm == Algorithm.HIERARCHICAL ? algorithm + "/" + intra : algorithm.toString();
     }
 
     private static void line(StringBuilder sb, String format, Object... args) {

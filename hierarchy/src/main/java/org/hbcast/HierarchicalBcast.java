@@ -26,8 +26,9 @@ import org.hbcast.tuning.MemoryKind;
 
 /**
  * A drop-in replacement for {@code Intracomm.bcast} that knows the cluster's nodes: a k-nomial tree
- * among node leaders, a pipelined shared-memory ring inside each node, both pipelined over the same
- * chunks, with the algorithm and chunk size chosen per call.
+ * among node leaders, a pipelined shared-memory ring or a node-wide fan-out segment inside each node,
+ * both levels pipelined over the same chunks, with the algorithm, transport and chunk size chosen per
+ * call.
  *
  * <pre>{@code
  * try (HierarchicalBcast hb = HierarchicalBcast.create(MPI.COMM_WORLD)) {   // collective
@@ -51,11 +52,9 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final NodeLayout layout;
     private final BcastOptions options;
     private final Selector selector;
+    /** The node's ring, made only when some host plan moves chunks through it (null on one-rank nodes). */
     private final NodeRing ring;
-    /**
-     * The node's fan-out segment, made only when the options ask for it ({@code HBCAST_INTRA=fanout}): experimental
-     * until the selector weighs it against the ring; while it exists it carries every intra-node call.
-     */
+    /** The node's fan-out segment, made only when some host plan moves chunks through it. */
     private final ShmFanout fanout;
     private final KnomialBroadcast tree;
     private final int rank;
@@ -105,8 +104,8 @@ public final class HierarchicalBcast implements AutoCloseable {
     /**
      * Sets up the broadcast on {@code comm} (collective over it): duplicates the communicator,
      * discovers the nodes, agrees on the selector's inputs (fingerprint, tuning table, calibration:
-     * see {@link TuningAgreement}) and connects every node's shared-memory ring with slots as large
-     * as the largest planned chunk.
+     * see {@link TuningAgreement}) and connects the node's shared-memory ring and fan-out segment,
+     * each only where a plan uses it, with slots as large as the largest chunk planned for it.
      */
     public static HierarchicalBcast create(Intracomm comm, BcastOptions options) throws MPIException {
         Intracomm dup = comm.dup();
@@ -123,9 +122,14 @@ public final class HierarchicalBcast implements AutoCloseable {
                     options.chunkBytes() != 0 ? options.chunkBytes() : Selector.AUTO_MAX_CHUNK_BYTES,
                     TuningAgreement.agree(dup, options, topology, System.getenv()));
             if (topology.nodeComm().getSize() > 1) {
-                ring = NodeRing.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options, selector));
-                if (options.fanout()) {
-                    fanout = NodeFanout.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options, selector));
+                // Every rank made the same plans from the same agreed inputs, so all of a node agree on what to connect.
+                int ringChunk = selector.largestHostChunk(IntraNode.RING);
+                int fanoutChunk = selector.largestHostChunk(IntraNode.FANOUT);
+                if (ringChunk > 0) {
+                    ring = NodeRing.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options, ringChunk));
+                }
+                if (fanoutChunk > 0) {
+                    fanout = NodeFanout.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options, fanoutChunk));
                 }
             }
             return new HierarchicalBcast(dup, topology, options, selector, ring, fanout);
@@ -136,8 +140,8 @@ public final class HierarchicalBcast implements AutoCloseable {
         }
     }
 
-    private static int slotBytes(BcastOptions options, Selector selector) {
-        return options.chunkBytes() != 0 ? options.chunkBytes() : Math.max(MIN_SLOT_BYTES, selector.largestChunk());
+    private static int slotBytes(BcastOptions options, int largestChunk) {
+        return options.chunkBytes() != 0 ? options.chunkBytes() : Math.max(MIN_SLOT_BYTES, largestChunk);
     }
 
     /**
@@ -186,8 +190,7 @@ public final class HierarchicalBcast implements AutoCloseable {
             return;
         }
         if (device == null) {
-            device = DeviceBroadcast.connect(comm, topology, options,
-                    ring != null ? ring.maxChunkBytes() : slotBytes(options, selector));
+            device = DeviceBroadcast.connect(comm, topology, options, slotBytes(options, selector.largestChunk()));
         }
         try {
             device.bcast(buf, bytes, root, selector.plan(bytes, MemoryKind.DEVICE));
@@ -276,12 +279,12 @@ public final class HierarchicalBcast implements AutoCloseable {
         }
         IntraNodeBroadcast stage = null;
         boolean fed = false;
-        if (ring != null) {
+        if (layout.nodeSize(myNode) > 1) {
             ringMemory.wrap(HostCopy.address(data), (int) bytes);
             int writer = layout.positionOf(leaders[myNode]);
             boolean first = leaders[myNode] == rank;
             fed = first && rank != root;
-            stage = fanout != null ? startFanout(writer, first, fed, bytes, plan.chunkBytes())
+            stage = plan.usesFanout() ? startFanout(writer, first, fed, bytes, plan.chunkBytes())
                     : startRing(writer, fed, bytes, plan.chunkBytes());
         }
         drive(treeActive, stage, fed);

@@ -14,20 +14,18 @@ import org.hbcast.tuning.TuningInputs;
 import org.hbcast.tuning.TuningTable;
 
 /**
- * Chooses the plan of a call (algorithm, chunk, radix) from the message size, the layout and the
- * memory kind. For {@code auto}: the tuning table of this fingerprint where there is one
- * (interpolating between measured sizes on a log scale, the largest measured size above the
- * range), below 64 KiB otherwise Open MPI's own broadcast, and the calibrated cost model for the
- * rest. Options that name an algorithm, chunk or radix win; the model fills in what they leave
- * open. Chunks are never below 1, above the message or above {@code maxChunkBytes} (the ring's slot).
+ * Chooses the plan of a call (algorithm, intra-node transport, chunk, radix) from the message size,
+ * the layout and the memory kind. For {@code auto}: the tuning table of this fingerprint where there
+ * is one (interpolating between measured sizes on a log scale, the largest measured size above the
+ * range), the calibrated cost model below the table's sizes or without one. Options that name an
+ * algorithm, transport, chunk or radix win; the model fills in what they leave open. Chunks are never
+ * below 1, above the message or above {@code maxChunkBytes} (the transports' slot).
  *
  * <p>Pure and cheap at call time: plans are made once per power-of-two size bucket
  * ({@code [2^i, 2^(i+1))}, planned at {@code 2^i} so the chunk never exceeds the message), so
  * choosing allocates nothing, and the same inputs give the same plans on every rank.
  */
 public final class Selector {
-    /** Below this many bytes {@code auto} delegates to native unless a table says otherwise. */
-    public static final long SMALL_MESSAGE_BYTES = 64 << 10;
     /** Largest chunk {@code auto} picks from a table: bounds the ring's slots (and so its shared memory). */
     public static final int AUTO_MAX_CHUNK_BYTES = 4 << 20;
     /**
@@ -59,7 +57,7 @@ public final class Selector {
             throw new IllegalArgumentException("the largest chunk must be positive, got " + maxChunkBytes);
         }
         this.maxChunkBytes = maxChunkBytes;
-        this.model = new CostModel(inputs.calibration());
+        this.model = new CostModel(inputs.calibration(), inputs.fingerprint().host().cpus());
         TuningTable table = inputs.table();
         this.tableTimes = table == null ? List.of()
                 : table.entries().stream().map(e -> new TimedSize(e.bytes(), e.seconds())).toList();
@@ -79,10 +77,19 @@ public final class Selector {
         return (memory == MemoryKind.DEVICE ? devicePlans : hostPlans)[bucket(bytes)];
     }
 
-    /** The largest chunk any of our plans uses (native cuts its own): what the ring's slots must hold. */
+    /** The largest chunk any of our plans uses (native cuts its own): what the device ring's slots must hold. */
     public int largestChunk() {
         return Stream.concat(Arrays.stream(hostPlans), Arrays.stream(devicePlans))
                 .filter(p -> p.algorithm() != Algorithm.NATIVE).mapToInt(Plan::chunkBytes).max().orElse(1);
+    }
+
+    /**
+     * The largest chunk of the host plans that move chunks inside nodes with {@code intra}, or 0 when
+     * none does (that transport's shared memory need not exist).
+     */
+    public int largestHostChunk(IntraNode intra) {
+        return Arrays.stream(hostPlans).filter(p -> intra == IntraNode.FANOUT ? p.usesFanout() : p.usesRing())
+                .mapToInt(Plan::chunkBytes).max().orElse(0);
     }
 
     public TuningInputs inputs() {
@@ -107,12 +114,16 @@ public final class Selector {
             throw new IllegalArgumentException("message size must not be negative, got " + bytes);
         }
         Plan plan = plan(bytes, memory);
-        double predicted = model.predict(plan.algorithm(), bytes, plan.chunkBytes(), plan.radix(), shape, memory);
+        double predicted = model.predict(plan.algorithm(), plan.intra(), bytes, plan.chunkBytes(), plan.radix(), shape,
+                memory);
         double measured = memory == MemoryKind.HOST && !tableTimes.isEmpty() && bytes >= tableSizes[0]
                 ? Interpolation.logLog(tableTimes, bytes) : Double.NaN;
         List<CostModel.Choice> alternatives = new ArrayList<>();
         for (Algorithm a : CostModel.candidateAlgorithms(shape, memory)) {
-            alternatives.add(model.best(Math.max(bytes, 1), shape, memory, modelMaxChunk(), a, 0, 0));
+            for (IntraNode t : a == Algorithm.HIERARCHICAL ? CostModel.candidateIntra(shape, memory, IntraNode.AUTO)
+                    : List.of(IntraNode.RING)) {
+                alternatives.add(model.best(Math.max(bytes, 1), shape, memory, modelMaxChunk(), a, t, 0, 0));
+            }
         }
         List<TuningTable.Entry> nearby = new ArrayList<>();
         if (!tableTimes.isEmpty() && bytes > 0) {
@@ -130,17 +141,14 @@ public final class Selector {
         if (fixed == Algorithm.AUTO && memory == MemoryKind.HOST && inputs.table() != null && size >= tableSizes[0]) {
             return fromTable(size);
         }
-        if (fixed == Algorithm.AUTO && memory == MemoryKind.HOST && size < SMALL_MESSAGE_BYTES) {
-            return plan(Algorithm.NATIVE, clampChunk(options.chunkBytes() > 0 ? options.chunkBytes() : size, size),
-                    Math.max(options.radix(), 2), size, memory,
-                    "auto: below " + SMALL_MESSAGE_BYTES + " B Open MPI's own broadcast wins", Double.NaN);
-        }
         CostModel.Choice c = model.best(size, shape, memory, options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(), fixed,
-                options.chunkBytes(), options.radix());
-        String set = fixed != Algorithm.AUTO && options.chunkBytes() > 0 && options.radix() > 0 ? "set by options"
-                : (fixed != Algorithm.AUTO || options.chunkBytes() > 0 || options.radix() > 0
-                        ? "options fix " + fixedParts() + "; the rest from the " : "") + "cost model";
-        return plan(c.algorithm(), clampChunk(c.chunkBytes(), size), c.radix(), size, memory,
+                options.intra(), options.chunkBytes(), options.radix());
+        String fixedParts = fixedParts();
+        boolean allFixed = fixed != Algorithm.AUTO && options.chunkBytes() > 0 && options.radix() > 0
+                && (fixed != Algorithm.HIERARCHICAL || options.intra() != IntraNode.AUTO);
+        String set = allFixed ? "set by options" : fixedParts.isEmpty() ? "cost model"
+                : "options fix " + fixedParts + "; the rest from the cost model";
+        return plan(c.algorithm(), clampChunk(c.chunkBytes(), size), c.radix(), c.intra(), size, memory,
                 set + " (" + inputs.calibrationSource() + ")", Double.NaN);
     }
 
@@ -159,6 +167,9 @@ public final class Selector {
         if (options.radix() > 0) {
             parts.add("the radix");
         }
+        if (options.intra() != IntraNode.AUTO) {
+            parts.add("the intra-node transport");
+        }
         return String.join(" and ", parts);
     }
 
@@ -168,21 +179,25 @@ public final class Selector {
         TuningTable.Entry lo = table.entries().get(p.lower());
         TuningTable.Entry hi = table.entries().get(p.upper());
         TuningTable.Entry near = table.entries().get(p.nearest());
-        long chunk = lo.algorithm() == hi.algorithm()
+        long chunk = lo.algorithm() == hi.algorithm() && lo.intra() == hi.intra()
                 ? Math.round(Interpolation.geometric(lo.chunkBytes(), hi.chunkBytes(), p.fraction()))
                 : near.chunkBytes();
         String where = p.exact() ? (size > lo.bytes() ? "above the largest measured size " + lo.bytes() + " B, as measured there"
                 : "measured at " + lo.bytes() + " B")
                 : "between measured " + lo.bytes() + " B and " + hi.bytes() + " B on a log scale";
+        String fixedParts = fixedParts();
         String why = "tuning table " + inputs.tableFile() + " (fingerprint " + inputs.fingerprint().id() + "): " + where
-                + (options.chunkBytes() > 0 || options.radix() > 0 ? "; options fix " + fixedParts() : "");
+                + (fixedParts.isEmpty() ? "" : "; options fix " + fixedParts);
         return plan(near.algorithm(), clampChunk(options.chunkBytes() > 0 ? options.chunkBytes() : chunk, size),
-                options.radix() > 0 ? options.radix() : near.radix(), size, MemoryKind.HOST, why,
+                options.radix() > 0 ? options.radix() : near.radix(),
+                options.intra() != IntraNode.AUTO ? options.intra() : near.intra(), size, MemoryKind.HOST, why,
                 Interpolation.logLog(tableTimes, size));
     }
 
-    private Plan plan(Algorithm a, int chunk, int radix, long size, MemoryKind memory, String reason, double measured) {
-        return new Plan(a, chunk, radix, reason, model.predict(a, size, chunk, radix, shape, memory), measured);
+    private Plan plan(Algorithm a, int chunk, int radix, IntraNode intra, long size, MemoryKind memory, String reason,
+                      double measured) {
+        return new Plan(a, chunk, radix, intra, reason, model.predict(a, intra, size, chunk, radix, shape, memory),
+                measured);
     }
 
     /**

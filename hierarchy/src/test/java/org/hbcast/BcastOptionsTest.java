@@ -19,16 +19,17 @@ class BcastOptionsTest {
         assertEquals(Duration.ofSeconds(60), o.timeout());
         assertEquals(8, o.ringSlots());
         assertEquals(false, o.check());
-        assertFalse(o.fanout());
+        assertEquals(IntraNode.AUTO, o.intra());
     }
 
     @Test
-    void intraNodeTransportIsRingUnlessFanoutIsAskedFor() {
-        assertFalse(BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", " ")).fanout());
-        assertFalse(BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", "ring")).fanout());
-        assertTrue(BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", "fanout")).fanout());
-        assertTrue(BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", " fanout ")).fanout());
-        assertTrue(BcastOptions.defaults().withFanout(true).fanout());
+    void intraNodeTransportIsTheSelectorsUnlessOneIsAskedFor() {
+        assertEquals(IntraNode.AUTO, BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", " ")).intra());
+        assertEquals(IntraNode.AUTO, BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", "Auto")).intra());
+        assertEquals(IntraNode.RING, BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", "ring")).intra());
+        assertEquals(IntraNode.FANOUT, BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", "fanout")).intra());
+        assertEquals(IntraNode.FANOUT, BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", " FANOUT ")).intra());
+        assertEquals(IntraNode.RING, BcastOptions.defaults().withIntra(IntraNode.RING).intra());
     }
 
     @Test
@@ -55,7 +56,7 @@ class BcastOptionsTest {
         assertMessage("HBCAST_TIMEOUT_S='NaN' is not a number of seconds", Map.of("HBCAST_TIMEOUT_S", "NaN"));
         assertMessage("HBCAST_CHECK='maybe' must be", Map.of("HBCAST_CHECK", "maybe"));
         assertMessage("HBCAST_RING_SLOTS=0 is outside", Map.of("HBCAST_RING_SLOTS", "0"));
-        assertMessage("HBCAST_INTRA='fan-out' must be ring or fanout", Map.of("HBCAST_INTRA", "fan-out"));
+        assertMessage("HBCAST_INTRA='fan-out' must be auto, ring or fanout", Map.of("HBCAST_INTRA", "fan-out"));
     }
 
     private static void assertMessage(String fragment, Map<String, String> env) {

@@ -14,6 +14,7 @@ import org.hbcast.tuning.MemoryKind;
 import org.hbcast.tuning.TuningFixtures;
 import org.hbcast.tuning.TuningInputs;
 import org.hbcast.tuning.TuningJson;
+import org.hbcast.tuning.TuningTable;
 import org.junit.jupiter.api.Test;
 
 class SelectorTest {
@@ -35,10 +36,10 @@ class SelectorTest {
     }
 
     @Test
-    void autoSendsSmallMessagesToNativeAndLargeOnesToTheHierarchy() {
+    void withoutATableTheModelChoosesAtEverySize() {
         Selector s = modelOnly(AUTO, "2x2", 1 << 20);
-        assertEquals(Algorithm.NATIVE, s.plan(1).algorithm());
-        assertEquals(Algorithm.NATIVE, s.plan(Selector.SMALL_MESSAGE_BYTES - 1).algorithm());
+        // Built-in figures: native's binomial tree over 4 ranks crosses the network twice, the hierarchy once.
+        assertEquals(Algorithm.HIERARCHICAL, s.plan(1).algorithm());
         assertEquals(Algorithm.HIERARCHICAL, s.plan(16 << 20).algorithm());
         assertTrue(s.plan(16 << 20).reason().contains("cost model (built-in link figures"), s.plan(16 << 20).reason());
         assertTrue(s.plan(16 << 20).predictedSeconds() > 0);
@@ -94,7 +95,8 @@ class SelectorTest {
         Plan above = s.plan(1L << 30);
         assertEquals(1 << 20, above.chunkBytes());
         assertTrue(above.reason().contains("above the largest measured size"));
-        assertEquals(Algorithm.NATIVE, s.plan(1024).algorithm(), "below the table the small-message rule holds");
+        assertEquals(s.model().best(1024, SHAPE, MemoryKind.HOST, Selector.MODEL_MAX_CHUNK_BYTES, Algorithm.AUTO,
+                IntraNode.AUTO, 0, 0).algorithm(), s.plan(1024).algorithm(), "below the table the model chooses");
         assertEquals(128 << 10, tabled(AUTO.withChunkBytes(128 << 10)).plan(1 << 20).chunkBytes());
     }
 
@@ -110,12 +112,12 @@ class SelectorTest {
     void explainSaysWhatAndWhy() throws Exception {
         Explanation e = tabled(AUTO).explain(3 << 20, MemoryKind.HOST);
         String text = e.text();
-        assertTrue(text.contains("chosen:      hierarchical, chunk"), text);
+        assertTrue(text.contains("chosen:      hierarchical/ring, chunk"), text);
         assertTrue(text.contains("tuning table " + TABLE), text);
         assertTrue(text.contains("(tuning table)"), text);
         assertTrue(text.contains("model's best per algorithm"), text);
         assertEquals(2, e.nearby().size());
-        assertEquals(3, e.alternatives().size());
+        assertEquals(4, e.alternatives().size(), "native, knomial, hierarchical over the ring and over the fan-out");
         assertTrue(Double.isFinite(e.measuredSeconds()) && Double.isFinite(e.predictedSeconds()));
         Explanation none = modelOnly(AUTO, "1x4", 1 << 20).explain(0, MemoryKind.HOST);
         assertTrue(Double.isNaN(none.measuredSeconds()));
@@ -132,5 +134,58 @@ class SelectorTest {
                 }
             }
         }
+    }
+
+    private static TuningInputs curves(ClusterShape shape) {
+        return new TuningInputs(TuningFixtures.fingerprint(shape), null, null, TuningFixtures.calibrationWithNodeCurves(4),
+                "test calibration", List.of());
+    }
+
+    @Test
+    void nodesWithAFasterFanoutCurveGetTheFanoutAndConnectOnlyWhatThePlansUse() {
+        ClusterShape shape = ClusterShape.parse("1x4");
+        Selector s = new Selector(AUTO, shape, Selector.AUTO_MAX_CHUNK_BYTES,
+                curves(shape));
+        for (long m = 64 << 10; m <= 64 << 20; m *= 4) {
+            Plan p = s.plan(m);
+            assertEquals(Algorithm.HIERARCHICAL, p.algorithm(), m + " B");
+            assertEquals(IntraNode.FANOUT, p.intra(), m + " B: the fixture's fan-out is twice as fast per chunk");
+        }
+        assertEquals(0, s.largestHostChunk(IntraNode.RING), "no host plan rides the ring: it need not be connected");
+        assertTrue(s.largestHostChunk(IntraNode.FANOUT) > 0);
+        Selector ring = new Selector(AUTO.withIntra(IntraNode.RING), shape, Selector.AUTO_MAX_CHUNK_BYTES,
+                curves(shape));
+        assertEquals(IntraNode.RING, ring.plan(16 << 20).intra());
+        assertTrue(ring.plan(16 << 20).reason().contains("options fix the intra-node transport"), ring.plan(16 << 20).reason());
+        assertEquals(0, ring.largestHostChunk(IntraNode.FANOUT));
+        assertEquals(IntraNode.RING, s.plan(16 << 20, MemoryKind.DEVICE).intra(), "device buffers ride the CUDA ring");
+    }
+
+    @Test
+    void aTableEntryNamesItsTransport() throws Exception {
+        ClusterShape shape = ClusterShape.parse("1x4");
+        Fingerprint fp = TuningFixtures.fingerprint(shape);
+        TuningTable t = TuningFixtures.table(shape);
+        List<TuningTable.Entry> entries = t.entries().stream().map(e -> new TuningTable.Entry(e.bytes(), e.algorithm(),
+                e.chunkBytes(), e.radix(), e.seconds(), e.points(), IntraNode.FANOUT)).toList();
+        byte[] json = TuningJson.mapper().writeValueAsBytes(new TuningTable(t.formatVersion(), fp, fp.id(), t.memory(),
+                t.created(), null, entries));
+        TuningInputs inputs = TuningInputs.fromFiles(fp, TABLE, json, true, null, null, List.of());
+        assertTrue(inputs.warnings().isEmpty(), inputs.warnings().toString());
+        Selector s = new Selector(AUTO, shape, Selector.AUTO_MAX_CHUNK_BYTES, inputs);
+        assertEquals(IntraNode.FANOUT, s.plan(1 << 20).intra());
+        assertEquals(IntraNode.RING, new Selector(AUTO.withIntra(IntraNode.RING), shape, Selector.AUTO_MAX_CHUNK_BYTES, inputs)
+                .plan(1 << 20).intra(), "options win over the table");
+        com.fasterxml.jackson.databind.JsonNode tree = TuningJson.mapper().valueToTree(TuningFixtures.table(shape));
+        for (com.fasterxml.jackson.databind.JsonNode e : tree.get("entries")) {
+            ((com.fasterxml.jackson.databind.node.ObjectNode) e).remove("intra");
+            e.get("points").forEach(pt -> ((com.fasterxml.jackson.databind.node.ObjectNode) pt).remove("intra"));
+        }
+        String old = TuningJson.mapper().writeValueAsString(tree);
+        assertTrue(!old.contains("intra"), "a table written before the fan-out existed: " + old);
+        Selector older = new Selector(AUTO, shape, Selector.AUTO_MAX_CHUNK_BYTES,
+                TuningInputs.fromFiles(fp, TABLE, old.getBytes(java.nio.charset.StandardCharsets.UTF_8), true, null, null,
+                        List.of()));
+        assertEquals(IntraNode.RING, older.plan(1 << 20).intra(), "tables without a transport meant the ring");
     }
 }

@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.hbcast.IntraNode;
 
 /**
  * Start-up times and bandwidths of the link kinds of one machine (written by the calibration
@@ -17,9 +18,11 @@ import java.util.Objects;
  * @param links measured links, at most one per kind
  * @param nativeLayout the layout {@code nativeTimes} were measured on (a {@link ClusterShape} string), or null
  * @param nativeTimes Open MPI's {@code bcast} times by message size on {@code nativeLayout}, ascending
+ * @param nodeCurves streaming costs of the intra-node transports, at most one per (transport, node size);
+ *        absent in files written before they were measured
  */
 public record Calibration(int formatVersion, String hardware, String created, List<LinkCalibration> links,
-                          String nativeLayout, List<TimedSize> nativeTimes) {
+                          String nativeLayout, List<TimedSize> nativeTimes, List<NodeCurve> nodeCurves) {
     public static final int FORMAT_VERSION = 1;
 
     private static final Map<LinkKind, LinkCalibration> DEFAULTS = new EnumMap<>(LinkKind.class);
@@ -45,6 +48,10 @@ public record Calibration(int formatVersion, String hardware, String created, Li
         Objects.requireNonNull(hardware, "hardware");
         links = List.copyOf(Objects.requireNonNull(links, "links"));
         nativeTimes = nativeTimes == null ? List.of() : List.copyOf(nativeTimes);
+        nodeCurves = nodeCurves == null ? List.of() : List.copyOf(nodeCurves);
+        if (nodeCurves.stream().map(c -> c.transport() + "/" + c.nodeSize()).distinct().count() != nodeCurves.size()) {
+            throw new IllegalArgumentException("a node curve is calibrated twice");
+        }
         if (links.stream().map(LinkCalibration::kind).distinct().count() != links.size()) {
             throw new IllegalArgumentException("a link kind is calibrated twice");
         }
@@ -63,13 +70,30 @@ public record Calibration(int formatVersion, String hardware, String created, Li
 
     /** Nothing measured: every link at its built-in figures. */
     public static Calibration builtIn() {
-        return new Calibration(FORMAT_VERSION, "built-in", "", List.of(), null, List.of());
+        return new Calibration(FORMAT_VERSION, "built-in", "", List.of(), null, List.of(), List.of());
     }
 
     /** A calibration of {@code hardware} from the given measurements. */
     public static Calibration measured(String hardware, String created, List<LinkCalibration> links,
                                        String nativeLayout, List<TimedSize> nativeTimes) {
-        return new Calibration(FORMAT_VERSION, hardware, created, new ArrayList<>(links), nativeLayout, nativeTimes);
+        return measured(hardware, created, links, nativeLayout, nativeTimes, List.of());
+    }
+
+    /** As {@link #measured(String, String, List, String, List)}, with the intra-node transports' curves. */
+    public static Calibration measured(String hardware, String created, List<LinkCalibration> links,
+                                       String nativeLayout, List<TimedSize> nativeTimes, List<NodeCurve> nodeCurves) {
+        return new Calibration(FORMAT_VERSION, hardware, created, new ArrayList<>(links), nativeLayout, nativeTimes,
+                nodeCurves);
+    }
+
+    /** The measured curve of {@code transport} on nodes of {@code nodeSize} ranks, or null. */
+    public NodeCurve nodeCurve(IntraNode transport, int nodeSize) {
+        for (NodeCurve c : nodeCurves) {
+            if (c.transport() == transport && c.nodeSize() == nodeSize) {
+                return c;
+            }
+        }
+        return null;
     }
 
     /** The figures of {@code kind}: measured when present, built-in otherwise. */
@@ -84,6 +108,6 @@ public record Calibration(int formatVersion, String hardware, String created, Li
 
     /** True when nothing was measured. */
     public boolean isBuiltIn() {
-        return links.isEmpty() && nativeTimes.isEmpty();
+        return links.isEmpty() && nativeTimes.isEmpty() && nodeCurves.isEmpty();
     }
 }

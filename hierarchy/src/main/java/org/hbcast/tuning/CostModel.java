@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.hbcast.Algorithm;
+import org.hbcast.IntraNode;
 import org.hbcast.mpi.KnomialTree;
 
 /**
@@ -16,12 +17,15 @@ import org.hbcast.mpi.KnomialTree;
  * <p>With {@code S = ceil(m / c)} chunks and one transfer of a chunk over a link costing
  * {@code step = ts + c / b}:
  * <ul>
- * <li>ring of {@code n}: {@code (S + n - 2) * step};
+ * <li>inside a node: the measured {@link NodeCurve} of the transport where the calibration has one for
+ *     the node's size ({@code fill(c) + (S - 1) * stage(c, m)}: cores shared, copies per chunk and
+ *     cache effects included); otherwise from the links: ring of {@code n} {@code (S + n - 2) * step}, fan-out
+ *     {@code S * step} (one copy in and one out per chunk, the readers in parallel);
  * <li>segmented k-nomial tree over {@code N}: {@code (F + (S - 1) * R) * step}, where {@code F} is the
  *     number of sends before the first segment reaches the last participant (sends farthest first;
  *     {@code (k - 1) * ceil(log_k N)} for a full tree) and {@code R} the root's child count: the root
  *     sends every segment {@code R} times. With {@code S = 1} this is the unsegmented tree;
- * <li>hierarchical: tree among leaders and ring inside the nodes overlapped over the same chunks:
+ * <li>hierarchical: tree among leaders and ring or fan-out inside the nodes overlapped over the same chunks:
  *     both fill times plus {@code (S - 1)} times the slower stage; device buffers add a PCIe copy
  *     per chunk at each end of the network hop, pipelined as one more stage;
  * <li>native: Open MPI's measured times on the calibrated layout when there are some, otherwise its
@@ -39,25 +43,40 @@ public final class CostModel {
     private static final Map<Long, int[]> TREES = new ConcurrentHashMap<>();
 
     private final Calibration calibration;
+    private final int cores;
 
+    /** A model that assumes a core for every rank. */
     public CostModel(Calibration calibration) {
+        this(calibration, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param cores cores of one host: where a flat tree puts more ranks on a host than it has cores,
+     *        the copies of its sends (each keeping a sender and a receiver busy) share them
+     */
+    public CostModel(Calibration calibration, int cores) {
         this.calibration = Objects.requireNonNull(calibration, "calibration");
+        if (cores < 1) {
+            throw new IllegalArgumentException("cores must be positive, got " + cores);
+        }
+        this.cores = cores;
     }
 
     public Calibration calibration() {
         return calibration;
     }
 
-    /** The best choice of one search: predicted seconds for (algorithm, chunk, radix). */
-    public record Choice(Algorithm algorithm, int chunkBytes, int radix, double seconds) {
+    /** The best choice of one search: predicted seconds for (algorithm, intra-node transport, chunk, radix). */
+    public record Choice(Algorithm algorithm, IntraNode intra, int chunkBytes, int radix, double seconds) {
     }
 
     /**
      * Predicted seconds of broadcasting {@code bytes} with {@code algorithm} (not AUTO) in chunks of
-     * {@code chunkBytes} (clamped to the message) and radix {@code radix} on {@code shape}.
+     * {@code chunkBytes} (clamped to the message) and radix {@code radix} on {@code shape}, moving
+     * chunks inside nodes with {@code intra} (RING or FANOUT; only the hierarchy uses it).
      */
-    public double predict(Algorithm algorithm, long bytes, int chunkBytes, int radix, ClusterShape shape,
-                          MemoryKind memory) {
+    public double predict(Algorithm algorithm, IntraNode intra, long bytes, int chunkBytes, int radix,
+                          ClusterShape shape, MemoryKind memory) {
         if (bytes <= 0) {
             return 0;
         }
@@ -67,8 +86,8 @@ public final class CostModel {
         long c = Math.min(chunkBytes, bytes);
         long chunks = (bytes + c - 1) / c;
         return switch (algorithm) {
-            case HIERARCHICAL -> hierarchical(bytes, c, chunks, radix, shape, memory);
-            case KNOMIAL -> staged(tree(c, chunks, shape.ranks(), radix, mpiLink(shape)), shape.ranks() > 1, c, chunks, memory);
+            case HIERARCHICAL -> hierarchical(intra, c, chunks, radix, shape, memory);
+            case KNOMIAL -> staged(flatTree(c, chunks, radix, shape), shape.ranks() > 1, c, chunks, memory);
             case NATIVE -> nativeTime(bytes, shape, memory);
             case AUTO -> throw new IllegalArgumentException("predict needs a concrete algorithm");
         };
@@ -96,6 +115,24 @@ public final class CostModel {
         return (shape[0] + (chunks - 1) * shape[1]) * link.seconds(chunkBytes);
     }
 
+    /**
+     * A flat segmented tree over every rank of {@code shape}: {@link #tree}, unless the ranks of one
+     * host outnumber its cores. Then each segment's {@code h - 1} transfers inside the host, two busy
+     * processes each, share its cores, and the pipeline can go no faster than
+     * {@code 2 (h - 1) / cores} steps per segment.
+     */
+    private double flatTree(long c, long chunks, int radix, ClusterShape shape) {
+        int n = shape.ranks();
+        if (n <= 1) {
+            return 0;
+        }
+        LinkCalibration link = mpiLink(shape);
+        int[] tree = treeShape(n, radix);
+        int hostRanks = shape.nodes() == 1 || shape.virtual() ? n : shape.maxNodeSize();
+        double perSegment = hostRanks > cores ? Math.max(tree[1], 2.0 * (hostRanks - 1) / cores) : tree[1];
+        return (tree[0] + (chunks - 1) * perSegment) * link.seconds(c);
+    }
+
     /** {fill sends, root children} of a tree, remembered: the selector asks for the same few trees often. */
     private static int[] treeShape(int n, int radix) {
         return TREES.computeIfAbsent(((long) n << 8) | radix, key -> new int[] {fillSends(n, radix), rootChildren(n, radix)});
@@ -120,25 +157,51 @@ public final class CostModel {
         return n <= 1 ? 0 : KnomialTree.children(0, n, radix, new int[KnomialTree.maxChildren(n, radix)]);
     }
 
-    private double hierarchical(long bytes, long c, long chunks, int radix, ClusterShape shape, MemoryKind memory) {
+    private double hierarchical(IntraNode intra, long c, long chunks, int radix, ClusterShape shape, MemoryKind memory) {
         int nodes = shape.nodes();
         int n = shape.maxNodeSize();
-        LinkCalibration ringLink = calibration.link(memory == MemoryKind.DEVICE ? LinkKind.CUDA_IPC : LinkKind.SHARED_MEMORY);
-        double ringStep = ringLink.seconds(c);
+        double intraFill = n > 1 ? intraFill(intra, c, n, memory) : 0;
+        double intraStage = n > 1 ? intraStage(intra, c, chunks * c, n, memory) : 0;
         if (nodes == 1) {
-            return ring(chunks, c, n, ringLink);
+            return intraFill + (chunks - 1) * intraStage;
         }
-        LinkCalibration net = interNodeLink(shape);
-        double netStep = net.seconds(c);
+        double netStep = interNodeLink(shape).seconds(c);
         int[] tree = treeShape(nodes, radix);
-        double fill = tree[0] * netStep + (n - 1) * ringStep;
-        double stage = Math.max(tree[1] * netStep, n > 1 ? ringStep : 0);
+        double fill = tree[0] * netStep + intraFill;
+        double stage = Math.max(tree[1] * netStep, intraStage);
         if (memory == MemoryKind.DEVICE) {
             double pcie = calibration.link(LinkKind.PCIE).seconds(c);
             fill += 2 * pcie;
             stage = Math.max(stage, pcie);
         }
         return fill + (chunks - 1) * stage;
+    }
+
+    /** Seconds until the first chunk of {@code c} bytes has reached every rank of a node of {@code n}. */
+    public double intraFill(IntraNode intra, long c, int n, MemoryKind memory) {
+        NodeCurve curve = curve(intra, n, memory);
+        if (curve != null) {
+            return curve.fill(c);
+        }
+        double step = intraLink(memory).seconds(c);
+        return intra == IntraNode.FANOUT && memory == MemoryKind.HOST ? step : (n - 1) * step;
+    }
+
+    /**
+     * Seconds each further chunk of {@code c} bytes adds inside a node of {@code n} once the pipeline
+     * runs, in a message of about {@code m} bytes (whether the node's buffers stay in cache).
+     */
+    public double intraStage(IntraNode intra, long c, long m, int n, MemoryKind memory) {
+        NodeCurve curve = curve(intra, n, memory);
+        return curve != null ? curve.stage(c, m) : intraLink(memory).seconds(c);
+    }
+
+    private NodeCurve curve(IntraNode intra, int n, MemoryKind memory) {
+        return memory == MemoryKind.HOST ? calibration.nodeCurve(intra, n) : null;
+    }
+
+    private LinkCalibration intraLink(MemoryKind memory) {
+        return calibration.link(memory == MemoryKind.DEVICE ? LinkKind.CUDA_IPC : LinkKind.SHARED_MEMORY);
     }
 
     /** Device buffers of a flat tree go through host memory on each end of every hop. */
@@ -159,7 +222,7 @@ public final class CostModel {
             return Interpolation.logLog(calibration.nativeTimes(), bytes);
         }
         long c = Math.min(bytes, NATIVE_SEGMENT_BYTES);
-        return tree(c, (bytes + c - 1) / c, shape.ranks(), 2, mpiLink(shape));
+        return flatTree(c, (bytes + c - 1) / c, 2, shape);
     }
 
     /** True when Open MPI's broadcast was measured on this very layout. */
@@ -175,6 +238,18 @@ public final class CostModel {
     /** A flat tree's link: the slowest one it crosses. */
     private LinkCalibration mpiLink(ClusterShape shape) {
         return shape.nodes() > 1 ? interNodeLink(shape) : calibration.link(LinkKind.MPI_SHARED_MEMORY);
+    }
+
+    /**
+     * The intra-node transports worth trying: {@code requested} when it names one, else the ring and,
+     * for host memory on nodes of more than one rank, the fan-out (device buffers ride the CUDA ring).
+     */
+    public static List<IntraNode> candidateIntra(ClusterShape shape, MemoryKind memory, IntraNode requested) {
+        if (requested != IntraNode.AUTO) {
+            return List.of(memory == MemoryKind.DEVICE ? IntraNode.RING : requested);
+        }
+        return memory == MemoryKind.HOST && shape.maxNodeSize() > 1 ? List.of(IntraNode.RING, IntraNode.FANOUT)
+                : List.of(IntraNode.RING);
     }
 
     /** The algorithms worth trying on {@code shape}: the hierarchy only where some node has a ring. */
@@ -224,22 +299,27 @@ public final class CostModel {
     }
 
     /**
-     * The fastest predicted (algorithm, chunk, radix) for {@code bytes}. {@code algorithm},
-     * {@code chunkBytes} and {@code radix} restrict the search when not AUTO / 0; chunks never
-     * exceed {@code maxChunk}. Ties go to the earlier candidate, so every rank agrees.
+     * The fastest predicted (algorithm, intra-node transport, chunk, radix) for {@code bytes}.
+     * {@code algorithm}, {@code intra}, {@code chunkBytes} and {@code radix} restrict the search when
+     * not AUTO / 0; chunks never exceed {@code maxChunk}. Ties go to the earlier candidate, so every
+     * rank agrees.
      */
     public Choice best(long bytes, ClusterShape shape, MemoryKind memory, int maxChunk,
-                       Algorithm algorithm, int chunkBytes, int radix) {
+                       Algorithm algorithm, IntraNode intra, int chunkBytes, int radix) {
         List<Algorithm> algorithms = algorithm == Algorithm.AUTO ? candidateAlgorithms(shape, memory) : List.of(algorithm);
         List<Integer> chunks = chunkBytes > 0 ? List.of(Math.min(chunkBytes, maxChunk)) : candidateChunks(bytes, maxChunk);
         Choice best = null;
         for (Algorithm a : algorithms) {
             List<Integer> radices = radix > 0 ? List.of(radix) : candidateRadices(a, shape);
-            for (int c : a == Algorithm.NATIVE ? chunks.subList(chunks.size() - 1, chunks.size()) : chunks) {
-                for (int k : a == Algorithm.NATIVE ? radices.subList(0, 1) : radices) {
-                    double t = predict(a, bytes, c, k, shape, memory);
-                    if (best == null || t < best.seconds()) {
-                        best = new Choice(a, c, k, t);
+            List<IntraNode> transports = a == Algorithm.HIERARCHICAL ? candidateIntra(shape, memory, intra)
+                    : List.of(IntraNode.RING);
+            for (IntraNode t : transports) {
+                for (int c : a == Algorithm.NATIVE ? chunks.subList(chunks.size() - 1, chunks.size()) : chunks) {
+                    for (int k : a == Algorithm.NATIVE ? radices.subList(0, 1) : radices) {
+                        double time = predict(a, t, bytes, c, k, shape, memory);
+                        if (best == null || time < best.seconds()) {
+                            best = new Choice(a, t, c, k, time);
+                        }
                     }
                 }
             }

@@ -2,6 +2,7 @@ package org.hbcast.tuning;
 
 import java.util.List;
 import org.hbcast.Algorithm;
+import org.hbcast.IntraNode;
 
 /**
  * A measured tuning table (written by the tuner, JSON): for one fingerprint and memory kind, the best
@@ -26,14 +27,32 @@ public record TuningTable(int formatVersion, Fingerprint fingerprint, String fin
         entries = entries == null ? null : List.copyOf(entries);
     }
 
-    /** One measured point of the sweep. */
-    public record Point(Algorithm algorithm, int chunkBytes, int radix, double seconds) {
+    /**
+     * One measured point of the sweep; {@code intra} is the hierarchy's transport inside nodes (ring
+     * where a table written before the fan-out existed does not say).
+     */
+    public record Point(Algorithm algorithm, int chunkBytes, int radix, double seconds, IntraNode intra) {
+        public Point {
+            intra = intra == null ? IntraNode.RING : intra;
+        }
+
+        /** A point of a flat algorithm or of the hierarchy with the ring. */
+        public Point(Algorithm algorithm, int chunkBytes, int radix, double seconds) {
+            this(algorithm, chunkBytes, radix, seconds, IntraNode.RING);
+        }
     }
 
     /** The best point at one message size, and every point measured there. */
-    public record Entry(long bytes, Algorithm algorithm, int chunkBytes, int radix, double seconds, List<Point> points) {
+    public record Entry(long bytes, Algorithm algorithm, int chunkBytes, int radix, double seconds, List<Point> points,
+                        IntraNode intra) {
         public Entry {
             points = points == null ? List.of() : List.copyOf(points);
+            intra = intra == null ? IntraNode.RING : intra;
+        }
+
+        /** An entry whose best point is a flat algorithm or the hierarchy with the ring. */
+        public Entry(long bytes, Algorithm algorithm, int chunkBytes, int radix, double seconds, List<Point> points) {
+            this(bytes, algorithm, chunkBytes, radix, seconds, points, IntraNode.RING);
         }
     }
 
@@ -67,7 +86,8 @@ public record TuningTable(int formatVersion, Fingerprint fingerprint, String fin
                 return "message sizes are not strictly ascending (" + e.bytes() + " B after " + previous + " B)";
             }
             previous = e.bytes();
-            String bad = pointProblem(e.bytes(), e.algorithm(), e.chunkBytes(), e.radix(), e.seconds());
+            String bad = e.intra() == IntraNode.AUTO ? "intra-node transport auto is not a concrete transport"
+                    : pointProblem(e.bytes(), e.algorithm(), e.chunkBytes(), e.radix(), e.seconds());
             if (bad != null) {
                 return "entry " + e.bytes() + " B: " + bad;
             }

@@ -3,6 +3,7 @@ package org.hbcast.tuning;
 import java.util.ArrayList;
 import java.util.List;
 import org.hbcast.Algorithm;
+import org.hbcast.IntraNode;
 
 /** Fingerprints, calibrations and tables for the pure tests. */
 public final class TuningFixtures {
@@ -22,6 +23,24 @@ public final class TuningFixtures {
                 new LinkCalibration(LinkKind.SHARED_MEMORY, 10e-6, 1e9, "measured"),
                 new LinkCalibration(LinkKind.MPI_SHARED_MEMORY, 5e-6, 2e9, "measured"),
                 new LinkCalibration(LinkKind.NETWORK, 50e-6, 1e9, "measured")), null, List.of());
+    }
+
+    /**
+     * {@link #calibration()} plus node curves for nodes of {@code n}: the ring fills in (n - 1) steps of
+     * {@code 10 us + c / 1 GB/s}, the fan-out in one, and each further chunk costs the fan-out half what
+     * it costs the ring.
+     */
+    public static Calibration calibrationWithNodeCurves(int n) {
+        Calibration base = calibration();
+        List<NodeCurve.ChunkCost> ring = new ArrayList<>();
+        List<NodeCurve.ChunkCost> fanout = new ArrayList<>();
+        for (int c = 64; c <= 4 << 20; c *= 4) {
+            double step = 10e-6 + c / 1e9;
+            ring.add(new NodeCurve.ChunkCost(c, (n - 1) * step, List.of(new TimedSize(64 << 20, step))));
+            fanout.add(new NodeCurve.ChunkCost(c, step, List.of(new TimedSize(64 << 20, step / 2))));
+        }
+        return Calibration.measured(base.hardware(), base.created(), base.links(), null, List.of(),
+                List.of(new NodeCurve(IntraNode.RING, n, ring), new NodeCurve(IntraNode.FANOUT, n, fanout)));
     }
 
     /**

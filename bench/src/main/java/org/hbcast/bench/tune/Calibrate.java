@@ -13,7 +13,9 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.Algorithm;
 import org.hbcast.BcastOptions;
+import org.hbcast.Explanation;
 import org.hbcast.HierarchicalBcast;
+import org.hbcast.IntraNode;
 import org.hbcast.bench.ByteSizes;
 import org.hbcast.bench.MpiCommand;
 import org.hbcast.mpi.NodeLayout;
@@ -22,6 +24,7 @@ import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.LinkCalibration;
 import org.hbcast.tuning.LinkKind;
+import org.hbcast.tuning.NodeCurve;
 import org.hbcast.tuning.TimedSize;
 import org.hbcast.tuning.TuningFiles;
 import org.hbcast.tuning.TuningJson;
@@ -37,6 +40,11 @@ import picocli.CommandLine.Option;
  * call), Open MPI point-to-point between them (ping-pong), the network between the leaders of nodes
  * 0 and 1 (ping-pong; shared memory again for virtual nodes), and a host memory copy. CUDA IPC and
  * PCIe keep their built-in figures here.
+ *
+ * <p>Inside a node it also measures what a ping-pong cannot see: the ring and the fan-out streaming
+ * over every rank of node 0 at each chunk size, one chunk per call and then messages of many chunks
+ * (see {@link #curveMessages}), which give the {@link NodeCurve} (fill, and per-chunk stage by message
+ * size) of each transport on this node size.
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         description = "Measure link start-up times and bandwidths; write the calibration of this hardware.")
@@ -51,7 +59,13 @@ public final class Calibrate implements Callable<Integer> {
     int iterations = 50;
 
     @Option(names = "--native-sizes", description = "sizes MIN:MAX at which Open MPI's bcast is timed, none to skip (default ${DEFAULT-VALUE})")
-    String nativeSizes = "64K:64M";
+    String nativeSizes = "1:64M";
+
+    @Option(names = "--node-chunks", description = "chunk sizes MIN:MAX of the intra-node curves, none to skip (default ${DEFAULT-VALUE})")
+    String nodeChunks = "64:4M";
+
+    /** Chunks per call of the streaming measurement: enough past the slots (8) to reach the steady state. */
+    static final int CURVE_CHUNKS = 16;
 
     @Option(names = "--out", description = "file to write (default: the cache place of this hardware)")
     Path out;
@@ -102,10 +116,12 @@ public final class Calibrate implements Callable<Integer> {
             }
         }
         links.removeIf(l -> l == null);
+        List<NodeCurve> curves = layout.nodeSize(0) > 1 && !nodeChunks.equals("none")
+                ? nodeCurves(base, layout, ByteSizes.powersOfTwo(nodeChunks)) : List.of();
         List<TimedSize> nativeTimes = nativeSizes.equals("none") ? List.of() : nativeCurve();
         if (rank == 0) {
             Calibration c = Calibration.measured(fp.hardware(), Instant.now().toString(), links,
-                    nativeTimes.isEmpty() ? null : shape.toString(), nativeTimes);
+                    nativeTimes.isEmpty() ? null : shape.toString(), nativeTimes, curves);
             Path file = out != null ? out : TuningFiles.defaultCalibration(System.getenv(), fp);
             Path dir = file.toAbsolutePath().getParent();
             if (dir != null) {
@@ -116,6 +132,17 @@ public final class Calibrate implements Callable<Integer> {
             for (LinkCalibration l : links) {
                 System.out.printf(Locale.ROOT, "  %-17s ts %8.2f us   b %7.3f GB/s%n", l.kind().id(),
                         l.startupSeconds() * 1e6, l.bytesPerSecond() / 1e9);
+            }
+            for (NodeCurve curve : curves) {
+                for (NodeCurve.ChunkCost cc : curve.chunks()) {
+                    StringBuilder stages = new StringBuilder();
+                    for (TimedSize t : cc.stages()) {
+                        stages.append(String.format(Locale.ROOT, "  %s %.1f", Explanation.size(t.bytes()),
+                                t.seconds() * 1e6));
+                    }
+                    System.out.printf(Locale.ROOT, "  %-6s on %d ranks, chunk %8d B  fill %9.1f us  stage (us) at%s%n",
+                            curve.transport(), curve.nodeSize(), cc.chunkBytes(), cc.fillSeconds() * 1e6, stages);
+                }
             }
             for (TimedSize t : nativeTimes) {
                 System.out.printf(Locale.ROOT, "  native bcast %10d B  %10.1f us%n", t.bytes(), t.seconds() * 1e6);
@@ -212,6 +239,87 @@ public final class Calibrate implements Callable<Integer> {
             }
         }
         return BcastClock.median(t);
+    }
+
+    /**
+     * The streaming costs of the ring and the fan-out over every rank of node 0: per chunk size, the
+     * time of a one-chunk call (fill) and what each further chunk adds (stage) in the messages of
+     * {@link #curveMessages}. The two transports are timed alternately at every point, so that a slow
+     * spell of the machine does not favour one of them. Only node 0's ranks take part (as one node);
+     * the others wait at a barrier. Returns nothing on the others.
+     */
+    private List<NodeCurve> nodeCurves(BcastOptions base, NodeLayout layout, List<Long> chunkSizes) throws MPIException {
+        int n = layout.nodeSize(0);
+        boolean member = layout.nodeOf(rank) == 0;
+        Intracomm node = world.split(member ? 0 : 1, rank);
+        List<IntraNode> transports = List.of(IntraNode.RING, IntraNode.FANOUT);
+        List<List<NodeCurve.ChunkCost>> costs = List.of(new ArrayList<>(), new ArrayList<>());
+        try {
+            if (member) {
+                long largest = chunkSizes.stream().flatMap(c -> curveMessages(c).stream()).max(Long::compare).orElse(1L);
+                ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(largest, Integer.MAX_VALUE - 64));
+                for (long c : chunkSizes) {
+                    BcastOptions o = base.withNodeSizes(Integer.toString(n)).withAlgorithm(Algorithm.HIERARCHICAL)
+                            .withChunkBytes(roundUp64((int) c)).withRadix(2);
+                    try (HierarchicalBcast ring = HierarchicalBcast.create(node, o.withIntra(IntraNode.RING));
+                         HierarchicalBcast fanout = HierarchicalBcast.create(node, o.withIntra(IntraNode.FANOUT))) {
+                        HierarchicalBcast[] hbs = {ring, fanout};
+                        List<Long> messages = curveMessages(c);
+                        double[][] times = new double[2][messages.size() + 1];
+                        for (int i = 0; i <= messages.size(); i++) {
+                            long m = i == 0 ? c : messages.get(i - 1);
+                            for (int t = 0; t < 2; t++) {
+                                times[t][i] = time(node, hbs[t], buf, m);
+                            }
+                        }
+                        for (int t = 0; t < 2; t++) {
+                            double fill = times[t][0];
+                            List<TimedSize> stages = new ArrayList<>();
+                            for (int i = 1; i <= messages.size(); i++) {
+                                long count = messages.get(i - 1) / c;
+                                // Noise can make the long call look no slower than the short one: never a free chunk.
+                                stages.add(new TimedSize(messages.get(i - 1),
+                                        Math.max((times[t][i] - fill) / (count - 1), times[t][i] / count / 4)));
+                            }
+                            costs.get(t).add(new NodeCurve.ChunkCost((int) c, fill, stages));
+                        }
+                    }
+                }
+            }
+        } finally {
+            node.free();
+        }
+        world.barrier();
+        List<NodeCurve> curves = new ArrayList<>();
+        if (member) {
+            for (int t = 0; t < 2; t++) {
+                curves.add(new NodeCurve(transports.get(t), n, costs.get(t)));
+            }
+        }
+        return curves;
+    }
+
+    /**
+     * Message sizes at which a chunk's stage is measured: {@value #CURVE_CHUNKS} chunks (in cache for
+     * small chunks) and, from 8 KiB chunks on, the larger of 4, 16 and 64 MiB, where the node's
+     * buffers outgrow the caches and stream from memory.
+     */
+    static List<Long> curveMessages(long chunk) {
+        List<Long> sizes = new ArrayList<>(List.of(chunk * CURVE_CHUNKS));
+        if (chunk >= 8 << 10) {
+            for (long m : new long[] {4 << 20, 16 << 20, 64 << 20}) {
+                if (m > sizes.get(sizes.size() - 1)) {
+                    sizes.add(m);
+                }
+            }
+        }
+        return sizes;
+    }
+
+    /** Seconds of one broadcast of {@code bytes} on {@code node} (slowest rank, median); more calls for small ones. */
+    private double time(Intracomm node, HierarchicalBcast hb, ByteBuffer buf, long bytes) throws MPIException {
+        int calls = (int) Math.max(3, Math.min(100, (8L << 20) / bytes));
+        return new BcastClock(node, 2, calls).seconds(() -> hb.bcast(buf, (int) bytes, MPI.BYTE, 0), bytes >= 16 << 20 ? 3 : 5);
     }
 
     private List<TimedSize> nativeCurve() throws MPIException {

@@ -56,7 +56,8 @@ final class SelectorCheck {
             for (TuningTable.Entry e : entries) {
                 int m = (int) e.bytes();
                 BcastOptions fixed = e.algorithm() == Algorithm.NATIVE ? auto.withAlgorithm(Algorithm.NATIVE)
-                        : auto.withAlgorithm(e.algorithm()).withChunkBytes(e.chunkBytes()).withRadix(e.radix());
+                        : auto.withAlgorithm(e.algorithm()).withChunkBytes(e.chunkBytes()).withRadix(e.radix())
+                                .withIntra(e.intra());
                 double[][] runs = new double[3][repeat];
                 try (HierarchicalBcast best = HierarchicalBcast.create(world, fixed.withTuningFile(Path.of("none")))) {
                     HierarchicalBcast[] variants = {best, tabled, modelled};
@@ -97,7 +98,8 @@ final class SelectorCheck {
 
     private static String describe(Plan p) {
         return p.algorithm() == Algorithm.NATIVE ? "native"
-                : p.algorithm() + "/" + Explanation.size(p.chunkBytes()).replace(" ", "") + "/k" + p.radix();
+                : Explanation.name(p.algorithm(), p.intra()) + "/" + Explanation.size(p.chunkBytes()).replace(" ", "")
+                        + "/k" + p.radix();
     }
 
 }

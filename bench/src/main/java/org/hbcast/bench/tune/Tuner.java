@@ -16,7 +16,9 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.Algorithm;
 import org.hbcast.BcastOptions;
+import org.hbcast.Explanation;
 import org.hbcast.HierarchicalBcast;
+import org.hbcast.IntraNode;
 import org.hbcast.bench.ByteSizes;
 import org.hbcast.bench.MpiCommand;
 import org.hbcast.tuning.Calibration;
@@ -54,6 +56,9 @@ public final class Tuner implements Callable<Integer> {
 
     @Option(names = "--algorithms", split = ",", description = "algorithms swept (default native,knomial,hierarchical)")
     List<String> algorithms = List.of("native", "knomial", "hierarchical");
+
+    @Option(names = "--intra", split = ",", description = "intra-node transports swept for hierarchical (default ring,fanout)")
+    List<String> intra = List.of("ring", "fanout");
 
     @Option(names = "-i", description = "timed calls per point and run (default ${DEFAULT-VALUE})")
     int iterations = 10;
@@ -159,7 +164,7 @@ public final class Tuner implements Callable<Integer> {
                 .setConsumer(new ConsoleProgressBarConsumer(System.err)).setUpdateIntervalMillis(500).build() : null) {
             for (Config c : configs) {
                 BcastOptions o = base.withAlgorithm(c.algorithm).withChunkBytes(c.chunk).withRadix(c.radix)
-                        .withTuningFile(Path.of("none"));
+                        .withIntra(c.intra).withTuningFile(Path.of("none"));
                 try (HierarchicalBcast hb = HierarchicalBcast.create(world, o)) {
                     for (int s = 0; s < sizeList.size(); s++) {
                         long m = sizeList.get(s);
@@ -168,7 +173,7 @@ public final class Tuner implements Callable<Integer> {
                         }
                         double t = clock.seconds(() -> hb.bcast(buf, (int) m, MPI.BYTE, 0), repeat);
                         int recorded = c.algorithm == Algorithm.NATIVE ? (int) Math.min(m, CostModel.NATIVE_SEGMENT_BYTES) : c.chunk;
-                        points.get(s).add(new TuningTable.Point(c.algorithm, recorded, c.radix, t));
+                        points.get(s).add(new TuningTable.Point(c.algorithm, recorded, c.radix, t, c.intra));
                         if (bar != null) {
                             bar.setExtraMessage(c + " @ " + m + " B");
                             bar.step();
@@ -185,20 +190,21 @@ public final class Tuner implements Callable<Integer> {
             }
             TuningTable.Point best = p.stream().min(Comparator.comparingDouble(TuningTable.Point::seconds)).orElseThrow();
             entries.add(new TuningTable.Entry(sizeList.get(s), best.algorithm(), best.chunkBytes(), best.radix(),
-                    best.seconds(), p));
+                    best.seconds(), p, best.intra()));
         }
         return entries;
     }
 
-    /** One configuration of the sweep; 0 chunk for native (it cuts its own). */
-    private record Config(Algorithm algorithm, int chunk, int radix) {
+    /** One configuration of the sweep; 0 chunk for native (it cuts its own); the ring unless hierarchical says. */
+    private record Config(Algorithm algorithm, int chunk, int radix, IntraNode intra) {
         boolean applies(long bytes) {
             return algorithm == Algorithm.NATIVE || chunk <= bytes;
         }
 
         @Override
         public String toString() {
-            return algorithm == Algorithm.NATIVE ? "native" : algorithm + " " + chunk / 1024 + "K k=" + radix;
+            return algorithm == Algorithm.NATIVE ? "native"
+                    : Explanation.name(algorithm, intra) + " " + chunk / 1024 + "K k=" + radix;
         }
     }
 
@@ -209,12 +215,18 @@ public final class Tuner implements Callable<Integer> {
                 continue;
             }
             if (a == Algorithm.NATIVE) {
-                list.add(new Config(a, 0, 2));
+                list.add(new Config(a, 0, 2, IntraNode.RING));
                 continue;
             }
-            for (long c : chunkList) {
-                for (int k : CostModel.candidateRadices(a, shape, maxRadix)) {
-                    list.add(new Config(a, (int) c, k));
+            List<IntraNode> transports = a == Algorithm.HIERARCHICAL
+                    ? CostModel.candidateIntra(shape, MemoryKind.HOST, IntraNode.AUTO).stream()
+                            .filter(t -> intra.contains(t.toString())).toList()
+                    : List.of(IntraNode.RING);
+            for (IntraNode t : transports) {
+                for (long c : chunkList) {
+                    for (int k : CostModel.candidateRadices(a, shape, maxRadix)) {
+                        list.add(new Config(a, (int) c, k, t));
+                    }
                 }
             }
         }
@@ -230,10 +242,10 @@ public final class Tuner implements Callable<Integer> {
         TunePlot.write(t, png);
         System.out.println("# table: " + table);
         System.out.println("# plot:  " + png);
-        System.out.printf("# %-10s %-13s %-9s %-6s %s%n", "size", "best", "chunk", "radix", "latency(us)");
+        System.out.printf("# %-10s %-20s %-9s %-6s %s%n", "size", "best", "chunk", "radix", "latency(us)");
         for (TuningTable.Entry e : t.entries()) {
-            System.out.printf("  %-10d %-13s %-9d %-6d %.1f%n", e.bytes(), e.algorithm(), e.chunkBytes(), e.radix(),
-                    e.seconds() * 1e6);
+            System.out.printf("  %-10d %-20s %-9d %-6d %.1f%n", e.bytes(), Explanation.name(e.algorithm(), e.intra()),
+                    e.chunkBytes(), e.radix(), e.seconds() * 1e6);
         }
         System.out.flush();
     }

@@ -1,0 +1,96 @@
+package org.hbcast.tuning;
+
+import java.util.List;
+import java.util.Objects;
+import org.hbcast.IntraNode;
+
+/**
+ * The streaming cost of one intra-node transport on a node of {@code nodeSize} ranks, measured by the
+ * calibration with every rank of the node taking part: per chunk size, {@code fill} is the time of a
+ * one-chunk broadcast (the pipeline filling) and {@code stages} what each further chunk adds once the
+ * pipeline runs, measured at several message sizes. Measured this way the curve carries what a
+ * two-rank ping-pong cannot: the ranks sharing cores, the copies each transport makes per chunk, and
+ * the caches: a chunk costs far less while the node's buffers (ranks x message) fit in the last-level
+ * cache than once they stream from memory.
+ *
+ * @param transport {@link IntraNode#RING} or {@link IntraNode#FANOUT}
+ * @param nodeSize ranks of the node it was measured on, at least 2
+ * @param chunks measured chunk sizes, strictly ascending
+ */
+public record NodeCurve(IntraNode transport, int nodeSize, List<ChunkCost> chunks) {
+    /**
+     * Costs at one chunk size.
+     *
+     * @param stages seconds per further chunk by message size (ascending sizes, at least one)
+     */
+    public record ChunkCost(int chunkBytes, double fillSeconds, List<TimedSize> stages) {
+        public ChunkCost {
+            stages = List.copyOf(Objects.requireNonNull(stages, "stages"));
+        }
+
+        /** Seconds per chunk in a message of {@code messageBytes}: log-log between measured sizes, flat outside. */
+        double stage(long messageBytes) {
+            if (messageBytes >= stages.get(stages.size() - 1).bytes()) {
+                return stages.get(stages.size() - 1).seconds();
+            }
+            return Interpolation.logLog(stages, messageBytes);
+        }
+    }
+
+    public NodeCurve {
+        if (transport != IntraNode.RING && transport != IntraNode.FANOUT) {
+            throw new IllegalArgumentException("a node curve is of the ring or the fan-out, not " + transport);
+        }
+        if (nodeSize < 2) {
+            throw new IllegalArgumentException("a node curve needs a node of at least 2 ranks, got " + nodeSize);
+        }
+        chunks = List.copyOf(Objects.requireNonNull(chunks, "chunks"));
+        if (chunks.isEmpty()) {
+            throw new IllegalArgumentException("a node curve needs at least one chunk size");
+        }
+        long previous = 0;
+        for (ChunkCost c : chunks) {
+            if (c.chunkBytes() <= previous || !positive(c.fillSeconds()) || c.stages().isEmpty()) {
+                throw new IllegalArgumentException("node curve of the " + transport + ": chunk sizes must ascend, fill"
+                        + " times be positive and every chunk have stage times; got " + c.chunkBytes() + " B, fill "
+                        + c.fillSeconds() + " s, " + c.stages().size() + " stage times");
+            }
+            long previousMessage = 0;
+            for (TimedSize t : c.stages()) {
+                if (t.bytes() <= previousMessage || !positive(t.seconds())) {
+                    throw new IllegalArgumentException("node curve of the " + transport + ", chunk " + c.chunkBytes()
+                            + " B: stage times need ascending message sizes and positive times, got " + t.bytes()
+                            + " B in " + t.seconds() + " s");
+                }
+                previousMessage = t.bytes();
+            }
+            previous = c.chunkBytes();
+        }
+    }
+
+    private static boolean positive(double seconds) {
+        return seconds > 0 && seconds < 3600;
+    }
+
+    /** Seconds of a one-chunk broadcast of {@code chunkBytes} (see {@link Interpolation#logLog}). */
+    public double fill(long chunkBytes) {
+        return Interpolation.logLog(chunks.stream().map(c -> new TimedSize(c.chunkBytes(), c.fillSeconds())).toList(),
+                chunkBytes);
+    }
+
+    /**
+     * Seconds each further chunk of {@code chunkBytes} adds in a message of {@code messageBytes} in
+     * the steady state: interpolated on log scales between measured chunk sizes (below the smallest its
+     * cost, above the largest its cost scaled by bytes) and between measured message sizes.
+     */
+    public double stage(long chunkBytes, long messageBytes) {
+        long[] sizes = chunks.stream().mapToLong(ChunkCost::chunkBytes).toArray();
+        Interpolation.Position p = Interpolation.locate(sizes, chunkBytes);
+        ChunkCost lo = chunks.get(p.lower());
+        if (p.exact()) {
+            double t = lo.stage(messageBytes);
+            return chunkBytes > lo.chunkBytes() ? t * chunkBytes / lo.chunkBytes() : t;
+        }
+        return Interpolation.geometric(lo.stage(messageBytes), chunks.get(p.upper()).stage(messageBytes), p.fraction());
+    }
+}

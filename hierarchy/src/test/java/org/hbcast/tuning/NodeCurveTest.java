@@ -1,0 +1,105 @@
+package org.hbcast.tuning;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.hbcast.Algorithm;
+import org.hbcast.IntraNode;
+import org.junit.jupiter.api.Test;
+
+class NodeCurveTest {
+    private static final long HOT = 1 << 20;
+    private static final long COLD = 64 << 20;
+    /** Each chunk costs 4x more once messages stream from memory (64 MiB) than in cache (1 MiB). */
+    private static final NodeCurve FANOUT = new NodeCurve(IntraNode.FANOUT, 4, List.of(
+            cost(1 << 10, 2e-6, 1e-6),
+            cost(1 << 16, 20e-6, 8e-6),
+            cost(1 << 20, 400e-6, 200e-6)));
+
+    private static NodeCurve.ChunkCost cost(int chunk, double fill, double hotStage) {
+        return new NodeCurve.ChunkCost(chunk, fill, List.of(new TimedSize(HOT, hotStage), new TimedSize(COLD, 4 * hotStage)));
+    }
+
+    @Test
+    void measuredChunksAreExactBetweenLogLogOutsideClampedOrScaled() {
+        assertEquals(20e-6, FANOUT.fill(1 << 16), 1e-18);
+        assertEquals(8e-6, FANOUT.stage(1 << 16, HOT), 1e-18);
+        assertEquals(32e-6, FANOUT.stage(1 << 16, COLD), 1e-18);
+        // Half way between 1 KiB and 64 KiB on a log scale: the geometric mean of the times.
+        assertEquals(Math.sqrt(1e-6 * 8e-6), FANOUT.stage(1 << 13, HOT), 1e-15);
+        assertEquals(1e-6, FANOUT.stage(1, HOT), 1e-18, "below the smallest chunk the per-chunk overhead stays");
+        assertEquals(800e-6, FANOUT.fill(2 << 20), 1e-15, "above the largest chunk time scales with bytes");
+        assertEquals(1600e-6, FANOUT.stage(2 << 20, COLD), 1e-15);
+    }
+
+    @Test
+    void theCacheTermFollowsTheMessageSize() {
+        assertEquals(8e-6, FANOUT.stage(1 << 16, 4096), 1e-18, "below the measured messages: the cached cost");
+        assertEquals(32e-6, FANOUT.stage(1 << 16, 1L << 40), 1e-18, "above: the streaming cost, not scaled by size");
+        // 8 MiB lies half way between 1 MiB and 64 MiB on a log scale: twice the cached cost.
+        assertEquals(16e-6, FANOUT.stage(1 << 16, 8 << 20), 1e-15);
+    }
+
+    @Test
+    void badCurvesAreRefusedWithTheReason() {
+        List<NodeCurve.ChunkCost> one = List.of(cost(64, 1e-6, 1e-6));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new NodeCurve(IntraNode.AUTO, 4, one))
+                .getMessage().contains("ring or the fan-out"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new NodeCurve(IntraNode.RING, 1, one))
+                .getMessage().contains("at least 2 ranks"));
+        assertThrows(IllegalArgumentException.class, () -> new NodeCurve(IntraNode.RING, 4, List.of()));
+        assertThrows(IllegalArgumentException.class, () -> new NodeCurve(IntraNode.RING, 4, List.of(
+                cost(128, 1e-6, 1e-6), cost(64, 1e-6, 1e-6))));
+        for (double bad : new double[] {0, -1e-6, Double.NaN, Double.POSITIVE_INFINITY}) {
+            assertThrows(IllegalArgumentException.class, () -> new NodeCurve(IntraNode.RING, 4, List.of(cost(64, 1e-6, bad))));
+            assertThrows(IllegalArgumentException.class, () -> new NodeCurve(IntraNode.RING, 4, List.of(cost(64, bad, 1e-6))));
+        }
+        assertThrows(IllegalArgumentException.class, () -> new NodeCurve(IntraNode.RING, 4,
+                List.of(new NodeCurve.ChunkCost(64, 1e-6, List.of()))));
+        assertThrows(IllegalArgumentException.class, () -> new NodeCurve(IntraNode.RING, 4, List.of(new NodeCurve.ChunkCost(
+                64, 1e-6, List.of(new TimedSize(COLD, 1e-6), new TimedSize(HOT, 1e-6))))));
+        Calibration base = TuningFixtures.calibration();
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Calibration.measured(base.hardware(), "", base.links(),
+                null, List.of(), List.of(FANOUT, FANOUT))).getMessage().contains("twice"));
+    }
+
+    @Test
+    void theModelUsesTheCurveOfTheNodeSizeItWasMeasuredOn() {
+        Calibration cal = Calibration.measured(TuningFixtures.calibration().hardware(), "", TuningFixtures.calibration().links(),
+                null, List.of(), List.of(FANOUT));
+        CostModel model = new CostModel(cal);
+        long m = 16 << 20;
+        int c = 1 << 20;
+        assertEquals(200e-6 * Math.pow(4, 2.0 / 3), FANOUT.stage(c, m), 1e-15, "16 MiB: two thirds of the way to 64 MiB");
+        assertEquals(400e-6 + 15 * FANOUT.stage(c, m), model.predict(Algorithm.HIERARCHICAL, IntraNode.FANOUT, m, c, 2,
+                ClusterShape.parse("1x4"), MemoryKind.HOST), 1e-15);
+        assertEquals(cal.nodeCurve(IntraNode.FANOUT, 4), FANOUT);
+        assertNull(cal.nodeCurve(IntraNode.FANOUT, 8));
+        assertNull(cal.nodeCurve(IntraNode.RING, 4));
+        // No curve for 8 ranks or for the ring: the link formulas (fan-out one step to fill, ring n - 1).
+        double step = cal.link(LinkKind.SHARED_MEMORY).seconds(c);
+        assertEquals(16 * step, model.predict(Algorithm.HIERARCHICAL, IntraNode.FANOUT, m, c, 2, ClusterShape.parse("1x8"),
+                MemoryKind.HOST), 1e-12);
+        assertEquals((16 + 4 - 2) * step, model.predict(Algorithm.HIERARCHICAL, IntraNode.RING, m, c, 2,
+                ClusterShape.parse("1x4"), MemoryKind.HOST), 1e-12);
+        // Between nodes the slower of the tree's stage and the node's stage paces the pipeline.
+        double net = cal.link(LinkKind.NETWORK).seconds(c);
+        assertEquals(net + 400e-6 + 15 * Math.max(net, FANOUT.stage(c, m)), model.predict(Algorithm.HIERARCHICAL, IntraNode.FANOUT, m, c,
+                2, ClusterShape.parse("2x4"), MemoryKind.HOST), 1e-12);
+    }
+
+    @Test
+    void curvesSurviveJsonAndOlderFilesWithoutThemStillLoad() throws Exception {
+        Calibration cal = TuningFixtures.calibrationWithNodeCurves(4);
+        byte[] json = TuningJson.mapper().writeValueAsBytes(cal);
+        assertEquals(cal, TuningJson.mapper().readValue(json, Calibration.class));
+        com.fasterxml.jackson.databind.node.ObjectNode tree = TuningJson.mapper().valueToTree(TuningFixtures.calibration());
+        tree.remove("nodeCurves");
+        String older = TuningJson.mapper().writeValueAsString(tree);
+        assertTrue(!older.contains("nodeCurves"), older);
+        assertTrue(TuningJson.mapper().readValue(older, Calibration.class).nodeCurves().isEmpty());
+    }
+}
