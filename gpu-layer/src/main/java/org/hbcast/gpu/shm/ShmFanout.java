@@ -231,7 +231,7 @@ public final class ShmFanout implements IntraNodeBroadcast, AutoCloseable
             final long sequence = base + done;
             if (sequence - knownMinHead >= slotCount)
             {
-                knownMinHead = minReaderHead();
+                knownMinHead = minReaderHead(position);
                 if (sequence - knownMinHead >= slotCount)
                 {
                     break;
@@ -254,12 +254,13 @@ public final class ShmFanout implements IntraNodeBroadcast, AutoCloseable
         return moved;
     }
 
-    private long minReaderHead()
+    /** The lowest head of the node's readers, leaving out {@code excluded} and this rank; sets {@link #slowestReader}. */
+    private long minReaderHead(final int excluded)
     {
         long min = Long.MAX_VALUE;
         for (int p = 0; p < participants; p++)
         {
-            if (p != position)
+            if (p != position && p != excluded)
             {
                 final long head = shm.getLongVolatile(FanoutLayout.headOffset(p));
                 if (head < min)
@@ -347,7 +348,17 @@ public final class ShmFanout implements IntraNodeBroadcast, AutoCloseable
             }
             return "chunk " + done + " of " + chunkCount + " to arrive for the node's fan-out";
         }
-        return "chunk " + done + " of " + chunkCount + " from node rank " + writerPosition + " (fan-out writer)";
+        final String waiting = "chunk " + done + " of " + chunkCount + " from node rank " + writerPosition + " (fan-out writer)";
+        // The writer may itself be held back by another reader that never freed a slot: name that one,
+        // it is the rank to look at.
+        final long tail = shm.getLongVolatile(TAIL_OFFSET);
+        final long slowest = minReaderHead(writerPosition);
+        if (slowest != Long.MAX_VALUE && tail - slowest >= slotCount)
+        {
+            return waiting + ", which waits for node rank " + slowestReader + " to free a fan-out slot (it has consumed " +
+                Math.max(0, slowest - base) + " of " + chunkCount + " chunks)";
+        }
+        return waiting;
     }
 
     /** The segment's path, to hand to the other ranks of the node. */

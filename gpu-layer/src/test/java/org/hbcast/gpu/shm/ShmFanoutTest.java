@@ -102,6 +102,33 @@ class ShmFanoutTest
     }
 
     @Test
+    void aReaderStuckBehindTheWriterNamesTheReaderThatHoldsTheWriterBack() throws Exception
+    {
+        try (ShmFanout first = ShmFanout.create(dir.path(), 0, 3, 4, 4096);
+            ShmFanout second = ShmFanout.open(first.path(), 1, 3);
+            ShmFanout third = ShmFanout.open(first.path(), 2, 3))
+        {
+            first.unlink();
+            final UnsafeBuffer memory = new UnsafeBuffer(ByteBuffer.allocateDirect(10 * 4096));
+            first.startWriter(memory, 10 * 4096, 4096);
+            second.startReader(0, new UnsafeBuffer(ByteBuffer.allocateDirect(10 * 4096)), 10 * 4096, 4096);
+            assertEquals(0, second.progress());
+            assertEquals("chunk 0 of 10 from node rank 0 (fan-out writer)", second.describeWait());
+            // Node rank 2 never starts: the writer fills the 4 slots and stops; node rank 1 reads them and waits.
+            assertEquals(4, first.progress());
+            assertEquals(4, second.progress());
+            assertEquals(0, first.progress());
+            assertTrue(first.describeWait().startsWith("node rank 2 to free a fan-out slot"), first.describeWait());
+            assertEquals("chunk 4 of 10 from node rank 0 (fan-out writer), which waits for node rank 2 to free a fan-out"
+                + " slot (it has consumed 0 of 10 chunks)", second.describeWait());
+            third.startReader(0, new UnsafeBuffer(ByteBuffer.allocateDirect(10 * 4096)), 10 * 4096, 4096);
+            assertEquals(4, third.progress());
+            assertEquals("chunk 4 of 10 from node rank 0 (fan-out writer)", second.describeWait());
+        }
+        assertEquals(List.of(), dir.entries());
+    }
+
+    @Test
     void anAbortMakesTheOthersFailFast() throws Exception
     {
         final Path directory = dir.path();
