@@ -54,8 +54,11 @@ public record Explanation(long bytes, MemoryKind memory, ClusterShape shape, Pla
         sb.append("links (").append(inputs.calibrationSource()).append("):\n");
         for (LinkKind k : LinkKind.values()) {
             LinkCalibration l = inputs.calibration().link(k);
-            line(sb, "  %-17s ts %8.2f us  b %7.2f GB/s  (%s)", k.id(), l.startupSeconds() * 1e6, l.bytesPerSecond() / 1e9,
-                    l.source());
+            line(sb, "  %-17s ts %8.2f us  b %7.2f GB/s  (%s%s)", k.id(), l.startupSeconds() * 1e6, l.bytesPerSecond() / 1e9,
+                    l.source(), l.transfers().isEmpty() ? ""
+                            : "; transfers from a curve of " + l.transfers().size() + " sizes, "
+                                    + size(l.transfers().get(0).bytes()) + " to "
+                                    + size(l.transfers().get(l.transfers().size() - 1).bytes()));
         }
         for (String w : inputs.warnings()) {
             sb.append(w).append('\n');

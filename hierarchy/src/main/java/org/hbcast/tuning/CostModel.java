@@ -14,14 +14,16 @@ import org.hbcast.mpi.KnomialTree;
  * formulas of DESIGN.md), and the best (algorithm, chunk, radix) among candidates. Pure: the same
  * calibration and arguments give the same answer on every rank.
  *
- * <p>With {@code S = ceil(m / c)} chunks and one transfer of a chunk over a link costing
- * {@code step = ts + c / b}:
+ * <p>With {@code S = ceil(m / c)} chunks, one transfer of a chunk over a link costing
+ * {@code step} (the measured transfer curve, else {@code ts + c / b}) and each further chunk of a
+ * stream over it {@code gap} (the measured stream curve, else {@code step}; see
+ * {@link LinkCalibration#gapSeconds}):
  * <ul>
  * <li>inside a node: the measured {@link NodeCurve} of the transport where the calibration has one for
  *     the node's size ({@code fill(c) + (S - 1) * stage(c, m)}: cores shared, copies per chunk and
  *     cache effects included); otherwise from the links: ring of {@code n} {@code (S + n - 2) * step}, fan-out
  *     {@code S * step} (one copy in and one out per chunk, the readers in parallel);
- * <li>segmented k-nomial tree over {@code N}: {@code (F + (S - 1) * R) * step}, where {@code F} is the
+ * <li>segmented k-nomial tree over {@code N}: {@code F * step + (S - 1) * R * gap}, where {@code F} is the
  *     number of sends before the first segment reaches the last participant (sends farthest first;
  *     {@code (k - 1) * ceil(log_k N)} for a full tree) and {@code R} the root's child count: the root
  *     sends every segment {@code R} times. With {@code S = 1} this is the unsegmented tree;
@@ -106,13 +108,13 @@ public final class CostModel {
         return Math.sqrt(bytes * link.startupSeconds() * link.bytesPerSecond() / (n - 2));
     }
 
-    /** {@code (F + (S - 1) * R) * step} for a segmented k-nomial tree over {@code n} participants. */
+    /** {@code F * step + (S - 1) * R * gap} for a segmented k-nomial tree over {@code n} participants. */
     public static double tree(long chunkBytes, long chunks, int n, int radix, LinkCalibration link) {
         if (n <= 1) {
             return 0;
         }
         int[] shape = treeShape(n, radix);
-        return (shape[0] + (chunks - 1) * shape[1]) * link.seconds(chunkBytes);
+        return shape[0] * link.seconds(chunkBytes) + (chunks - 1) * shape[1] * link.gapSeconds(chunkBytes);
     }
 
     /**
@@ -130,7 +132,7 @@ public final class CostModel {
         int[] tree = treeShape(n, radix);
         int hostRanks = shape.nodes() == 1 || shape.virtual() ? n : shape.maxNodeSize();
         double perSegment = hostRanks > cores ? Math.max(tree[1], 2.0 * (hostRanks - 1) / cores) : tree[1];
-        return (tree[0] + (chunks - 1) * perSegment) * link.seconds(c);
+        return tree[0] * link.seconds(c) + (chunks - 1) * perSegment * link.gapSeconds(c);
     }
 
     /** {fill sends, root children} of a tree, remembered: the selector asks for the same few trees often. */
@@ -165,10 +167,10 @@ public final class CostModel {
         if (nodes == 1) {
             return intraFill + (chunks - 1) * intraStage;
         }
-        double netStep = interNodeLink(shape).seconds(c);
+        LinkCalibration net = interNodeLink(shape);
         int[] tree = treeShape(nodes, radix);
-        double fill = tree[0] * netStep + intraFill;
-        double stage = Math.max(tree[1] * netStep, intraStage);
+        double fill = tree[0] * net.seconds(c) + intraFill;
+        double stage = Math.max(tree[1] * net.gapSeconds(c), intraStage);
         if (memory == MemoryKind.DEVICE) {
             double pcie = calibration.link(LinkKind.PCIE).seconds(c);
             fill += 2 * pcie;

@@ -6,11 +6,18 @@ import mpi.MPI;
 import mpi.MPIException;
 
 /**
- * Times a collective the way OSU does (barrier, call, per-rank mean over iterations, the slowest
+ * Times a collective the way OSU does (barrier, call, per-rank mean over the calls, the slowest
  * rank) and takes the median over repeats. Every rank gets the same figure, so decisions made on it
  * agree everywhere.
+ *
+ * <p>A run makes at least {@code iterations} calls, and more when a run would otherwise last less
+ * than {@code minRunSeconds}: a 10 µs broadcast timed ten times is mostly the scheduler of an
+ * oversubscribed machine. The count comes from the warm-up calls' time, agreed by every rank.
  */
 final class BcastClock {
+    /** Most calls one run makes, whatever the time budget asks. */
+    static final int MAX_CALLS = 2000;
+
     /** One call of the thing timed. */
     interface Call {
         void run() throws MPIException;
@@ -19,23 +26,44 @@ final class BcastClock {
     private final Intracomm comm;
     private final int warmup;
     private final int iterations;
+    private final double minRunSeconds;
 
     BcastClock(Intracomm comm, int warmup, int iterations) {
-        if (warmup < 0 || iterations < 1) {
-            throw new IllegalArgumentException("warm-up must be >= 0 and iterations >= 1, got " + warmup + ", " + iterations);
+        this(comm, warmup, iterations, 0);
+    }
+
+    BcastClock(Intracomm comm, int warmup, int iterations, double minRunSeconds) {
+        if (warmup < 0 || iterations < 1 || !(minRunSeconds >= 0)) {
+            throw new IllegalArgumentException("warm-up and run time must be >= 0 and iterations >= 1, got " + warmup
+                    + ", " + minRunSeconds + ", " + iterations);
         }
         this.comm = comm;
         this.warmup = warmup;
         this.iterations = iterations;
+        this.minRunSeconds = minRunSeconds;
     }
 
-    /** Seconds per call of the slowest rank, median of {@code repeats} runs. */
+    /** Seconds per call of the slowest rank, median of {@code repeats} runs after the warm-up. */
     double seconds(Call call, int repeats) throws MPIException {
+        int calls = calls(warm(call));
         double[] runs = new double[repeats];
         for (int r = 0; r < repeats; r++) {
-            runs[r] = once(call, r == 0 ? warmup : 0);
+            runs[r] = once(call, calls);
         }
         return median(runs);
+    }
+
+    /** Runs the warm-up calls (at least one); returns the slowest rank's seconds per call. */
+    double warm(Call call) throws MPIException {
+        return once(call, Math.max(1, warmup));
+    }
+
+    /** Calls per run for a call of {@code secondsPerCall}: {@code iterations}, or more to fill the minimum run time. */
+    int calls(double secondsPerCall) {
+        if (minRunSeconds <= 0 || secondsPerCall <= 0) {
+            return iterations;
+        }
+        return (int) Math.max(iterations, Math.min(MAX_CALLS, Math.ceil(minRunSeconds / secondsPerCall)));
     }
 
     /** The middle value (the upper one of an even count). */
@@ -45,19 +73,16 @@ final class BcastClock {
         return s[s.length / 2];
     }
 
-    /** One run: seconds per call of the slowest rank. */
-    double once(Call call, int warm) throws MPIException {
+    /** One run of {@code calls} calls: seconds per call of the slowest rank. */
+    double once(Call call, int calls) throws MPIException {
         long total = 0;
-        for (int i = -warm; i < iterations; i++) {
+        for (int i = 0; i < calls; i++) {
             comm.barrier();
             long t0 = System.nanoTime();
             call.run();
-            long t1 = System.nanoTime();
-            if (i >= 0) {
-                total += t1 - t0;
-            }
+            total += System.nanoTime() - t0;
         }
-        double[] mine = {total / 1e9 / iterations};
+        double[] mine = {total / 1e9 / calls};
         comm.allReduce(mine, 1, MPI.DOUBLE, MPI.MAX);
         return mine[0];
     }

@@ -39,7 +39,9 @@ import picocli.CommandLine.Option;
  * hbcast's shared-memory ring between the first two ranks of node 0 (a ring of two, one chunk per
  * call), Open MPI point-to-point between them (ping-pong), the network between the leaders of nodes
  * 0 and 1 (ping-pong; shared memory again for virtual nodes), and a host memory copy. CUDA IPC and
- * PCIe keep their built-in figures here.
+ * PCIe keep their built-in figures here. For the MPI links it also records, by size, a curve of the
+ * transfer time and of the gap a further message adds in a stream of {@value #STREAM} back-to-back
+ * sends (what a pipelined tree pays per segment).
  *
  * <p>Inside a node it also measures what a ping-pong cannot see: the ring and the fan-out streaming
  * over every rank of node 0 at each chunk size, one chunk per call and then messages of many chunks
@@ -55,6 +57,9 @@ public final class Calibrate implements Callable<Integer> {
     @Option(names = "--large", description = "large transfer for bandwidths (default ${DEFAULT-VALUE})")
     String large = "1M";
 
+    @Option(names = "--link-sizes", description = "sizes MIN:MAX of the MPI links' transfer curves, none for the straight line only (default ${DEFAULT-VALUE})")
+    String linkSizes = "64:4M";
+
     @Option(names = "-i", description = "timed round trips or calls per measurement (default ${DEFAULT-VALUE})")
     int iterations = 50;
 
@@ -63,6 +68,12 @@ public final class Calibrate implements Callable<Integer> {
 
     @Option(names = "--node-chunks", description = "chunk sizes MIN:MAX of the intra-node curves, none to skip (default ${DEFAULT-VALUE})")
     String nodeChunks = "64:4M";
+
+    /** Back-to-back sends of one stream measurement of a link's gap. */
+    static final int STREAM = 16;
+
+    /** Shortest timed run of a broadcast: shorter ones measure the scheduler of an oversubscribed node. */
+    static final double MIN_RUN_SECONDS = 0.005;
 
     /** Chunks per call of the streaming measurement: enough past the slots (8) to reach the steady state. */
     static final int CURVE_CHUNKS = 16;
@@ -98,19 +109,21 @@ public final class Calibrate implements Callable<Integer> {
             shape = probe.explain(1).shape();
         }
         List<LinkCalibration> links = new ArrayList<>();
-        ByteBuffer a = ByteBuffer.allocateDirect(largeBytes);
+        List<Long> curveSizes = linkSizes.equals("none") ? List.of() : ByteSizes.powersOfTwo(linkSizes);
+        long buffer = Math.max(largeBytes, curveSizes.isEmpty() ? 0 : curveSizes.get(curveSizes.size() - 1));
+        ByteBuffer a = ByteBuffer.allocateDirect((int) buffer);
         ByteBuffer b = ByteBuffer.allocateDirect(largeBytes);
         if (rank == 0) {
             links.add(fit(LinkKind.HOST_MEMCPY, copy(a, b, smallBytes), copy(a, b, largeBytes), smallBytes, largeBytes));
         }
         if (layout.nodeSize(0) > 1) {
             int peer = layout.rankAt(0, 1);
-            links.add(pingPongLink(LinkKind.MPI_SHARED_MEMORY, 0, peer, a, smallBytes, largeBytes));
+            links.add(pingPongLink(LinkKind.MPI_SHARED_MEMORY, 0, peer, a, smallBytes, largeBytes, curveSizes));
             links.add(ringLink(base, 0, peer, a, smallBytes, largeBytes));
         }
         if (layout.nodeCount() > 1) {
             LinkKind kind = shape.virtual() ? LinkKind.MPI_SHARED_MEMORY : LinkKind.NETWORK;
-            LinkCalibration net = pingPongLink(kind, 0, layout.rankAt(1, 0), a, smallBytes, largeBytes);
+            LinkCalibration net = pingPongLink(kind, 0, layout.rankAt(1, 0), a, smallBytes, largeBytes, curveSizes);
             if (links.stream().noneMatch(l -> l != null && l.kind() == kind)) {
                 links.add(net);
             }
@@ -132,6 +145,11 @@ public final class Calibrate implements Callable<Integer> {
             for (LinkCalibration l : links) {
                 System.out.printf(Locale.ROOT, "  %-17s ts %8.2f us   b %7.3f GB/s%n", l.kind().id(),
                         l.startupSeconds() * 1e6, l.bytesPerSecond() / 1e9);
+                for (int i = 0; i < l.transfers().size(); i++) {
+                    TimedSize t = l.transfers().get(i);
+                    System.out.printf(Locale.ROOT, "    %-17s %10d B  transfer %10.1f us  gap in a stream %10.1f us%n",
+                            l.kind().id(), t.bytes(), t.seconds() * 1e6, l.gaps().get(i).seconds() * 1e6);
+                }
             }
             for (NodeCurve curve : curves) {
                 for (NodeCurve.ChunkCost cc : curve.chunks()) {
@@ -174,17 +192,69 @@ public final class Calibrate implements Callable<Integer> {
         return BcastClock.median(t);
     }
 
-    /** Half the round trip between ranks {@code x} and {@code y}, small and large; every rank takes part in the agreement. */
-    private LinkCalibration pingPongLink(LinkKind kind, int x, int y, ByteBuffer buf, int small, int large) throws MPIException {
+    /**
+     * Half the round trip between ranks {@code x} and {@code y}: the straight line from the small and
+     * the large transfer, and the curve at every size of {@code curve}. Every rank takes part in the
+     * agreement.
+     */
+    private LinkCalibration pingPongLink(LinkKind kind, int x, int y, ByteBuffer buf, int small, int large,
+                                         List<Long> curve) throws MPIException {
         double tSmall = pingPong(x, y, buf, small);
         double tLarge = pingPong(x, y, buf, large);
-        return rank == x ? fit(kind, tSmall, tLarge, small, large) : null;
+        double ack = pingPong(x, y, buf, 1);
+        List<TimedSize> transfers = new ArrayList<>();
+        List<TimedSize> gaps = new ArrayList<>();
+        for (long bytes : curve) {
+            double transfer = pingPong(x, y, buf, (int) bytes);
+            transfers.add(new TimedSize(bytes, transfer));
+            // A stream of STREAM sends and a 1-byte ack: one transfer, STREAM - 1 gaps and the ack's
+            // trip. Noise can make the stream look cheaper than that: never a gap below a tenth of a transfer.
+            double stream = stream(x, y, buf, (int) bytes);
+            gaps.add(new TimedSize(bytes, Math.max((stream - transfer - ack) / (STREAM - 1), transfer / 10)));
+        }
+        if (rank != x) {
+            return null;
+        }
+        LinkCalibration line = fit(kind, tSmall, tLarge, small, large);
+        return new LinkCalibration(kind, line.startupSeconds(), line.bytesPerSecond(), line.source(), transfers, gaps);
+    }
+
+    /** Seconds from the first of {@value #STREAM} back-to-back sends from x to y until y's 1-byte ack is back. */
+    private double stream(int x, int y, ByteBuffer buf, int bytes) throws MPIException {
+        int count = Math.max(5, roundTrips(bytes) / STREAM);
+        double[] t = new double[count];
+        world.barrier();
+        for (int i = -2; i < count; i++) {
+            long t0 = System.nanoTime();
+            if (rank == x) {
+                for (int s = 0; s < STREAM; s++) {
+                    world.send(buf, bytes, MPI.BYTE, y, TAG);
+                }
+                world.recv(buf, 1, MPI.BYTE, y, TAG);
+            } else if (rank == y) {
+                for (int s = 0; s < STREAM; s++) {
+                    world.recv(buf, bytes, MPI.BYTE, x, TAG);
+                }
+                world.send(buf, 1, MPI.BYTE, x, TAG);
+            }
+            long t1 = System.nanoTime();
+            if (i >= 0) {
+                t[i] = (t1 - t0) / 1e9;
+            }
+        }
+        return BcastClock.median(t);
+    }
+
+    /** Round trips timed for {@code bytes}: many for small transfers, where a scheduler hiccup is as long as the transfer. */
+    private int roundTrips(int bytes) {
+        return (int) Math.max(iterations, Math.min(20L * iterations, (1L << 20) * iterations / Math.max(bytes, 1) / 16));
     }
 
     private double pingPong(int x, int y, ByteBuffer buf, int bytes) throws MPIException {
-        double[] t = new double[iterations];
+        int count = roundTrips(bytes);
+        double[] t = new double[count];
         world.barrier();
-        for (int i = -5; i < iterations; i++) {
+        for (int i = -5; i < count; i++) {
             long t0 = System.nanoTime();
             if (rank == x) {
                 world.send(buf, bytes, MPI.BYTE, y, TAG);
@@ -300,12 +370,12 @@ public final class Calibrate implements Callable<Integer> {
     }
 
     /**
-     * Message sizes at which a chunk's stage is measured: {@value #CURVE_CHUNKS} chunks (in cache for
-     * small chunks) and, from 8 KiB chunks on, the larger of 4, 16 and 64 MiB, where the node's
-     * buffers outgrow the caches and stream from memory.
+     * Message sizes at which a chunk's stage is measured: 2, 4 and {@value #CURVE_CHUNKS} chunks (short
+     * pipelines, in cache for small chunks) and, from 8 KiB chunks on, the larger of 4, 16 and 64 MiB,
+     * where the node's buffers outgrow the caches and stream from memory.
      */
     static List<Long> curveMessages(long chunk) {
-        List<Long> sizes = new ArrayList<>(List.of(chunk * CURVE_CHUNKS));
+        List<Long> sizes = new ArrayList<>(List.of(chunk * 2, chunk * 4, chunk * CURVE_CHUNKS));
         if (chunk >= 8 << 10) {
             for (long m : new long[] {4 << 20, 16 << 20, 64 << 20}) {
                 if (m > sizes.get(sizes.size() - 1)) {
@@ -316,19 +386,19 @@ public final class Calibrate implements Callable<Integer> {
         return sizes;
     }
 
-    /** Seconds of one broadcast of {@code bytes} on {@code node} (slowest rank, median); more calls for small ones. */
+    /** Seconds of one broadcast of {@code bytes} on {@code node} (slowest rank, median of runs of at least 5 ms). */
     private double time(Intracomm node, HierarchicalBcast hb, ByteBuffer buf, long bytes) throws MPIException {
-        int calls = (int) Math.max(3, Math.min(100, (8L << 20) / bytes));
-        return new BcastClock(node, 2, calls).seconds(() -> hb.bcast(buf, (int) bytes, MPI.BYTE, 0), bytes >= 16 << 20 ? 3 : 5);
+        return new BcastClock(node, 2, 3, MIN_RUN_SECONDS).seconds(() -> hb.bcast(buf, (int) bytes, MPI.BYTE, 0),
+                bytes >= 16 << 20 ? 3 : 5);
     }
 
     private List<TimedSize> nativeCurve() throws MPIException {
         List<TimedSize> times = new ArrayList<>();
         List<Long> sizes = ByteSizes.powersOfTwo(nativeSizes);
         ByteBuffer buf = ByteBuffer.allocateDirect((int) (long) sizes.get(sizes.size() - 1));
-        BcastClock clock = new BcastClock(world, 2, Math.max(1, iterations / 5));
+        BcastClock clock = new BcastClock(world, 2, Math.max(1, iterations / 10), 2 * MIN_RUN_SECONDS);
         for (long m : sizes) {
-            times.add(new TimedSize(m, clock.seconds(() -> world.bcast(buf, (int) m, MPI.BYTE, 0), 3)));
+            times.add(new TimedSize(m, clock.seconds(() -> world.bcast(buf, (int) m, MPI.BYTE, 0), 5)));
         }
         return times;
     }

@@ -66,6 +66,9 @@ public final class Tuner implements Callable<Integer> {
     @Option(names = "-x", description = "warm-up calls per point (default ${DEFAULT-VALUE})")
     int warmup = 2;
 
+    @Option(names = "--min-run-ms", description = "shortest timed run of a point: small messages get more calls (default ${DEFAULT-VALUE})")
+    double minRunMs = 5;
+
     @Option(names = "--repeat", description = "runs per point; the median counts (default ${DEFAULT-VALUE})")
     int repeat = 3;
 
@@ -98,8 +101,9 @@ public final class Tuner implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--chunks must lie within 64.."
                     + BcastOptions.MAX_CHUNK_BYTES);
         }
-        if (iterations < 1 || warmup < 0 || repeat < 1 || maxRadix < 2) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "-i, --repeat >= 1, -x >= 0, --max-radix >= 2");
+        if (iterations < 1 || warmup < 0 || repeat < 1 || maxRadix < 2 || !(minRunMs >= 0)) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "-i, --repeat >= 1, -x >= 0, --min-run-ms >= 0, --max-radix >= 2");
         }
         BcastOptions base = BcastOptions.defaults();
         Fingerprint fp;
@@ -114,7 +118,7 @@ public final class Tuner implements Callable<Integer> {
         Path table = out != null ? out : TuningFiles.defaultTable(System.getenv(), fp);
         Path png = plot != null ? plot : Path.of(table.toString().replaceFirst("\\.json$", "") + ".png");
         ByteBuffer buf = buffer(sizeList.get(sizeList.size() - 1));
-        BcastClock clock = new BcastClock(world, warmup, iterations);
+        BcastClock clock = new BcastClock(world, warmup, iterations, minRunMs / 1e3);
         List<TuningTable.Entry> entries;
         if (validateOnly) {
             TuningTableLoader.Loaded<TuningTable> loaded = TuningTableLoader.table(table, fp, MemoryKind.HOST);
