@@ -2,11 +2,9 @@ package org.hbcast;
 
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.hbcast.gpu.cuda.CudaContext;
 import org.hbcast.gpu.cuda.CudaDevices;
 import org.hbcast.gpu.cuda.CudaRingMember;
@@ -56,7 +54,8 @@ final class DeviceBroadcast implements AutoCloseable {
     private final int[] leaders;
     private final byte[] myDescriptor = new byte[IpcDescriptor.BYTES];
     private final byte[] rightDescriptor = new byte[IpcDescriptor.BYTES];
-    private final ProgressWait wait;
+    private final StagedTreeLevel between;
+    private final TwoLevelLoop loop;
     private PinnedBuffer pinned;
 
     private DeviceBroadcast(Intracomm comm, Topology topology, BcastOptions options, CudaRingMember ring,
@@ -65,11 +64,11 @@ final class DeviceBroadcast implements AutoCloseable {
         this.topology = topology;
         this.layout = topology.layout();
         this.options = options;
-        this.wait = new ProgressWait(new BackoffIdleStrategy(100, 20, TimeUnit.MICROSECONDS.toNanos(1),
-                TimeUnit.MICROSECONDS.toNanos(100)), options.timeout().toNanos());
+        this.loop = new TwoLevelLoop(options.timeout().toNanos());
         this.ring = ring;
         this.staging = staging;
         this.tree = new KnomialBroadcast(comm, TAG);
+        this.between = new StagedTreeLevel(tree, staging);
         this.rank = comm.getRank();
         this.size = comm.getSize();
         this.everyRank = new int[size];
@@ -163,60 +162,19 @@ final class DeviceBroadcast implements AutoCloseable {
                 pipeline, fed, leader);
     }
 
-    /** Runs tree, staging and ring in one loop until all three are done, backing off while idle. */
+    /** Runs tree, staging and ring in one loop until all three are done; throws on a timeout. */
     private void run(DeviceBuffer buf, long bytes, int root, int[] participants, int n, int me, int rootIndex,
                      int radix, int chunk, RingPipeline<DeviceBuffer> pipeline, boolean fed, boolean treeActive) throws MPIException {
-        boolean sending = rank == root;
         if (treeActive) {
             PinnedBuffer host = pinnedAtLeast(bytes);
             tree.start(participants, n, me, rootIndex, radix, host.buffer(), 1, bytes, chunk);
-            staging.start(sending, buf, host.address(), bytes, chunk);
-            if (sending) {
-                tree.markRootReady(0);
-            }
+            staging.start(rank == root, buf, host.address(), bytes, chunk);
+            between.begin(rank == root);
         }
-        wait.reset();
-        try {
-            while (true) {
-                int work = 0;
-                boolean done = true;
-                if (treeActive) {
-                    work += tree.progress();
-                    work += staging.issue(sending ? staging.segmentCount() : tree.segmentsReady());
-                    int copied = staging.poll();
-                    work += copied;
-                    if (copied > 0 && sending) {
-                        tree.markRootReady(staging.segmentsDone());
-                    }
-                    done = tree.isDone() && staging.isDone();
-                }
-                if (pipeline != null) {
-                    if (fed) {
-                        pipeline.markAvailable(staging.segmentsDone());
-                    }
-                    work += pipeline.progress();
-                    done &= pipeline.isDone();
-                }
-                if (done) {
-                    return;
-                }
-                if (wait.timedOut(work)) {
-                    String what = treeActive && !tree.isDone() ? tree.pending()
-                            : treeActive && !staging.isDone() ? "staging copies between the GPU and host memory"
-                            : pipeline.describeWait();
-                    throw new MPIException("hbcast device bcast on rank " + rank + " timed out after "
-                            + options.timeout().toMillis() / 1000.0 + " s waiting for " + what);
-                }
-            }
-        } catch (MPIException | RuntimeException e) {
-            if (pipeline != null) {
-                pipeline.abort();
-            }
-            if (treeActive) {
-                tree.cancel();
-                staging.drain();
-            }
-            throw e;
+        String waitedFor = loop.run(treeActive ? between : null, pipeline, fed);
+        if (waitedFor != null) {
+            throw new MPIException("hbcast device bcast on rank " + rank + " timed out after "
+                    + options.timeout().toMillis() / 1000.0 + " s waiting for " + waitedFor);
         }
     }
 

@@ -3,14 +3,11 @@ package org.hbcast;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.hbcast.gpu.IntraNodeBroadcast;
 import org.hbcast.gpu.cuda.DeviceBuffer;
@@ -63,9 +60,8 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final int[] leaders;
     private final Message message = new Message();
     private final UnsafeBuffer ringMemory = new UnsafeBuffer(0, 0);
-    private final IdleStrategy idle = new BackoffIdleStrategy(100, 20, TimeUnit.MICROSECONDS.toNanos(1),
-            TimeUnit.MICROSECONDS.toNanos(100));
-    private final ProgressWait wait;
+    private final TreeLevel treeLevel;
+    private final TwoLevelLoop loop;
     private final long[] agreement = new long[4];
     private ByteBuffer staging;
     private DeviceBroadcast device;
@@ -87,7 +83,8 @@ public final class HierarchicalBcast implements AutoCloseable {
         this.everyRank = new int[size];
         Arrays.setAll(everyRank, r -> r);
         this.leaders = new int[layout.nodeCount()];
-        this.wait = new ProgressWait(idle, options.timeout().toNanos());
+        this.treeLevel = new TreeLevel(tree);
+        this.loop = new TwoLevelLoop(options.timeout().toNanos());
     }
 
     /** {@link #create(Intracomm, BcastOptions)} with the options of the environment. Collective. */
@@ -311,39 +308,12 @@ public final class HierarchicalBcast implements AutoCloseable {
         return fanout;
     }
 
-    /** Runs the tree and the ring in one loop until both are done, backing off while idle. */
-    private void drive(boolean treeActive, IntraNodeBroadcast pipeline, boolean fed)
-            throws MPIException {
-        wait.reset();
-        while (true) {
-            int work = 0;
-            boolean done = true;
-            if (treeActive) {
-                work += tree.progress();
-                done = tree.isDone();
-            }
-            if (pipeline != null) {
-                if (fed) {
-                    pipeline.markAvailable(tree.segmentsReady());
-                }
-                work += pipeline.progress();
-                done &= pipeline.isDone();
-            }
-            if (done) {
-                return;
-            }
-            if (wait.timedOut(work)) {
-                String what = treeActive && !tree.isDone() ? tree.pending()
-                        : pipeline.describeWait() + nodeRanks();
-                if (pipeline != null) {
-                    pipeline.abort();
-                }
-                if (treeActive) {
-                    tree.cancel();
-                }
-                fail("hbcast bcast on rank " + rank + " timed out after " + options.timeout().toMillis() / 1000.0
-                        + " s waiting for " + what);
-            }
+    /** Runs the tree and the node's transport in one loop until both are done; fails on a timeout. */
+    private void drive(boolean treeActive, IntraNodeBroadcast pipeline, boolean fed) throws MPIException {
+        String waitedFor = loop.run(treeActive ? treeLevel : null, pipeline, fed);
+        if (waitedFor != null) {
+            fail("hbcast bcast on rank " + rank + " timed out after " + options.timeout().toMillis() / 1000.0
+                    + " s waiting for " + waitedFor + (loop.stalledInNode() ? nodeRanks() : ""));
         }
     }
 
