@@ -130,9 +130,23 @@ public final class CostModel {
         }
         LinkCalibration link = mpiLink(shape);
         int[] tree = treeShape(n, radix);
-        int hostRanks = shape.nodes() == 1 || shape.virtual() ? n : shape.maxNodeSize();
+        boolean oneHost = shape.nodes() == 1 || shape.virtual();
+        int hostRanks = oneHost ? n : shape.maxNodeSize();
         double perSegment = hostRanks > cores ? Math.max(tree[1], 2.0 * (hostRanks - 1) / cores) : tree[1];
-        return tree[0] * link.seconds(c) + (chunks - 1) * perSegment * link.gapSeconds(c);
+        double memory = oneHost ? cacheFactor(c, chunks * c, n) : 1;
+        return memory * (tree[0] * link.seconds(c) + (chunks - 1) * perSegment * link.gapSeconds(c));
+    }
+
+    /**
+     * How much slower a chunk's copies on one host are in a message of {@code m} bytes than in cache,
+     * from the node curve of its {@code n} ranks: the stage at {@code m} over the stage at four chunks,
+     * at least 1 (1 without a curve). The MPI link's ping-pong reuses one cache-hot buffer; a flat
+     * tree over the host streams the whole message through memory like the node's own transports.
+     */
+    private double cacheFactor(long c, long m, int n) {
+        NodeCurve curve = calibration.nodeCurve(IntraNode.FANOUT, n);
+        curve = curve != null ? curve : calibration.nodeCurve(IntraNode.RING, n);
+        return curve == null ? 1 : Math.max(1, curve.stage(c, m) / curve.stage(c, 4 * c));
     }
 
     /** {fill sends, root children} of a tree, remembered: the selector asks for the same few trees often. */

@@ -1,5 +1,6 @@
 package org.hbcast.tuning;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.hbcast.IntraNode;
@@ -37,6 +38,9 @@ public record NodeCurve(IntraNode transport, int nodeSize, List<ChunkCost> chunk
         }
     }
 
+    /** How much more per byte a chunk may cost than one half its size: copies that fall out of a cache level. */
+    static final double CACHE_HEADROOM = 2;
+
     public NodeCurve {
         if (transport != IntraNode.RING && transport != IntraNode.FANOUT) {
             throw new IllegalArgumentException("a node curve is of the ring or the fan-out, not " + transport);
@@ -66,6 +70,68 @@ public record NodeCurve(IntraNode transport, int nodeSize, List<ChunkCost> chunk
             }
             previous = c.chunkBytes();
         }
+    }
+
+    /**
+     * This curve with measurement noise taken out where physics bounds it. Noise on a shared machine
+     * only ever adds time, so where two neighbouring chunk sizes disagree with what must hold between
+     * them the lower figure is the truer one: a chunk costs no more than a larger one
+     * ({@code t(c) <= t(2c)}), and a larger chunk no more per byte than a smaller one, but for a
+     * cache level it may outgrow ({@code t(2c) <= 2 * }{@value #CACHE_HEADROOM}{@code * t(c)}).
+     * Applied to the fill and to the stage at each measured message size.
+     */
+    public NodeCurve smoothed() {
+        int count = chunks.size();
+        double[] fill = new double[count];
+        List<double[]> stages = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ChunkCost c = chunks.get(i);
+            fill[i] = c.fillSeconds();
+            double[] st = new double[c.stages().size()];
+            for (int j = 0; j < st.length; j++) {
+                st[j] = c.stages().get(j).seconds();
+            }
+            stages.add(st);
+        }
+        // Lowering one figure can tighten a bound on another: a few rounds settle every chain.
+        for (int round = 0; round < count; round++) {
+            for (int i = 1; i < count; i++) {
+                double ratio = CACHE_HEADROOM * chunks.get(i).chunkBytes() / chunks.get(i - 1).chunkBytes();
+                fill[i] = Math.min(fill[i], ratio * fill[i - 1]);
+                List<TimedSize> at = chunks.get(i).stages();
+                for (int j = 0; j < at.size(); j++) {
+                    double smaller = stageOf(chunks.get(i - 1), stages.get(i - 1), at.get(j).bytes());
+                    stages.get(i)[j] = Math.min(stages.get(i)[j], ratio * smaller);
+                }
+            }
+            for (int i = count - 2; i >= 0; i--) {
+                fill[i] = Math.min(fill[i], fill[i + 1]);
+                List<TimedSize> at = chunks.get(i).stages();
+                for (int j = 0; j < at.size(); j++) {
+                    double larger = stageOf(chunks.get(i + 1), stages.get(i + 1), at.get(j).bytes());
+                    stages.get(i)[j] = Math.min(stages.get(i)[j], larger);
+                }
+            }
+        }
+        List<ChunkCost> result = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            List<TimedSize> at = chunks.get(i).stages();
+            List<TimedSize> st = new ArrayList<>();
+            for (int j = 0; j < at.size(); j++) {
+                st.add(new TimedSize(at.get(j).bytes(), stages.get(i)[j]));
+            }
+            result.add(new ChunkCost(chunks.get(i).chunkBytes(), fill[i], st));
+        }
+        return new NodeCurve(transport, nodeSize, result);
+    }
+
+    /** The stage of {@code cost}'s chunk in a message of {@code m}, with {@code seconds} for its measured stages. */
+    private static double stageOf(ChunkCost cost, double[] seconds, long m) {
+        List<TimedSize> t = new ArrayList<>();
+        for (int j = 0; j < seconds.length; j++) {
+            t.add(new TimedSize(cost.stages().get(j).bytes(), seconds[j]));
+        }
+        return new ChunkCost(cost.chunkBytes(), cost.fillSeconds(), t).stage(m);
     }
 
     private static boolean positive(double seconds) {

@@ -102,4 +102,45 @@ class NodeCurveTest {
         assertTrue(!older.contains("nodeCurves"), older);
         assertTrue(TuningJson.mapper().readValue(older, Calibration.class).nodeCurves().isEmpty());
     }
+
+    @Test
+    void smoothingLowersOnlyWhatNoiseInflatedAndLeavesConsistentCurvesAlone() {
+        assertEquals(FANOUT, FANOUT.smoothed());
+        // 64 KiB measured 24x its 16 KiB neighbour: one chunk of 64 KiB costs at most 4 x 2 (cache) times as much.
+        NodeCurve noisy = new NodeCurve(IntraNode.FANOUT, 4, List.of(
+                cost(16 << 10, 5e-6, 2e-6),
+                cost(64 << 10, 120e-6, 8e-6),
+                cost(256 << 10, 80e-6, 30e-6)));
+        NodeCurve clean = noisy.smoothed();
+        assertEquals(40e-6, clean.fill(64 << 10), 1e-15);
+        assertEquals(5e-6, clean.fill(16 << 10), 1e-18, "figures that break no bound stay as measured");
+        assertEquals(30e-6, clean.stage(256 << 10, HOT), 1e-18);
+        // A smaller chunk costs no more than a larger one.
+        NodeCurve inverted = new NodeCurve(IntraNode.RING, 4, List.of(cost(1 << 10, 9e-6, 9e-6), cost(4 << 10, 6e-6, 3e-6)));
+        assertEquals(6e-6, inverted.smoothed().fill(1 << 10), 1e-18);
+        assertEquals(3e-6, inverted.smoothed().stage(1 << 10, HOT), 1e-18);
+        assertEquals(12e-6, inverted.smoothed().stage(1 << 10, COLD), 1e-18);
+    }
+
+    @Test
+    void aFlatTreeOnOneHostPaysTheMemoryTermOfTheNodeCurve() {
+        Calibration links = TuningFixtures.calibration();
+        // The fan-out's stage at 4 chunks is the cached cost; at 64 MiB it is 3x that.
+        List<NodeCurve.ChunkCost> costs = List.of(new NodeCurve.ChunkCost(1 << 20, 1e-4, List.of(
+                new TimedSize(4 << 20, 1e-4), new TimedSize(COLD, 3e-4))));
+        Calibration cold = Calibration.measured(links.hardware(), "", links.links(), null, List.of(),
+                List.of(new NodeCurve(IntraNode.FANOUT, 4, costs)));
+        ClusterShape node = ClusterShape.parse("1x4");
+        double cached = new CostModel(links).predict(Algorithm.KNOMIAL, IntraNode.RING, COLD, 1 << 20, 2, node, MemoryKind.HOST);
+        double streamed = new CostModel(cold).predict(Algorithm.KNOMIAL, IntraNode.RING, COLD, 1 << 20, 2, node, MemoryKind.HOST);
+        assertEquals(3 * cached, streamed, cached * 1e-12);
+        double small = 4 << 20;
+        assertEquals(new CostModel(links).predict(Algorithm.KNOMIAL, IntraNode.RING, (long) small, 1 << 20, 2, node,
+                MemoryKind.HOST), new CostModel(cold).predict(Algorithm.KNOMIAL, IntraNode.RING, (long) small, 1 << 20, 2,
+                node, MemoryKind.HOST), 1e-15, "in cache: the link alone");
+        ClusterShape twoHosts = ClusterShape.parse("2x4");
+        assertEquals(new CostModel(links).predict(Algorithm.KNOMIAL, IntraNode.RING, COLD, 1 << 20, 2, twoHosts,
+                MemoryKind.HOST), new CostModel(cold).predict(Algorithm.KNOMIAL, IntraNode.RING, COLD, 1 << 20, 2, twoHosts,
+                MemoryKind.HOST), 1e-12, "across a network the network link paces the tree");
+    }
 }

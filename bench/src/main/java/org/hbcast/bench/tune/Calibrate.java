@@ -363,7 +363,7 @@ public final class Calibrate implements Callable<Integer> {
         List<NodeCurve> curves = new ArrayList<>();
         if (member) {
             for (int t = 0; t < 2; t++) {
-                curves.add(new NodeCurve(transports.get(t), n, costs.get(t)));
+                curves.add(new NodeCurve(transports.get(t), n, costs.get(t)).smoothed());
             }
         }
         return curves;
