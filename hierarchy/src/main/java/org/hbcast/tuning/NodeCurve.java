@@ -3,6 +3,7 @@ package org.hbcast.tuning;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongToDoubleFunction;
 import org.hbcast.IntraNode;
 
 /**
@@ -81,57 +82,27 @@ public record NodeCurve(IntraNode transport, int nodeSize, List<ChunkCost> chunk
      * Applied to the fill and to the stage at each measured message size.
      */
     public NodeCurve smoothed() {
-        int count = chunks.size();
-        double[] fill = new double[count];
-        List<double[]> stages = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            ChunkCost c = chunks.get(i);
-            fill[i] = c.fillSeconds();
-            double[] st = new double[c.stages().size()];
-            for (int j = 0; j < st.length; j++) {
-                st[j] = c.stages().get(j).seconds();
+        List<ChunkCost> work = new ArrayList<>(chunks);
+        // Lowering one figure can tighten a bound on another: a round per chunk size settles every chain.
+        for (int round = 0; round < work.size(); round++) {
+            for (int i = 1; i < work.size(); i++) {
+                ChunkCost smaller = work.get(i - 1);
+                double ratio = CACHE_HEADROOM * work.get(i).chunkBytes() / smaller.chunkBytes();
+                work.set(i, capped(work.get(i), ratio * smaller.fillSeconds(), m -> ratio * smaller.stage(m)));
             }
-            stages.add(st);
-        }
-        // Lowering one figure can tighten a bound on another: a few rounds settle every chain.
-        for (int round = 0; round < count; round++) {
-            for (int i = 1; i < count; i++) {
-                double ratio = CACHE_HEADROOM * chunks.get(i).chunkBytes() / chunks.get(i - 1).chunkBytes();
-                fill[i] = Math.min(fill[i], ratio * fill[i - 1]);
-                List<TimedSize> at = chunks.get(i).stages();
-                for (int j = 0; j < at.size(); j++) {
-                    double smaller = stageOf(chunks.get(i - 1), stages.get(i - 1), at.get(j).bytes());
-                    stages.get(i)[j] = Math.min(stages.get(i)[j], ratio * smaller);
-                }
-            }
-            for (int i = count - 2; i >= 0; i--) {
-                fill[i] = Math.min(fill[i], fill[i + 1]);
-                List<TimedSize> at = chunks.get(i).stages();
-                for (int j = 0; j < at.size(); j++) {
-                    double larger = stageOf(chunks.get(i + 1), stages.get(i + 1), at.get(j).bytes());
-                    stages.get(i)[j] = Math.min(stages.get(i)[j], larger);
-                }
+            for (int i = work.size() - 2; i >= 0; i--) {
+                ChunkCost larger = work.get(i + 1);
+                work.set(i, capped(work.get(i), larger.fillSeconds(), larger::stage));
             }
         }
-        List<ChunkCost> result = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            List<TimedSize> at = chunks.get(i).stages();
-            List<TimedSize> st = new ArrayList<>();
-            for (int j = 0; j < at.size(); j++) {
-                st.add(new TimedSize(at.get(j).bytes(), stages.get(i)[j]));
-            }
-            result.add(new ChunkCost(chunks.get(i).chunkBytes(), fill[i], st));
-        }
-        return new NodeCurve(transport, nodeSize, result);
+        return new NodeCurve(transport, nodeSize, work);
     }
 
-    /** The stage of {@code cost}'s chunk in a message of {@code m}, with {@code seconds} for its measured stages. */
-    private static double stageOf(ChunkCost cost, double[] seconds, long m) {
-        List<TimedSize> t = new ArrayList<>();
-        for (int j = 0; j < seconds.length; j++) {
-            t.add(new TimedSize(cost.stages().get(j).bytes(), seconds[j]));
-        }
-        return new ChunkCost(cost.chunkBytes(), cost.fillSeconds(), t).stage(m);
+    /** {@code cost} with its fill at most {@code maxFill} and each stage at most {@code maxStage} of its message size. */
+    private static ChunkCost capped(ChunkCost cost, double maxFill, LongToDoubleFunction maxStage) {
+        List<TimedSize> stages = cost.stages().stream()
+                .map(t -> new TimedSize(t.bytes(), Math.min(t.seconds(), maxStage.applyAsDouble(t.bytes())))).toList();
+        return new ChunkCost(cost.chunkBytes(), Math.min(cost.fillSeconds(), maxFill), stages);
     }
 
     private static boolean positive(double seconds) {

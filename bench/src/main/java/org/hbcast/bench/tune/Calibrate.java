@@ -199,8 +199,6 @@ public final class Calibrate implements Callable<Integer> {
      */
     private LinkCalibration pingPongLink(LinkKind kind, int x, int y, ByteBuffer buf, int small, int large,
                                          List<Long> curve) throws MPIException {
-        double tSmall = pingPong(x, y, buf, small);
-        double tLarge = pingPong(x, y, buf, large);
         double ack = pingPong(x, y, buf, 1);
         List<TimedSize> transfers = new ArrayList<>();
         List<TimedSize> gaps = new ArrayList<>();
@@ -209,9 +207,14 @@ public final class Calibrate implements Callable<Integer> {
             transfers.add(new TimedSize(bytes, transfer));
             // A stream of STREAM sends and a 1-byte ack: one transfer, STREAM - 1 gaps and the ack's
             // trip. Noise can make the stream look cheaper than that: never a gap below a tenth of a transfer.
-            double stream = stream(x, y, buf, (int) bytes);
+            double stream = exchange(x, y, buf, STREAM, (int) bytes, 1);
             gaps.add(new TimedSize(bytes, Math.max((stream - transfer - ack) / (STREAM - 1), transfer / 10)));
         }
+        // The line's two ends come from the curve where it has them.
+        double tSmall = curve.contains((long) small) ? transfers.get(curve.indexOf((long) small)).seconds()
+                : pingPong(x, y, buf, small);
+        double tLarge = curve.contains((long) large) ? transfers.get(curve.indexOf((long) large)).seconds()
+                : pingPong(x, y, buf, large);
         if (rank != x) {
             return null;
         }
@@ -219,23 +222,32 @@ public final class Calibrate implements Callable<Integer> {
         return new LinkCalibration(kind, line.startupSeconds(), line.bytesPerSecond(), line.source(), transfers, gaps);
     }
 
-    /** Seconds from the first of {@value #STREAM} back-to-back sends from x to y until y's 1-byte ack is back. */
-    private double stream(int x, int y, ByteBuffer buf, int bytes) throws MPIException {
-        int count = Math.max(5, roundTrips(bytes) / STREAM);
+    /** Half the round trip of {@code bytes} between ranks x and y (median). */
+    private double pingPong(int x, int y, ByteBuffer buf, int bytes) throws MPIException {
+        return exchange(x, y, buf, 1, bytes, bytes) / 2;
+    }
+
+    /**
+     * Seconds (median) from the first of {@code sends} back-to-back sends of {@code bytes} from x to y
+     * until y's reply of {@code reply} bytes is back: a ping-pong with one send, a stream with many.
+     * Other ranks only take part in the barrier.
+     */
+    private double exchange(int x, int y, ByteBuffer buf, int sends, int bytes, int reply) throws MPIException {
+        int count = Math.max(5, roundTrips(bytes) / sends);
         double[] t = new double[count];
         world.barrier();
-        for (int i = -2; i < count; i++) {
+        for (int i = -5; i < count; i++) {
             long t0 = System.nanoTime();
             if (rank == x) {
-                for (int s = 0; s < STREAM; s++) {
+                for (int s = 0; s < sends; s++) {
                     world.send(buf, bytes, MPI.BYTE, y, TAG);
                 }
-                world.recv(buf, 1, MPI.BYTE, y, TAG);
+                world.recv(buf, reply, MPI.BYTE, y, TAG);
             } else if (rank == y) {
-                for (int s = 0; s < STREAM; s++) {
+                for (int s = 0; s < sends; s++) {
                     world.recv(buf, bytes, MPI.BYTE, x, TAG);
                 }
-                world.send(buf, 1, MPI.BYTE, x, TAG);
+                world.send(buf, reply, MPI.BYTE, x, TAG);
             }
             long t1 = System.nanoTime();
             if (i >= 0) {
@@ -248,27 +260,6 @@ public final class Calibrate implements Callable<Integer> {
     /** Round trips timed for {@code bytes}: many for small transfers, where a scheduler hiccup is as long as the transfer. */
     private int roundTrips(int bytes) {
         return (int) Math.max(iterations, Math.min(20L * iterations, (1L << 20) * iterations / Math.max(bytes, 1) / 16));
-    }
-
-    private double pingPong(int x, int y, ByteBuffer buf, int bytes) throws MPIException {
-        int count = roundTrips(bytes);
-        double[] t = new double[count];
-        world.barrier();
-        for (int i = -5; i < count; i++) {
-            long t0 = System.nanoTime();
-            if (rank == x) {
-                world.send(buf, bytes, MPI.BYTE, y, TAG);
-                world.recv(buf, bytes, MPI.BYTE, y, TAG);
-            } else if (rank == y) {
-                world.recv(buf, bytes, MPI.BYTE, x, TAG);
-                world.send(buf, bytes, MPI.BYTE, x, TAG);
-            }
-            long t1 = System.nanoTime();
-            if (i >= 0) {
-                t[i] = (t1 - t0) / 2e9;
-            }
-        }
-        return BcastClock.median(t);
     }
 
     /** hbcast's ring of two ranks x and y, one chunk per call: {@code ts + m / b} on the receiver. */
