@@ -53,8 +53,14 @@ final class BcastClock {
         return median(runs);
     }
 
-    /** Runs the warm-up calls (at least one); returns the slowest rank's seconds per call. */
+    /**
+     * Runs the warm-up calls (at least one) twice; returns the slowest rank's seconds per call of the
+     * second round. The first calls of a fresh broadcast fault in its buffers' pages and can take a
+     * hundred times a steady call: a count taken from them would make runs too short to average
+     * over the scheduler.
+     */
     double warm(Call call) throws MPIException {
+        once(call, Math.max(1, warmup));
         return once(call, Math.max(1, warmup));
     }
 

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -21,6 +22,7 @@ import org.hbcast.bench.MpiCommand;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.tuning.Calibration;
 import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.LinkCalibration;
 import org.hbcast.tuning.LinkKind;
@@ -37,16 +39,20 @@ import picocli.CommandLine.Option;
  * bandwidth of each link kind of this machine from a small and a large transfer, and Open MPI's
  * own broadcast on this layout, and writes them as the calibration of this hardware. Links:
  * hbcast's shared-memory ring between the first two ranks of node 0 (a ring of two, one chunk per
- * call), Open MPI point-to-point between them (ping-pong), the network between the leaders of nodes
- * 0 and 1 (ping-pong; shared memory again for virtual nodes), and a host memory copy. CUDA IPC and
- * PCIe keep their built-in figures here. For the MPI links it also records, by size, a curve of the
- * transfer time and of the gap a further message adds in a stream of {@value #STREAM} back-to-back
- * sends (what a pipelined tree pays per segment).
+ * call), Open MPI point-to-point between them (ping-pong), the network between node leaders
+ * (hbcast's own tree over them; a ping-pong over shared memory for virtual nodes), and a host memory
+ * copy. CUDA IPC and PCIe keep their built-in figures here. For the MPI links it also records, by
+ * size, a curve of the transfer time and of the gap a further message adds in a stream of
+ * {@value #STREAM} back-to-back sends (what a pipelined tree pays per segment).
  *
  * <p>Inside a node it also measures what a ping-pong cannot see: the ring and the fan-out streaming
  * over every rank of node 0 at each chunk size, one chunk per call and then messages of many chunks
  * (see {@link #curveMessages}), which give the {@link NodeCurve} (fill, and per-chunk stage by message
  * size) of each transport on this node size.
+ *
+ * <p>Every point is the median of {@value #PASSES} passes, and ranks that sit out a measurement
+ * sleep ({@link QuietBarrier}) rather than poll, so that the figures are the machine's and not the
+ * moment's.
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         description = "Measure link start-up times and bandwidths; write the calibration of this hardware.")
@@ -68,6 +74,15 @@ public final class Calibrate implements Callable<Integer> {
 
     @Option(names = "--node-chunks", description = "chunk sizes MIN:MAX of the intra-node curves, none to skip (default ${DEFAULT-VALUE})")
     String nodeChunks = "64:4M";
+
+    /**
+     * Passes over all sizes of a measurement; each point keeps its median pass ({@link PassSamples}):
+     * separated passes do not share one slow spell of the machine.
+     */
+    static final int PASSES = 3;
+
+    /** Timed runs of one point in one pass (their median). */
+    static final int RUNS_PER_PASS = 3;
 
     /** Back-to-back sends of one stream measurement of a link's gap. */
     static final int STREAM = 16;
@@ -121,12 +136,10 @@ public final class Calibrate implements Callable<Integer> {
             links.add(pingPongLink(LinkKind.MPI_SHARED_MEMORY, 0, peer, a, smallBytes, largeBytes, curveSizes));
             links.add(ringLink(base, 0, peer, a, smallBytes, largeBytes));
         }
-        if (layout.nodeCount() > 1) {
-            LinkKind kind = shape.virtual() ? LinkKind.MPI_SHARED_MEMORY : LinkKind.NETWORK;
-            LinkCalibration net = pingPongLink(kind, 0, layout.rankAt(1, 0), a, smallBytes, largeBytes, curveSizes);
-            if (links.stream().noneMatch(l -> l != null && l.kind() == kind)) {
-                links.add(net);
-            }
+        if (layout.nodeCount() > 1 && !shape.virtual()) {
+            links.add(treeLink(base, layout, smallBytes, largeBytes, curveSizes));
+        } else if (layout.nodeCount() > 1 && links.stream().noneMatch(l -> l != null && l.kind() == LinkKind.MPI_SHARED_MEMORY)) {
+            links.add(pingPongLink(LinkKind.MPI_SHARED_MEMORY, 0, layout.rankAt(1, 0), a, smallBytes, largeBytes, curveSizes));
         }
         links.removeIf(l -> l == null);
         List<NodeCurve> curves = layout.nodeSize(0) > 1 && !nodeChunks.equals("none")
@@ -193,33 +206,123 @@ public final class Calibrate implements Callable<Integer> {
     }
 
     /**
-     * Half the round trip between ranks {@code x} and {@code y}: the straight line from the small and
-     * the large transfer, and the curve at every size of {@code curve}. Every rank takes part in the
-     * agreement.
+     * Half the round trip between ranks {@code x} and {@code y}, and the gap of a stream, at every
+     * size of {@code curve} and at {@code small} and {@code large} (the straight line's ends), each the
+     * median of {@value #PASSES} passes. Every rank takes part in the agreement; the others sleep.
      */
     private LinkCalibration pingPongLink(LinkKind kind, int x, int y, ByteBuffer buf, int small, int large,
                                          List<Long> curve) throws MPIException {
-        double ack = pingPong(x, y, buf, 1);
-        List<TimedSize> transfers = new ArrayList<>();
-        List<TimedSize> gaps = new ArrayList<>();
-        for (long bytes : curve) {
-            double transfer = pingPong(x, y, buf, (int) bytes);
-            transfers.add(new TimedSize(bytes, transfer));
-            // A stream of STREAM sends and a 1-byte ack: one transfer, STREAM - 1 gaps and the ack's
-            // trip. Noise can make the stream look cheaper than that: never a gap below a tenth of a transfer.
-            double stream = exchange(x, y, buf, STREAM, (int) bytes, 1);
-            gaps.add(new TimedSize(bytes, Math.max((stream - transfer - ack) / (STREAM - 1), transfer / 10)));
+        List<Long> sizes = withEnds(curve, small, large);
+        PassSamples transfers = new PassSamples(sizes.size(), PASSES);
+        PassSamples streams = new PassSamples(sizes.size(), PASSES);
+        PassSamples acks = new PassSamples(1, PASSES);
+        for (int pass = 0; pass < PASSES; pass++) {
+            acks.add(0, pass, pingPong(x, y, buf, 1));
+            for (int i = 0; i < sizes.size(); i++) {
+                int bytes = (int) (long) sizes.get(i);
+                transfers.add(i, pass, pingPong(x, y, buf, bytes));
+                streams.add(i, pass, exchange(x, y, buf, STREAM, bytes, 1));
+            }
         }
-        // The line's two ends come from the curve where it has them.
-        double tSmall = curve.contains((long) small) ? transfers.get(curve.indexOf((long) small)).seconds()
-                : pingPong(x, y, buf, small);
-        double tLarge = curve.contains((long) large) ? transfers.get(curve.indexOf((long) large)).seconds()
-                : pingPong(x, y, buf, large);
         if (rank != x) {
             return null;
         }
-        LinkCalibration line = fit(kind, tSmall, tLarge, small, large);
-        return new LinkCalibration(kind, line.startupSeconds(), line.bytesPerSecond(), line.source(), transfers, gaps);
+        // A stream of STREAM sends and a 1-byte ack: one transfer, STREAM - 1 gaps and the ack's trip.
+        double[] transfer = transfers.figures();
+        double[] gap = new double[sizes.size()];
+        for (int i = 0; i < gap.length; i++) {
+            gap[i] = streamGap(streams.figure(i) - acks.figure(0), transfer[i], 1);
+        }
+        return link(kind, "measured", sizes, transfer, gap, small, large, !curve.isEmpty());
+    }
+
+    /**
+     * The link between node leaders as hbcast's broadcast sees it: its own segmented k-nomial tree
+     * (radix 2) over the leaders, one segment and then a stream of {@value #STREAM} segments at every
+     * size, while the other ranks sleep. A ping-pong between two ranks misses what the broadcast
+     * meets: its receives posted ahead, its sends overlapping, and the other ranks of the node
+     * sharing the cores. The tree's fill over {@code F} sequential sends and its stage over the root's
+     * {@code R} children give the per-hop transfer and gap the cost model multiplies back.
+     */
+    private LinkCalibration treeLink(BcastOptions base, NodeLayout layout, int small, int large, List<Long> curve)
+            throws MPIException {
+        List<Long> sizes = withEnds(curve, small, large);
+        boolean leader = layout.positionOf(rank) == 0;
+        Intracomm leaders = world.split(leader ? 0 : 1, rank);
+        LinkCalibration result = null;
+        try {
+            if (leader) {
+                ByteBuffer buf = ByteBuffer.allocateDirect((int) (STREAM * sizes.get(sizes.size() - 1)));
+                PassSamples fills = new PassSamples(sizes.size(), PASSES);
+                PassSamples streams = new PassSamples(sizes.size(), PASSES);
+                for (int pass = 0; pass < PASSES; pass++) {
+                    for (int i = 0; i < sizes.size(); i++) {
+                        long c = sizes.get(i);
+                        try (HierarchicalBcast tree = HierarchicalBcast.create(leaders, base.withAlgorithm(Algorithm.KNOMIAL)
+                                .withChunkBytes(roundUp64((int) c)).withRadix(2))) {
+                            fills.add(i, pass, time(leaders, tree, buf, c));
+                            streams.add(i, pass, time(leaders, tree, buf, STREAM * c));
+                        }
+                    }
+                }
+                int nodes = layout.nodeCount();
+                int fillSends = CostModel.fillSends(nodes, 2);
+                int rootChildren = CostModel.rootChildren(nodes, 2);
+                double[] transfer = new double[sizes.size()];
+                double[] gap = new double[sizes.size()];
+                for (int i = 0; i < gap.length; i++) {
+                    transfer[i] = fills.figure(i) / fillSends;
+                    gap[i] = streamGap(streams.figure(i), fills.figure(i), rootChildren);
+                }
+                if (rank == 0) {
+                    result = link(LinkKind.NETWORK, "measured over the leaders' tree", sizes, transfer, gap, small, large,
+                            !curve.isEmpty());
+                }
+            }
+        } finally {
+            leaders.free();
+        }
+        QuietBarrier.await(world);
+        return result;
+    }
+
+    /**
+     * What each further message of a stream of {@value #STREAM} adds, per message each sender sends
+     * ({@code sendsPerMessage}), from the stream's time and its first message's. Noise can make the
+     * stream look cheaper than that: never a gap below a tenth of a transfer.
+     */
+    private static double streamGap(double stream, double first, int sendsPerMessage) {
+        return Math.max((stream - first) / (STREAM - 1) / sendsPerMessage, first / sendsPerMessage / 10);
+    }
+
+    /**
+     * A link from its measured transfer and gap times at {@code sizes}: the line from small to large,
+     * and the curves if asked, each point capped by the larger sizes' times.
+     */
+    private static LinkCalibration link(LinkKind kind, String source, List<Long> sizes, double[] transfer, double[] gap,
+                                        int small, int large, boolean curves) {
+        LinkCalibration line = fit(kind, transfer[sizes.indexOf((long) small)], transfer[sizes.indexOf((long) large)],
+                small, large);
+        List<TimedSize> transfers = new ArrayList<>();
+        List<TimedSize> gaps = new ArrayList<>();
+        // A message costs no more than a larger one (it could travel padded): noise above that goes.
+        double transferCap = Double.POSITIVE_INFINITY;
+        double gapCap = Double.POSITIVE_INFINITY;
+        for (int i = sizes.size() - 1; curves && i >= 0; i--) {
+            transferCap = Math.min(transferCap, transfer[i]);
+            gapCap = Math.min(gapCap, gap[i]);
+            transfers.add(0, new TimedSize(sizes.get(i), transferCap));
+            gaps.add(0, new TimedSize(sizes.get(i), gapCap));
+        }
+        return new LinkCalibration(kind, line.startupSeconds(), line.bytesPerSecond(), source, transfers, gaps);
+    }
+
+    /** The sizes of {@code curve} with {@code small} and {@code large} added, ascending. */
+    static List<Long> withEnds(List<Long> curve, long small, long large) {
+        TreeSet<Long> sizes = new TreeSet<>(curve);
+        sizes.add(small);
+        sizes.add(large);
+        return new ArrayList<>(sizes);
     }
 
     /** Half the round trip of {@code bytes} between ranks x and y (median). */
@@ -230,12 +333,12 @@ public final class Calibrate implements Callable<Integer> {
     /**
      * Seconds (median) from the first of {@code sends} back-to-back sends of {@code bytes} from x to y
      * until y's reply of {@code reply} bytes is back: a ping-pong with one send, a stream with many.
-     * Other ranks only take part in the barrier.
+     * Other ranks sleep in the barriers around it, so that they leave the cores to the pair.
      */
     private double exchange(int x, int y, ByteBuffer buf, int sends, int bytes, int reply) throws MPIException {
         int count = Math.max(5, roundTrips(bytes) / sends);
         double[] t = new double[count];
-        world.barrier();
+        QuietBarrier.await(world);
         for (int i = -5; i < count; i++) {
             long t0 = System.nanoTime();
             if (rank == x) {
@@ -254,6 +357,7 @@ public final class Calibrate implements Callable<Integer> {
                 t[i] = (t1 - t0) / 1e9;
             }
         }
+        QuietBarrier.await(world);
         return BcastClock.median(t);
     }
 
@@ -281,7 +385,7 @@ public final class Calibrate implements Callable<Integer> {
         } finally {
             pair.free();
         }
-        world.barrier();
+        QuietBarrier.await(world);
         return result;
     }
 
@@ -305,59 +409,70 @@ public final class Calibrate implements Callable<Integer> {
     /**
      * The streaming costs of the ring and the fan-out over every rank of node 0: per chunk size, the
      * time of a one-chunk call (fill) and what each further chunk adds (stage) in the messages of
-     * {@link #curveMessages}. The two transports are timed alternately at every point, so that a slow
-     * spell of the machine does not favour one of them. Only node 0's ranks take part (as one node);
-     * the others wait at a barrier. Returns nothing on the others.
+     * {@link #curveMessages}. Every point is the median of {@value #PASSES} passes over all chunk
+     * sizes, and the two transports are timed alternately at every point, so that a slow spell of the
+     * machine favours neither a size nor a transport. Only node 0's ranks take part (as one node); the
+     * others sleep. Returns nothing on the others.
      */
     private List<NodeCurve> nodeCurves(BcastOptions base, NodeLayout layout, List<Long> chunkSizes) throws MPIException {
         int n = layout.nodeSize(0);
         boolean member = layout.nodeOf(rank) == 0;
         Intracomm node = world.split(member ? 0 : 1, rank);
         List<IntraNode> transports = List.of(IntraNode.RING, IntraNode.FANOUT);
-        List<List<NodeCurve.ChunkCost>> costs = List.of(new ArrayList<>(), new ArrayList<>());
+        List<NodeCurve> curves = new ArrayList<>();
         try {
             if (member) {
                 long largest = chunkSizes.stream().flatMap(c -> curveMessages(c).stream()).max(Long::compare).orElse(1L);
                 ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(largest, Integer.MAX_VALUE - 64));
-                for (long c : chunkSizes) {
-                    BcastOptions o = base.withNodeSizes(Integer.toString(n)).withAlgorithm(Algorithm.HIERARCHICAL)
-                            .withChunkBytes(roundUp64((int) c)).withRadix(2);
-                    try (HierarchicalBcast ring = HierarchicalBcast.create(node, o.withIntra(IntraNode.RING));
-                         HierarchicalBcast fanout = HierarchicalBcast.create(node, o.withIntra(IntraNode.FANOUT))) {
-                        HierarchicalBcast[] hbs = {ring, fanout};
+                // times[chunk][transport]: point 0 is the one-chunk call, point i the i-th message of curveMessages.
+                PassSamples[][] times = new PassSamples[chunkSizes.size()][transports.size()];
+                for (int pass = 0; pass < PASSES; pass++) {
+                    for (int k = 0; k < chunkSizes.size(); k++) {
+                        long c = chunkSizes.get(k);
                         List<Long> messages = curveMessages(c);
-                        double[][] times = new double[2][messages.size() + 1];
-                        for (int i = 0; i <= messages.size(); i++) {
-                            long m = i == 0 ? c : messages.get(i - 1);
-                            for (int t = 0; t < 2; t++) {
-                                times[t][i] = time(node, hbs[t], buf, m);
+                        BcastOptions o = base.withNodeSizes(Integer.toString(n)).withAlgorithm(Algorithm.HIERARCHICAL)
+                                .withChunkBytes(roundUp64((int) c)).withRadix(2);
+                        try (HierarchicalBcast ring = HierarchicalBcast.create(node, o.withIntra(IntraNode.RING));
+                             HierarchicalBcast fanout = HierarchicalBcast.create(node, o.withIntra(IntraNode.FANOUT))) {
+                            HierarchicalBcast[] hbs = {ring, fanout};
+                            for (int t = 0; t < hbs.length; t++) {
+                                times[k][t] = times[k][t] != null ? times[k][t] : new PassSamples(messages.size() + 1, PASSES);
                             }
-                        }
-                        for (int t = 0; t < 2; t++) {
-                            double fill = times[t][0];
-                            List<TimedSize> stages = new ArrayList<>();
-                            for (int i = 1; i <= messages.size(); i++) {
-                                long count = messages.get(i - 1) / c;
-                                // Noise can make the long call look no slower than the short one: never a free chunk.
-                                stages.add(new TimedSize(messages.get(i - 1),
-                                        Math.max((times[t][i] - fill) / (count - 1), times[t][i] / count / 4)));
+                            for (int i = 0; i <= messages.size(); i++) {
+                                long m = i == 0 ? c : messages.get(i - 1);
+                                for (int t = 0; t < hbs.length; t++) {
+                                    times[k][t].add(i, pass, time(node, hbs[t], buf, m));
+                                }
                             }
-                            costs.get(t).add(new NodeCurve.ChunkCost((int) c, fill, stages));
                         }
                     }
+                }
+                for (int t = 0; t < transports.size(); t++) {
+                    List<NodeCurve.ChunkCost> costs = new ArrayList<>();
+                    for (int k = 0; k < chunkSizes.size(); k++) {
+                        costs.add(chunkCost(chunkSizes.get(k), times[k][t].figures()));
+                    }
+                    curves.add(new NodeCurve(transports.get(t), n, costs).smoothed());
                 }
             }
         } finally {
             node.free();
         }
-        world.barrier();
-        List<NodeCurve> curves = new ArrayList<>();
-        if (member) {
-            for (int t = 0; t < 2; t++) {
-                curves.add(new NodeCurve(transports.get(t), n, costs.get(t)).smoothed());
-            }
-        }
+        QuietBarrier.await(world);
         return curves;
+    }
+
+    /** A chunk size's fill and stages from its one-chunk call ({@code times[0]}) and its calls at {@link #curveMessages}. */
+    private static NodeCurve.ChunkCost chunkCost(long c, double[] times) {
+        List<Long> messages = curveMessages(c);
+        double fill = times[0];
+        List<TimedSize> stages = new ArrayList<>();
+        for (int i = 1; i <= messages.size(); i++) {
+            long count = messages.get(i - 1) / c;
+            // Noise can make the long call look no slower than the short one: never a free chunk.
+            stages.add(new TimedSize(messages.get(i - 1), Math.max((times[i] - fill) / (count - 1), times[i] / count / 4)));
+        }
+        return new NodeCurve.ChunkCost((int) c, fill, stages);
     }
 
     /**
@@ -377,19 +492,34 @@ public final class Calibrate implements Callable<Integer> {
         return sizes;
     }
 
-    /** Seconds of one broadcast of {@code bytes} on {@code node} (slowest rank, median of runs of at least 5 ms). */
-    private double time(Intracomm node, HierarchicalBcast hb, ByteBuffer buf, long bytes) throws MPIException {
-        return new BcastClock(node, 2, 3, MIN_RUN_SECONDS).seconds(() -> hb.bcast(buf, (int) bytes, MPI.BYTE, 0),
-                bytes >= 16 << 20 ? 3 : 5);
+    /**
+     * Seconds of one broadcast of {@code bytes} on {@code comm} in one pass: the slowest rank, median
+     * of {@value #RUNS_PER_PASS} runs of at least 5 ms (one run for messages of 16 MiB and more).
+     */
+    private double time(Intracomm comm, HierarchicalBcast hb, ByteBuffer buf, long bytes) throws MPIException {
+        return new BcastClock(comm, 2, 3, MIN_RUN_SECONDS).seconds(() -> hb.bcast(buf, (int) bytes, MPI.BYTE, 0),
+                runsPerPass(bytes));
     }
 
+    private static int runsPerPass(long bytes) {
+        return bytes >= 16 << 20 ? 1 : RUNS_PER_PASS;
+    }
+
+    /** Open MPI's broadcast on the whole layout at every size, each the median of {@value #PASSES} passes. */
     private List<TimedSize> nativeCurve() throws MPIException {
-        List<TimedSize> times = new ArrayList<>();
         List<Long> sizes = ByteSizes.powersOfTwo(nativeSizes);
         ByteBuffer buf = ByteBuffer.allocateDirect((int) (long) sizes.get(sizes.size() - 1));
         BcastClock clock = new BcastClock(world, 2, Math.max(1, iterations / 10), 2 * MIN_RUN_SECONDS);
-        for (long m : sizes) {
-            times.add(new TimedSize(m, clock.seconds(() -> world.bcast(buf, (int) m, MPI.BYTE, 0), 5)));
+        PassSamples samples = new PassSamples(sizes.size(), PASSES);
+        for (int pass = 0; pass < PASSES; pass++) {
+            for (int i = 0; i < sizes.size(); i++) {
+                int m = (int) (long) sizes.get(i);
+                samples.add(i, pass, clock.seconds(() -> world.bcast(buf, m, MPI.BYTE, 0), runsPerPass(m)));
+            }
+        }
+        List<TimedSize> times = new ArrayList<>();
+        for (int i = 0; i < sizes.size(); i++) {
+            times.add(new TimedSize(sizes.get(i), samples.figure(i)));
         }
         return times;
     }

@@ -72,6 +72,10 @@ public final class Tuner implements Callable<Integer> {
     @Option(names = "--repeat", description = "runs per point; the median counts (default ${DEFAULT-VALUE})")
     int repeat = 3;
 
+    @Option(names = "--check-runs", description = "interleaved runs per size of the selector check: its ratios are"
+            + " medians over them and need more than the sweep's points (default ${DEFAULT-VALUE})")
+    int checkRuns = 15;
+
     @Option(names = "--out", description = "tuning table to write (default: the cache place of this fingerprint)")
     Path out;
 
@@ -101,9 +105,9 @@ public final class Tuner implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--chunks must lie within 64.."
                     + BcastOptions.MAX_CHUNK_BYTES);
         }
-        if (iterations < 1 || warmup < 0 || repeat < 1 || maxRadix < 2 || !(minRunMs >= 0)) {
+        if (iterations < 1 || warmup < 0 || repeat < 1 || checkRuns < 1 || maxRadix < 2 || !(minRunMs >= 0)) {
             throw new CommandLine.ParameterException(new CommandLine(this),
-                    "-i, --repeat >= 1, -x >= 0, --min-run-ms >= 0, --max-radix >= 2");
+                    "-i, --repeat, --check-runs >= 1, -x >= 0, --min-run-ms >= 0, --max-radix >= 2");
         }
         BcastOptions base = BcastOptions.defaults();
         Fingerprint fp;
@@ -142,7 +146,7 @@ public final class Tuner implements Callable<Integer> {
         }
         world.barrier();
         if (validate || validateOnly) {
-            new SelectorCheck(world, base, table, buf, clock, repeat).run(entries);
+            new SelectorCheck(world, base, table, buf, clock, checkRuns).run(entries);
         }
         return 0;
     }
