@@ -221,7 +221,9 @@ public final class Calibrate implements Callable<Integer> {
             for (int i = 0; i < sizes.size(); i++) {
                 int bytes = (int) (long) sizes.get(i);
                 transfers.add(i, pass, pingPong(x, y, buf, bytes));
-                streams.add(i, pass, exchange(x, y, buf, STREAM, bytes, 1));
+                if (!curve.isEmpty()) {
+                    streams.add(i, pass, exchange(x, y, buf, STREAM, bytes, 1));
+                }
             }
         }
         if (rank != x) {
@@ -268,11 +270,13 @@ public final class Calibrate implements Callable<Integer> {
                 int nodes = layout.nodeCount();
                 int fillSends = CostModel.fillSends(nodes, 2);
                 int rootChildren = CostModel.rootChildren(nodes, 2);
+                double[] fill = fills.figures();
+                double[] stream = streams.figures();
                 double[] transfer = new double[sizes.size()];
                 double[] gap = new double[sizes.size()];
                 for (int i = 0; i < gap.length; i++) {
-                    transfer[i] = fills.figure(i) / fillSends;
-                    gap[i] = streamGap(streams.figure(i), fills.figure(i), rootChildren);
+                    transfer[i] = fill[i] / fillSends;
+                    gap[i] = streamGap(stream[i], fill[i], rootChildren);
                 }
                 if (rank == 0) {
                     result = link(LinkKind.NETWORK, "measured over the leaders' tree", sizes, transfer, gap, small, large,
@@ -426,25 +430,15 @@ public final class Calibrate implements Callable<Integer> {
                 ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(largest, Integer.MAX_VALUE - 64));
                 // times[chunk][transport]: point 0 is the one-chunk call, point i the i-th message of curveMessages.
                 PassSamples[][] times = new PassSamples[chunkSizes.size()][transports.size()];
+                for (int k = 0; k < chunkSizes.size(); k++) {
+                    for (int t = 0; t < transports.size(); t++) {
+                        times[k][t] = new PassSamples(curveMessages(chunkSizes.get(k)).size() + 1, PASSES);
+                    }
+                }
+                BcastOptions o = base.withNodeSizes(Integer.toString(n)).withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2);
                 for (int pass = 0; pass < PASSES; pass++) {
                     for (int k = 0; k < chunkSizes.size(); k++) {
-                        long c = chunkSizes.get(k);
-                        List<Long> messages = curveMessages(c);
-                        BcastOptions o = base.withNodeSizes(Integer.toString(n)).withAlgorithm(Algorithm.HIERARCHICAL)
-                                .withChunkBytes(roundUp64((int) c)).withRadix(2);
-                        try (HierarchicalBcast ring = HierarchicalBcast.create(node, o.withIntra(IntraNode.RING));
-                             HierarchicalBcast fanout = HierarchicalBcast.create(node, o.withIntra(IntraNode.FANOUT))) {
-                            HierarchicalBcast[] hbs = {ring, fanout};
-                            for (int t = 0; t < hbs.length; t++) {
-                                times[k][t] = times[k][t] != null ? times[k][t] : new PassSamples(messages.size() + 1, PASSES);
-                            }
-                            for (int i = 0; i <= messages.size(); i++) {
-                                long m = i == 0 ? c : messages.get(i - 1);
-                                for (int t = 0; t < hbs.length; t++) {
-                                    times[k][t].add(i, pass, time(node, hbs[t], buf, m));
-                                }
-                            }
-                        }
+                        timeChunk(node, o, chunkSizes.get(k), buf, times[k], pass);
                     }
                 }
                 for (int t = 0; t < transports.size(); t++) {
@@ -460,6 +454,26 @@ public final class Calibrate implements Callable<Integer> {
         }
         QuietBarrier.await(world);
         return curves;
+    }
+
+    /**
+     * One pass of one chunk size {@code c}: the ring ({@code times[0]}) and the fan-out
+     * ({@code times[1]}), alternately, at one chunk and at every message of {@link #curveMessages}.
+     */
+    private void timeChunk(Intracomm node, BcastOptions o, long c, ByteBuffer buf, PassSamples[] times, int pass)
+            throws MPIException {
+        List<Long> messages = curveMessages(c);
+        BcastOptions sized = o.withChunkBytes(roundUp64((int) c));
+        try (HierarchicalBcast ring = HierarchicalBcast.create(node, sized.withIntra(IntraNode.RING));
+             HierarchicalBcast fanout = HierarchicalBcast.create(node, sized.withIntra(IntraNode.FANOUT))) {
+            HierarchicalBcast[] hbs = {ring, fanout};
+            for (int i = 0; i <= messages.size(); i++) {
+                long m = i == 0 ? c : messages.get(i - 1);
+                for (int t = 0; t < hbs.length; t++) {
+                    times[t].add(i, pass, time(node, hbs[t], buf, m));
+                }
+            }
+        }
     }
 
     /** A chunk size's fill and stages from its one-chunk call ({@code times[0]}) and its calls at {@link #curveMessages}. */
