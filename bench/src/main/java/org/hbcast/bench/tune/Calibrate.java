@@ -1,5 +1,6 @@
 package org.hbcast.bench.tune;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ import org.hbcast.bench.ByteSizes;
 import org.hbcast.bench.MpiCommand;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.tuning.Calibration;
+import org.hbcast.tuning.CalibrationMedian;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Fingerprint;
@@ -50,9 +52,10 @@ import picocli.CommandLine.Option;
  * (see {@link #curveMessages}), which give the {@link NodeCurve} (fill, and per-chunk stage by message
  * size) of each transport on this node size.
  *
- * <p>Every point is the median of {@value #PASSES} passes, and ranks that sit out a measurement
- * sleep ({@link QuietBarrier}) rather than poll, so that the figures are the machine's and not the
- * moment's.
+ * <p>Every point is the median of {@code --passes} passes (default {@value #PASSES}), and of several
+ * launches where {@code --merge} names the earlier ones' files ({@link CalibrationMedian}). Ranks that
+ * sit out a measurement sleep ({@link QuietBarrier}) rather than poll, so that the figures are the
+ * machine's and not the moment's.
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         description = "Measure link start-up times and bandwidths; write the calibration of this hardware.")
@@ -80,6 +83,14 @@ public final class Calibrate implements Callable<Integer> {
      * separated passes do not share one slow spell of the machine.
      */
     static final int PASSES = 3;
+
+    @Option(names = "--passes", description = "passes over all sizes of each measurement; a point is their median (default ${DEFAULT-VALUE})")
+    int passes = PASSES;
+
+    @Option(names = "--merge", paramLabel = "FILE", description = "calibration written by an earlier launch on this"
+            + " hardware with the same options (repeatable): the file written holds every figure's median over the"
+            + " launches, this one included")
+    List<Path> merge = new ArrayList<>();
 
     /** Timed runs of one point in one pass (their median). */
     static final int RUNS_PER_PASS = 3;
@@ -110,10 +121,13 @@ public final class Calibrate implements Callable<Integer> {
         rank = world.getRank();
         int smallBytes = (int) ByteSizes.parse(small);
         int largeBytes = (int) ByteSizes.parse(large);
-        if (smallBytes < 1 || largeBytes <= smallBytes || largeBytes > BcastOptions.MAX_CHUNK_BYTES || iterations < 1) {
+        if (smallBytes < 1 || largeBytes <= smallBytes || largeBytes > BcastOptions.MAX_CHUNK_BYTES || iterations < 1
+                || passes < 1) {
             throw new CommandLine.ParameterException(new CommandLine(this), "need 1 <= --small < --large <= "
-                    + BcastOptions.MAX_CHUNK_BYTES + " and -i >= 1");
+                    + BcastOptions.MAX_CHUNK_BYTES + ", -i >= 1 and --passes >= 1");
         }
+        // Read before measuring: a file that cannot be merged fails now, not after minutes of work.
+        List<Calibration> earlier = readEarlierLaunches();
         BcastOptions base = BcastOptions.defaults().withTuningFile(Path.of("none"));
         Fingerprint fp;
         NodeLayout layout;
@@ -122,6 +136,13 @@ public final class Calibrate implements Callable<Integer> {
             fp = probe.fingerprint();
             layout = probe.topology().layout();
             shape = probe.explain(1).shape();
+        }
+        for (int i = 0; i < earlier.size(); i++) {
+            if (!earlier.get(i).hardware().equals(fp.hardware())) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--merge " + merge.get(i)
+                        + " is a calibration of '" + earlier.get(i).hardware() + "', not of this hardware '"
+                        + fp.hardware() + "'");
+            }
         }
         List<LinkCalibration> links = new ArrayList<>();
         List<Long> curveSizes = linkSizes.equals("none") ? List.of() : ByteSizes.powersOfTwo(linkSizes);
@@ -148,39 +169,63 @@ public final class Calibrate implements Callable<Integer> {
         if (rank == 0) {
             Calibration c = Calibration.measured(fp.hardware(), Instant.now().toString(), links,
                     nativeTimes.isEmpty() ? null : shape.toString(), nativeTimes, curves);
+            if (!earlier.isEmpty()) {
+                List<Calibration> launches = new ArrayList<>(earlier);
+                launches.add(c);
+                c = CalibrationMedian.of(launches);
+            }
             Path file = out != null ? out : TuningFiles.defaultCalibration(System.getenv(), fp);
             Path dir = file.toAbsolutePath().getParent();
             if (dir != null) {
                 Files.createDirectories(dir);
             }
             TuningJson.mapper().writeValue(file.toFile(), c);
-            System.out.println("# calibration of " + fp.hardware() + " (hardware id " + fp.hardwareId() + ") on " + shape);
-            for (LinkCalibration l : links) {
-                System.out.printf(Locale.ROOT, "  %-17s ts %8.2f us   b %7.3f GB/s%n", l.kind().id(),
-                        l.startupSeconds() * 1e6, l.bytesPerSecond() / 1e9);
-                for (int i = 0; i < l.transfers().size(); i++) {
-                    TimedSize t = l.transfers().get(i);
-                    System.out.printf(Locale.ROOT, "    %-17s %10d B  transfer %10.1f us  gap in a stream %10.1f us%n",
-                            l.kind().id(), t.bytes(), t.seconds() * 1e6, l.gaps().get(i).seconds() * 1e6);
-                }
-            }
-            for (NodeCurve curve : curves) {
-                for (NodeCurve.ChunkCost cc : curve.chunks()) {
-                    StringBuilder stages = new StringBuilder();
-                    for (TimedSize t : cc.stages()) {
-                        stages.append(String.format(Locale.ROOT, "  %s %.1f", Explanation.size(t.bytes()),
-                                t.seconds() * 1e6));
-                    }
-                    System.out.printf(Locale.ROOT, "  %-6s on %d ranks, chunk %8d B  fill %9.1f us  stage (us) at%s%n",
-                            curve.transport(), curve.nodeSize(), cc.chunkBytes(), cc.fillSeconds() * 1e6, stages);
-                }
-            }
-            for (TimedSize t : nativeTimes) {
-                System.out.printf(Locale.ROOT, "  native bcast %10d B  %10.1f us%n", t.bytes(), t.seconds() * 1e6);
-            }
+            System.out.println("# calibration of " + fp.hardware() + " (hardware id " + fp.hardwareId() + ") on " + shape
+                    + (earlier.isEmpty() ? "" : ", median of " + (earlier.size() + 1) + " launches"));
+            print(c);
             System.out.println("# written to " + file);
         }
         return 0;
+    }
+
+    /** The calibrations of earlier launches named by {@code --merge}; a file that cannot be read is an error naming it. */
+    private List<Calibration> readEarlierLaunches() {
+        List<Calibration> earlier = new ArrayList<>();
+        for (Path file : merge) {
+            try {
+                earlier.add(TuningJson.mapper().readValue(file.toFile(), Calibration.class));
+            } catch (IOException | RuntimeException e) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--merge " + file
+                        + " is not a readable calibration: " + e.getMessage());
+            }
+        }
+        return earlier;
+    }
+
+    /** The figures of {@code c}, one line per link point, node curve chunk and native size. */
+    private static void print(Calibration c) {
+        for (LinkCalibration l : c.links()) {
+            System.out.printf(Locale.ROOT, "  %-17s ts %8.2f us   b %7.3f GB/s%n", l.kind().id(),
+                    l.startupSeconds() * 1e6, l.bytesPerSecond() / 1e9);
+            for (int i = 0; i < l.transfers().size(); i++) {
+                TimedSize t = l.transfers().get(i);
+                System.out.printf(Locale.ROOT, "    %-17s %10d B  transfer %10.1f us  gap in a stream %10.1f us%n",
+                        l.kind().id(), t.bytes(), t.seconds() * 1e6, l.gaps().get(i).seconds() * 1e6);
+            }
+        }
+        for (NodeCurve curve : c.nodeCurves()) {
+            for (NodeCurve.ChunkCost cc : curve.chunks()) {
+                StringBuilder stages = new StringBuilder();
+                for (TimedSize t : cc.stages()) {
+                    stages.append(String.format(Locale.ROOT, "  %s %.1f", Explanation.size(t.bytes()), t.seconds() * 1e6));
+                }
+                System.out.printf(Locale.ROOT, "  %-6s on %d ranks, chunk %8d B  fill %9.1f us  stage (us) at%s%n",
+                        curve.transport(), curve.nodeSize(), cc.chunkBytes(), cc.fillSeconds() * 1e6, stages);
+            }
+        }
+        for (TimedSize t : c.nativeTimes()) {
+            System.out.printf(Locale.ROOT, "  native bcast %10d B  %10.1f us%n", t.bytes(), t.seconds() * 1e6);
+        }
     }
 
     /** ts from the small transfer, b from the difference: {@code t(large) - t(small) = (large - small) / b}. */
@@ -208,15 +253,15 @@ public final class Calibrate implements Callable<Integer> {
     /**
      * Half the round trip between ranks {@code x} and {@code y}, and the gap of a stream, at every
      * size of {@code curve} and at {@code small} and {@code large} (the straight line's ends), each the
-     * median of {@value #PASSES} passes. Every rank takes part in the agreement; the others sleep.
+     * median of {@code --passes} passes. Every rank takes part in the agreement; the others sleep.
      */
     private LinkCalibration pingPongLink(LinkKind kind, int x, int y, ByteBuffer buf, int small, int large,
                                          List<Long> curve) throws MPIException {
         List<Long> sizes = withEnds(curve, small, large);
-        PassSamples transfers = new PassSamples(sizes.size(), PASSES);
-        PassSamples streams = new PassSamples(sizes.size(), PASSES);
-        PassSamples acks = new PassSamples(1, PASSES);
-        for (int pass = 0; pass < PASSES; pass++) {
+        PassSamples transfers = new PassSamples(sizes.size(), passes);
+        PassSamples streams = new PassSamples(sizes.size(), passes);
+        PassSamples acks = new PassSamples(1, passes);
+        for (int pass = 0; pass < passes; pass++) {
             acks.add(0, pass, pingPong(x, y, buf, 1));
             for (int i = 0; i < sizes.size(); i++) {
                 int bytes = (int) (long) sizes.get(i);
@@ -255,9 +300,9 @@ public final class Calibrate implements Callable<Integer> {
         try {
             if (leader) {
                 ByteBuffer buf = ByteBuffer.allocateDirect((int) (STREAM * sizes.get(sizes.size() - 1)));
-                PassSamples fills = new PassSamples(sizes.size(), PASSES);
-                PassSamples streams = new PassSamples(sizes.size(), PASSES);
-                for (int pass = 0; pass < PASSES; pass++) {
+                PassSamples fills = new PassSamples(sizes.size(), passes);
+                PassSamples streams = new PassSamples(sizes.size(), passes);
+                for (int pass = 0; pass < passes; pass++) {
                     for (int i = 0; i < sizes.size(); i++) {
                         long c = sizes.get(i);
                         try (HierarchicalBcast tree = HierarchicalBcast.create(leaders, base.withAlgorithm(Algorithm.KNOMIAL)
@@ -413,7 +458,7 @@ public final class Calibrate implements Callable<Integer> {
     /**
      * The streaming costs of the ring and the fan-out over every rank of node 0: per chunk size, the
      * time of a one-chunk call (fill) and what each further chunk adds (stage) in the messages of
-     * {@link #curveMessages}. Every point is the median of {@value #PASSES} passes over all chunk
+     * {@link #curveMessages}. Every point is the median of {@code --passes} passes over all chunk
      * sizes, and the two transports are timed alternately at every point, so that a slow spell of the
      * machine favours neither a size nor a transport. Only node 0's ranks take part (as one node); the
      * others sleep. Returns nothing on the others.
@@ -432,11 +477,11 @@ public final class Calibrate implements Callable<Integer> {
                 PassSamples[][] times = new PassSamples[chunkSizes.size()][transports.size()];
                 for (int k = 0; k < chunkSizes.size(); k++) {
                     for (int t = 0; t < transports.size(); t++) {
-                        times[k][t] = new PassSamples(curveMessages(chunkSizes.get(k)).size() + 1, PASSES);
+                        times[k][t] = new PassSamples(curveMessages(chunkSizes.get(k)).size() + 1, passes);
                     }
                 }
                 BcastOptions o = base.withNodeSizes(Integer.toString(n)).withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2);
-                for (int pass = 0; pass < PASSES; pass++) {
+                for (int pass = 0; pass < passes; pass++) {
                     for (int k = 0; k < chunkSizes.size(); k++) {
                         timeChunk(node, o, chunkSizes.get(k), buf, times[k], pass);
                     }
@@ -519,13 +564,13 @@ public final class Calibrate implements Callable<Integer> {
         return bytes >= 16 << 20 ? 1 : RUNS_PER_PASS;
     }
 
-    /** Open MPI's broadcast on the whole layout at every size, each the median of {@value #PASSES} passes. */
+    /** Open MPI's broadcast on the whole layout at every size, each the median of {@code --passes} passes. */
     private List<TimedSize> nativeCurve() throws MPIException {
         List<Long> sizes = ByteSizes.powersOfTwo(nativeSizes);
         ByteBuffer buf = ByteBuffer.allocateDirect((int) (long) sizes.get(sizes.size() - 1));
         BcastClock clock = new BcastClock(world, 2, Math.max(1, iterations / 10), 2 * MIN_RUN_SECONDS);
-        PassSamples samples = new PassSamples(sizes.size(), PASSES);
-        for (int pass = 0; pass < PASSES; pass++) {
+        PassSamples samples = new PassSamples(sizes.size(), passes);
+        for (int pass = 0; pass < passes; pass++) {
             for (int i = 0; i < sizes.size(); i++) {
                 int m = (int) (long) sizes.get(i);
                 samples.add(i, pass, clock.seconds(() -> world.bcast(buf, m, MPI.BYTE, 0), runsPerPass(m)));

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.hbcast.IntraNode;
 import org.hbcast.testing.MpiLaunch;
@@ -44,6 +46,50 @@ class CalibrateMpiTest {
         assertNotNull(c.nodeCurve(IntraNode.FANOUT, 2), "node 0's curve, measured while the other hosts sleep");
         assertEquals(13, c.nativeTimes().size());
         assertTrue(out.output().contains("# written to " + file), out.output());
+    }
+
+    @Test
+    void aLaunchMergesEarlierLaunchesIntoTheirMedianAndRefusesFilesItCannotMerge(@TempDir Path dir) throws IOException {
+        String[] quick = {"-i", "3", "--passes", "1", "--link-sizes", "none", "--native-sizes", "1K:2K", "--node-chunks",
+                "4K:8K"};
+        Path first = dir.resolve("launch-1.json");
+        MpiOutcome one = MpiLaunch.program(Calibrate.class).ranks(2).args(withArgs(quick, "--out", first.toString())).run();
+        assertEquals(0, one.exitCode(), one.output());
+
+        Path merged = dir.resolve("calibration.json");
+        MpiOutcome two = MpiLaunch.program(Calibrate.class).ranks(2)
+                .args(withArgs(quick, "--merge", first.toString(), "--out", merged.toString())).run();
+        assertEquals(0, two.exitCode(), two.output());
+        assertTrue(two.output().contains(", median of 2 launches"), two.output());
+        Calibration a = TuningJson.mapper().readValue(first.toFile(), Calibration.class);
+        Calibration m = TuningJson.mapper().readValue(merged.toFile(), Calibration.class);
+        assertEquals(a.nativeTimes().stream().map(TimedSize::bytes).toList(),
+                m.nativeTimes().stream().map(TimedSize::bytes).toList());
+        assertEquals(a.nodeCurve(IntraNode.RING, 2).chunks().size(), m.nodeCurve(IntraNode.RING, 2).chunks().size());
+
+        Path foreign = dir.resolve("foreign.json");
+        TuningJson.mapper().writeValue(foreign.toFile(), Calibration.measured("cpu=Other; cpus=1", "x", a.links(),
+                a.nativeLayout(), a.nativeTimes(), a.nodeCurves()));
+        MpiOutcome refused = MpiLaunch.program(Calibrate.class).ranks(2)
+                .args(withArgs(quick, "--merge", foreign.toString(), "--out", dir.resolve("x.json").toString())).run();
+        assertTrue(refused.exitCode() != 0, refused.output());
+        assertTrue(refused.output().contains("--merge " + foreign + " is a calibration of 'cpu=Other; cpus=1', not of"
+                + " this hardware"), refused.output());
+
+        Path broken = dir.resolve("broken.json");
+        Files.writeString(broken, "{\"formatVersion\": 1, \"hardware\":");
+        MpiOutcome unreadable = MpiLaunch.program(Calibrate.class).ranks(2)
+                .args(withArgs(quick, "--merge", broken.toString(), "--out", dir.resolve("y.json").toString())).run();
+        assertTrue(unreadable.exitCode() != 0, unreadable.output());
+        assertTrue(unreadable.output().contains("--merge " + broken + " is not a readable calibration"),
+                unreadable.output());
+        assertFalse(Files.exists(dir.resolve("x.json")) || Files.exists(dir.resolve("y.json")));
+    }
+
+    private static String[] withArgs(String[] base, String... more) {
+        String[] all = Arrays.copyOf(base, base.length + more.length);
+        System.arraycopy(more, 0, all, base.length, more.length);
+        return all;
     }
 
     @Test

@@ -1,0 +1,129 @@
+package org.hbcast.tuning;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * One calibration from several launches of the calibration program on the same hardware with the
+ * same options: every figure is the median of the launches' figures. A launch of MPI ranks on an
+ * oversubscribed node has conditions of its own that last as long as it does (where the scheduler
+ * puts the ranks, how their memory is laid out), so repeating passes inside one launch cannot
+ * average them out; separate launches can. Node curves are {@link NodeCurve#smoothed() smoothed}
+ * again after the median. Pure.
+ */
+public final class CalibrationMedian {
+    private CalibrationMedian() {
+    }
+
+    /**
+     * The point-wise median of {@code launches} (at least one), which must be of one hardware and
+     * have the same points: the same link kinds and curve sizes, native sizes and layout, node curves,
+     * chunk sizes and message sizes.
+     *
+     * @throws IllegalArgumentException naming the first launch and point that differ from launch 1
+     */
+    public static Calibration of(List<Calibration> launches) {
+        Objects.requireNonNull(launches, "launches");
+        if (launches.isEmpty()) {
+            throw new IllegalArgumentException("no calibration to take the median of");
+        }
+        Calibration first = launches.get(0);
+        for (int i = 1; i < launches.size(); i++) {
+            Calibration c = launches.get(i);
+            require(c.hardware().equals(first.hardware()), i, "is of hardware '" + c.hardware() + "', launch 1 of '"
+                    + first.hardware() + "'");
+            require(Objects.equals(c.nativeLayout(), first.nativeLayout()), i, "timed Open MPI's bcast on layout "
+                    + c.nativeLayout() + ", launch 1 on " + first.nativeLayout());
+        }
+        List<LinkCalibration> links = new ArrayList<>();
+        for (LinkCalibration link : first.links()) {
+            links.add(link(link.kind(), launches));
+        }
+        for (int i = 1; i < launches.size(); i++) {
+            require(launches.get(i).links().size() == first.links().size(), i, "measured "
+                    + launches.get(i).links().size() + " link kinds, launch 1 " + first.links().size());
+        }
+        List<NodeCurve> curves = new ArrayList<>();
+        for (NodeCurve curve : first.nodeCurves()) {
+            curves.add(nodeCurve(curve, launches));
+        }
+        for (int i = 1; i < launches.size(); i++) {
+            require(launches.get(i).nodeCurves().size() == first.nodeCurves().size(), i, "measured "
+                    + launches.get(i).nodeCurves().size() + " node curves, launch 1 " + first.nodeCurves().size());
+        }
+        List<TimedSize> nativeTimes = pointwise("Open MPI's bcast times",
+                launches.stream().map(Calibration::nativeTimes).toList());
+        return Calibration.measured(first.hardware(), launches.get(launches.size() - 1).created(), links,
+                first.nativeLayout(), nativeTimes, curves);
+    }
+
+    private static LinkCalibration link(LinkKind kind, List<Calibration> launches) {
+        List<LinkCalibration> all = new ArrayList<>();
+        for (int i = 0; i < launches.size(); i++) {
+            LinkCalibration l = launches.get(i).links().stream().filter(x -> x.kind() == kind).findFirst().orElse(null);
+            require(l != null, i, "has no " + kind.id() + " link");
+            all.add(l);
+        }
+        return new LinkCalibration(kind, median(all, LinkCalibration::startupSeconds),
+                median(all, LinkCalibration::bytesPerSecond), all.get(0).source(),
+                pointwise(kind.id() + " transfer times", all.stream().map(LinkCalibration::transfers).toList()),
+                pointwise(kind.id() + " gaps", all.stream().map(LinkCalibration::gaps).toList()));
+    }
+
+    private static NodeCurve nodeCurve(NodeCurve curve, List<Calibration> launches) {
+        String name = "node curve of the " + curve.transport() + " on " + curve.nodeSize() + " ranks";
+        List<NodeCurve> all = new ArrayList<>();
+        for (int i = 0; i < launches.size(); i++) {
+            NodeCurve c = launches.get(i).nodeCurve(curve.transport(), curve.nodeSize());
+            require(c != null, i, "has no " + name);
+            require(c.chunks().size() == curve.chunks().size(), i, "has " + c.chunks().size() + " chunk sizes in its "
+                    + name + ", launch 1 " + curve.chunks().size());
+            all.add(c);
+        }
+        List<NodeCurve.ChunkCost> chunks = new ArrayList<>();
+        for (int k = 0; k < curve.chunks().size(); k++) {
+            int index = k;
+            List<NodeCurve.ChunkCost> costs = all.stream().map(c -> c.chunks().get(index)).toList();
+            int chunk = costs.get(0).chunkBytes();
+            for (int i = 1; i < costs.size(); i++) {
+                require(costs.get(i).chunkBytes() == chunk, i, "has chunk " + costs.get(i).chunkBytes() + " B where launch 1"
+                        + " has " + chunk + " B in its " + name);
+            }
+            chunks.add(new NodeCurve.ChunkCost(chunk, median(costs, NodeCurve.ChunkCost::fillSeconds),
+                    pointwise(name + ", chunk " + chunk + " B", costs.stream().map(NodeCurve.ChunkCost::stages).toList())));
+        }
+        return new NodeCurve(curve.transport(), curve.nodeSize(), chunks).smoothed();
+    }
+
+    /** The median at every size of {@code series}, which must all have the same sizes. */
+    private static List<TimedSize> pointwise(String what, List<List<TimedSize>> series) {
+        List<TimedSize> first = series.get(0);
+        for (int i = 1; i < series.size(); i++) {
+            List<Long> sizes = series.get(i).stream().map(TimedSize::bytes).toList();
+            List<Long> expected = first.stream().map(TimedSize::bytes).toList();
+            require(sizes.equals(expected), i, "has " + what + " at sizes " + sizes + ", launch 1 at " + expected);
+        }
+        List<TimedSize> result = new ArrayList<>();
+        for (int p = 0; p < first.size(); p++) {
+            int point = p;
+            result.add(new TimedSize(first.get(p).bytes(), median(series, s -> s.get(point).seconds())));
+        }
+        return result;
+    }
+
+    /** The median of the items' values (the mean of the middle two for an even count). */
+    static <T> double median(List<T> items, ToDoubleFunction<T> value) {
+        double[] v = items.stream().mapToDouble(value).sorted().toArray();
+        int mid = v.length / 2;
+        return v.length % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+    }
+
+    private static void require(boolean ok, int launch, String problem) {
+        if (!ok) {
+            throw new IllegalArgumentException("calibration launch " + (launch + 1) + " " + problem
+                    + ": calibrate every launch on the same hardware with the same options");
+        }
+    }
+}
