@@ -22,7 +22,7 @@ import org.hbcast.bench.ByteSizes;
 import org.hbcast.bench.MpiCommand;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.tuning.Calibration;
-import org.hbcast.tuning.CalibrationMedian;
+import org.hbcast.tuning.CalibrationMerge;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Fingerprint;
@@ -52,8 +52,9 @@ import picocli.CommandLine.Option;
  * (see {@link #curveMessages}), which give the {@link NodeCurve} (fill, and per-chunk stage by message
  * size) of each transport on this node size.
  *
- * <p>Every point is the median of {@code --passes} passes (default {@value #PASSES}), and of several
- * launches where {@code --merge} names the earlier ones' files ({@link CalibrationMedian}). Ranks that
+ * <p>Every point is the median of {@code --passes} passes (default {@value #PASSES}); where
+ * {@code --merge} names the files of earlier launches, it is merged over the launches
+ * ({@link CalibrationMerge}; by default the slowest launch's figure counts). Ranks that
  * sit out a measurement sleep ({@link QuietBarrier}) rather than poll, so that the figures are the
  * machine's and not the moment's.
  */
@@ -88,9 +89,13 @@ public final class Calibrate implements Callable<Integer> {
     int passes = PASSES;
 
     @Option(names = "--merge", paramLabel = "FILE", description = "calibration written by an earlier launch on this"
-            + " hardware with the same options (repeatable): the file written holds every figure's median over the"
-            + " launches, this one included")
+            + " hardware with the same options (repeatable): the file written merges every figure over the launches,"
+            + " this one included (see --merge-by)")
     List<Path> merge = new ArrayList<>();
+
+    @Option(names = "--merge-by", description = "which launch a merged figure follows: ${COMPLETION-CANDIDATES}"
+            + " (default ${DEFAULT-VALUE})")
+    CalibrationMerge.Statistic mergeBy = CalibrationMerge.Statistic.SLOWEST;
 
     /** Timed runs of one point in one pass (their median). */
     static final int RUNS_PER_PASS = 3;
@@ -172,7 +177,7 @@ public final class Calibrate implements Callable<Integer> {
             if (!earlier.isEmpty()) {
                 List<Calibration> launches = new ArrayList<>(earlier);
                 launches.add(c);
-                c = CalibrationMedian.of(launches);
+                c = CalibrationMerge.of(launches, mergeBy);
             }
             Path file = out != null ? out : TuningFiles.defaultCalibration(System.getenv(), fp);
             Path dir = file.toAbsolutePath().getParent();
@@ -181,7 +186,8 @@ public final class Calibrate implements Callable<Integer> {
             }
             TuningJson.mapper().writeValue(file.toFile(), c);
             System.out.println("# calibration of " + fp.hardware() + " (hardware id " + fp.hardwareId() + ") on " + shape
-                    + (earlier.isEmpty() ? "" : ", median of " + (earlier.size() + 1) + " launches"));
+                    + (earlier.isEmpty() ? "" : ", merged from " + (earlier.size() + 1) + " launches by "
+                    + mergeBy.name().toLowerCase(Locale.ROOT)));
             print(c);
             System.out.println("# written to " + file);
         }

@@ -60,7 +60,7 @@ class CalibrateMpiTest {
         MpiOutcome two = MpiLaunch.program(Calibrate.class).ranks(2)
                 .args(withArgs(quick, "--merge", first.toString(), "--out", merged.toString())).run();
         assertEquals(0, two.exitCode(), two.output());
-        assertTrue(two.output().contains(", median of 2 launches"), two.output());
+        assertTrue(two.output().contains(", merged from 2 launches by slowest"), two.output());
         Calibration a = TuningJson.mapper().readValue(first.toFile(), Calibration.class);
         Calibration m = TuningJson.mapper().readValue(merged.toFile(), Calibration.class);
         assertEquals(a.nativeTimes().stream().map(TimedSize::bytes).toList(),

@@ -1,33 +1,58 @@
 package org.hbcast.tuning;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 
 /**
  * One calibration from several launches of the calibration program on the same hardware with the
- * same options: every figure is the median of the launches' figures. A launch of MPI ranks on an
- * oversubscribed node has conditions of its own that last as long as it does (where the scheduler
- * puts the ranks, how their memory is laid out), so repeating passes inside one launch cannot
- * average them out; separate launches can. Node curves are {@link NodeCurve#smoothed() smoothed}
- * again after the median. Pure.
+ * same options, point by point. A launch of MPI ranks on an oversubscribed node has conditions of
+ * its own that last as long as it does (where the scheduler puts the ranks, how their memory is laid
+ * out): on a 2-core node of 4 ranks one launch streamed the ring at 8 MiB four times faster than the
+ * next. Passes inside one launch cannot see that; separate launches can, and the {@link Statistic}
+ * says which of them a figure follows. Node curves are {@link NodeCurve#smoothed() smoothed} again
+ * after the merge. Pure.
  */
-public final class CalibrationMedian {
-    private CalibrationMedian() {
+public final class CalibrationMerge {
+    /** Which launch a merged figure follows. */
+    public enum Statistic {
+        /** The median launch: what a launch meets most often. */
+        MEDIAN,
+        /**
+         * The slowest launch (longest times, lowest bandwidth): what a launch may meet. A choice
+         * priced so cannot turn out several times slower in the launch that runs it, which a choice
+         * priced by a lucky launch can.
+         */
+        SLOWEST;
+
+        /** The merged value of {@code times} (seconds: larger is slower). */
+        double time(double[] times) {
+            return this == SLOWEST ? Arrays.stream(times).max().orElseThrow() : median(times);
+        }
+
+        /** The merged value of {@code rates} (bytes per second: smaller is slower). */
+        double rate(double[] rates) {
+            return this == SLOWEST ? Arrays.stream(rates).min().orElseThrow() : median(rates);
+        }
+    }
+
+    private CalibrationMerge() {
     }
 
     /**
-     * The point-wise median of {@code launches} (at least one), which must be of one hardware and
+     * {@code launches} (at least one) merged by {@code statistic}. They must be of one hardware and
      * have the same points: the same link kinds and curve sizes, native sizes and layout, node curves,
      * chunk sizes and message sizes.
      *
      * @throws IllegalArgumentException naming the first launch and point that differ from launch 1
      */
-    public static Calibration of(List<Calibration> launches) {
+    public static Calibration of(List<Calibration> launches, Statistic statistic) {
+        Objects.requireNonNull(statistic, "statistic");
         Objects.requireNonNull(launches, "launches");
         if (launches.isEmpty()) {
-            throw new IllegalArgumentException("no calibration to take the median of");
+            throw new IllegalArgumentException("no calibration to merge");
         }
         Calibration first = launches.get(0);
         for (int i = 1; i < launches.size(); i++) {
@@ -39,7 +64,7 @@ public final class CalibrationMedian {
         }
         List<LinkCalibration> links = new ArrayList<>();
         for (LinkCalibration link : first.links()) {
-            links.add(link(link.kind(), launches));
+            links.add(link(link.kind(), launches, statistic));
         }
         for (int i = 1; i < launches.size(); i++) {
             require(launches.get(i).links().size() == first.links().size(), i, "measured "
@@ -47,32 +72,32 @@ public final class CalibrationMedian {
         }
         List<NodeCurve> curves = new ArrayList<>();
         for (NodeCurve curve : first.nodeCurves()) {
-            curves.add(nodeCurve(curve, launches));
+            curves.add(nodeCurve(curve, launches, statistic));
         }
         for (int i = 1; i < launches.size(); i++) {
             require(launches.get(i).nodeCurves().size() == first.nodeCurves().size(), i, "measured "
                     + launches.get(i).nodeCurves().size() + " node curves, launch 1 " + first.nodeCurves().size());
         }
         List<TimedSize> nativeTimes = pointwise("Open MPI's bcast times",
-                launches.stream().map(Calibration::nativeTimes).toList());
+                launches.stream().map(Calibration::nativeTimes).toList(), statistic);
         return Calibration.measured(first.hardware(), launches.get(launches.size() - 1).created(), links,
                 first.nativeLayout(), nativeTimes, curves);
     }
 
-    private static LinkCalibration link(LinkKind kind, List<Calibration> launches) {
+    private static LinkCalibration link(LinkKind kind, List<Calibration> launches, Statistic statistic) {
         List<LinkCalibration> all = new ArrayList<>();
         for (int i = 0; i < launches.size(); i++) {
             LinkCalibration l = launches.get(i).links().stream().filter(x -> x.kind() == kind).findFirst().orElse(null);
             require(l != null, i, "has no " + kind.id() + " link");
             all.add(l);
         }
-        return new LinkCalibration(kind, median(all, LinkCalibration::startupSeconds),
-                median(all, LinkCalibration::bytesPerSecond), all.get(0).source(),
-                pointwise(kind.id() + " transfer times", all.stream().map(LinkCalibration::transfers).toList()),
-                pointwise(kind.id() + " gaps", all.stream().map(LinkCalibration::gaps).toList()));
+        return new LinkCalibration(kind, statistic.time(values(all, LinkCalibration::startupSeconds)),
+                statistic.rate(values(all, LinkCalibration::bytesPerSecond)), all.get(0).source(),
+                pointwise(kind.id() + " transfer times", all.stream().map(LinkCalibration::transfers).toList(), statistic),
+                pointwise(kind.id() + " gaps", all.stream().map(LinkCalibration::gaps).toList(), statistic));
     }
 
-    private static NodeCurve nodeCurve(NodeCurve curve, List<Calibration> launches) {
+    private static NodeCurve nodeCurve(NodeCurve curve, List<Calibration> launches, Statistic statistic) {
         String name = "node curve of the " + curve.transport() + " on " + curve.nodeSize() + " ranks";
         List<NodeCurve> all = new ArrayList<>();
         for (int i = 0; i < launches.size(); i++) {
@@ -91,14 +116,15 @@ public final class CalibrationMedian {
                 require(costs.get(i).chunkBytes() == chunk, i, "has chunk " + costs.get(i).chunkBytes() + " B where launch 1"
                         + " has " + chunk + " B in its " + name);
             }
-            chunks.add(new NodeCurve.ChunkCost(chunk, median(costs, NodeCurve.ChunkCost::fillSeconds),
-                    pointwise(name + ", chunk " + chunk + " B", costs.stream().map(NodeCurve.ChunkCost::stages).toList())));
+            chunks.add(new NodeCurve.ChunkCost(chunk, statistic.time(values(costs, NodeCurve.ChunkCost::fillSeconds)),
+                    pointwise(name + ", chunk " + chunk + " B", costs.stream().map(NodeCurve.ChunkCost::stages).toList(),
+                            statistic)));
         }
         return new NodeCurve(curve.transport(), curve.nodeSize(), chunks).smoothed();
     }
 
-    /** The median at every size of {@code series}, which must all have the same sizes. */
-    private static List<TimedSize> pointwise(String what, List<List<TimedSize>> series) {
+    /** The merged time at every size of {@code series}, which must all have the same sizes. */
+    private static List<TimedSize> pointwise(String what, List<List<TimedSize>> series, Statistic statistic) {
         List<TimedSize> first = series.get(0);
         for (int i = 1; i < series.size(); i++) {
             List<Long> sizes = series.get(i).stream().map(TimedSize::bytes).toList();
@@ -108,14 +134,19 @@ public final class CalibrationMedian {
         List<TimedSize> result = new ArrayList<>();
         for (int p = 0; p < first.size(); p++) {
             int point = p;
-            result.add(new TimedSize(first.get(p).bytes(), median(series, s -> s.get(point).seconds())));
+            result.add(new TimedSize(first.get(p).bytes(), statistic.time(values(series, s -> s.get(point).seconds()))));
         }
         return result;
     }
 
-    /** The median of the items' values (the mean of the middle two for an even count). */
-    static <T> double median(List<T> items, ToDoubleFunction<T> value) {
-        double[] v = items.stream().mapToDouble(value).sorted().toArray();
+    private static <T> double[] values(List<T> items, ToDoubleFunction<T> value) {
+        return items.stream().mapToDouble(value).toArray();
+    }
+
+    /** The median (the mean of the middle two for an even count). */
+    static double median(double[] values) {
+        double[] v = values.clone();
+        Arrays.sort(v);
         int mid = v.length / 2;
         return v.length % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
     }

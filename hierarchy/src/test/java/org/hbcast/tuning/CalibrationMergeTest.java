@@ -9,7 +9,7 @@ import java.util.List;
 import org.hbcast.IntraNode;
 import org.junit.jupiter.api.Test;
 
-class CalibrationMedianTest {
+class CalibrationMergeTest {
     private static final String HARDWARE = TuningFixtures.calibration().hardware();
 
     /**
@@ -28,9 +28,36 @@ class CalibrationMedianTest {
                 List.of(new NodeCurve(IntraNode.RING, 4, chunks)));
     }
 
+    private static Calibration merge(List<Calibration> launches) {
+        return CalibrationMerge.of(launches, CalibrationMerge.Statistic.MEDIAN);
+    }
+
+    @Test
+    void bySlowestEveryFigureIsTheSlowestLaunchs() {
+        Calibration m = CalibrationMerge.of(List.of(launch(1, "a"), launch(5, "b"), launch(2, "c")),
+                CalibrationMerge.Statistic.SLOWEST);
+        Calibration five = launch(5, "b");
+        LinkCalibration net = m.link(LinkKind.NETWORK);
+        assertEquals(five.link(LinkKind.NETWORK).startupSeconds(), net.startupSeconds(), 1e-15);
+        assertEquals(five.link(LinkKind.NETWORK).bytesPerSecond(), net.bytesPerSecond(), 1e-3, "the lowest bandwidth");
+        assertEquals(five.link(LinkKind.NETWORK).transfers(), net.transfers());
+        assertEquals(five.link(LinkKind.NETWORK).gaps(), net.gaps());
+        assertEquals(five.nativeTimes(), m.nativeTimes());
+        assertEquals(five.nodeCurve(IntraNode.RING, 4), m.nodeCurve(IntraNode.RING, 4));
+        assertEquals("c", m.created(), "the last launch's time");
+    }
+
+    @Test
+    void bySlowestALuckyLaunchCannotMakeAChunkLookCheap() {
+        Calibration lucky = withRingStages(launch(1, "a"), 20e-6, 8e-6);
+        Calibration usual = withRingStages(launch(1, "b"), 20e-6, 40e-6);
+        Calibration m = CalibrationMerge.of(List.of(lucky, usual, lucky), CalibrationMerge.Statistic.SLOWEST);
+        assertEquals(40e-6, m.nodeCurve(IntraNode.RING, 4).stage(128 << 10, 16 << 20), 1e-12);
+    }
+
     @Test
     void everyFigureIsTheMedianOfTheLaunches() {
-        Calibration m = CalibrationMedian.of(List.of(launch(1, "a"), launch(5, "b"), launch(2, "c")));
+        Calibration m = merge(List.of(launch(1, "a"), launch(5, "b"), launch(2, "c")));
         Calibration two = launch(2, "c");
         LinkCalibration net = m.link(LinkKind.NETWORK);
         assertEquals(two.link(LinkKind.NETWORK).startupSeconds(), net.startupSeconds(), 1e-15);
@@ -46,7 +73,7 @@ class CalibrationMedianTest {
 
     @Test
     void anEvenCountTakesTheMeanOfTheMiddleTwo() {
-        Calibration m = CalibrationMedian.of(List.of(launch(1, "a"), launch(3, "b")));
+        Calibration m = merge(List.of(launch(1, "a"), launch(3, "b")));
         assertEquals(2 * 30e-6, m.nativeTimes().get(0).seconds(), 1e-15);
         assertEquals(2 * 20e-6, m.nodeCurve(IntraNode.RING, 4).chunks().get(0).stages().get(0).seconds(), 1e-15);
     }
@@ -54,7 +81,7 @@ class CalibrationMedianTest {
     @Test
     void oneLaunchIsItself() {
         Calibration one = launch(1, "a");
-        assertEquals(one, CalibrationMedian.of(List.of(one)));
+        assertEquals(one, merge(List.of(one)));
     }
 
     @Test
@@ -65,7 +92,7 @@ class CalibrationMedianTest {
         chunks.set(1, new NodeCurve.ChunkCost(128 << 10, 50e-6, List.of(new TimedSize(16 << 20, 8e-6))));
         odd = Calibration.measured(HARDWARE, "b", odd.links(), "1x4", odd.nativeTimes(),
                 List.of(new NodeCurve(IntraNode.RING, 4, chunks)));
-        Calibration m = CalibrationMedian.of(List.of(launch(1, "a"), odd, launch(1.1, "c")));
+        Calibration m = merge(List.of(launch(1, "a"), odd, launch(1.1, "c")));
         assertEquals(40e-6, m.nodeCurve(IntraNode.RING, 4).stage(128 << 10, 16 << 20), 1e-12);
     }
 
@@ -75,7 +102,7 @@ class CalibrationMedianTest {
         Calibration a = withRingStages(launch(1, "a"), 50e-6, 40e-6);
         Calibration b = withRingStages(launch(1, "b"), 30e-6, 40e-6);
         Calibration c = withRingStages(launch(1, "c"), 60e-6, 20e-6);
-        NodeCurve ring = CalibrationMedian.of(List.of(a, b, c)).nodeCurve(IntraNode.RING, 4);
+        NodeCurve ring = merge(List.of(a, b, c)).nodeCurve(IntraNode.RING, 4);
         assertEquals(40e-6, ring.chunks().get(1).stages().get(0).seconds(), 1e-15);
         assertEquals(40e-6, ring.chunks().get(0).stages().get(0).seconds(), 1e-15, "50 us capped by the larger chunk");
     }
@@ -116,11 +143,12 @@ class CalibrationMedianTest {
         assertMessage(List.of(base, noCurve), "has no node curve of the ring on 4 ranks");
         assertMessage(List.of(noCurve, base), "launch 2 measured 1 node curves, launch 1 0");
 
-        assertThrows(IllegalArgumentException.class, () -> CalibrationMedian.of(List.of()));
+        assertThrows(IllegalArgumentException.class, () -> merge(List.of()));
+        assertThrows(NullPointerException.class, () -> CalibrationMerge.of(List.of(base), null));
     }
 
     private static void assertMessage(List<Calibration> launches, String expected) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CalibrationMedian.of(launches));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> merge(launches));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
         assertTrue(e.getMessage().contains("calibrate every launch on the same hardware with the same options"),
                 e.getMessage());
