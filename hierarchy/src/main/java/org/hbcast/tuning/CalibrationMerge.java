@@ -62,21 +62,22 @@ public final class CalibrationMerge {
             require(Objects.equals(c.nativeLayout(), first.nativeLayout()), i, "timed Open MPI's bcast on layout "
                     + c.nativeLayout() + ", launch 1 on " + first.nativeLayout());
         }
+        // Each of launch 1's links and curves is looked up in every launch below; equal counts then
+        // mean no launch has one that launch 1 lacks.
         List<LinkCalibration> links = new ArrayList<>();
         for (LinkCalibration link : first.links()) {
             links.add(link(link.kind(), launches, statistic));
-        }
-        for (int i = 1; i < launches.size(); i++) {
-            require(launches.get(i).links().size() == first.links().size(), i, "measured "
-                    + launches.get(i).links().size() + " link kinds, launch 1 " + first.links().size());
         }
         List<NodeCurve> curves = new ArrayList<>();
         for (NodeCurve curve : first.nodeCurves()) {
             curves.add(nodeCurve(curve, launches, statistic));
         }
         for (int i = 1; i < launches.size(); i++) {
-            require(launches.get(i).nodeCurves().size() == first.nodeCurves().size(), i, "measured "
-                    + launches.get(i).nodeCurves().size() + " node curves, launch 1 " + first.nodeCurves().size());
+            Calibration c = launches.get(i);
+            require(c.links().size() == first.links().size(), i, "measured " + c.links().size() + " link kinds, launch 1 "
+                    + first.links().size());
+            require(c.nodeCurves().size() == first.nodeCurves().size(), i, "measured " + c.nodeCurves().size()
+                    + " node curves, launch 1 " + first.nodeCurves().size());
         }
         List<TimedSize> nativeTimes = pointwise("Open MPI's bcast times",
                 launches.stream().map(Calibration::nativeTimes).toList(), statistic);
@@ -126,9 +127,9 @@ public final class CalibrationMerge {
     /** The merged time at every size of {@code series}, which must all have the same sizes. */
     private static List<TimedSize> pointwise(String what, List<List<TimedSize>> series, Statistic statistic) {
         List<TimedSize> first = series.get(0);
+        List<Long> expected = first.stream().map(TimedSize::bytes).toList();
         for (int i = 1; i < series.size(); i++) {
             List<Long> sizes = series.get(i).stream().map(TimedSize::bytes).toList();
-            List<Long> expected = first.stream().map(TimedSize::bytes).toList();
             require(sizes.equals(expected), i, "has " + what + " at sizes " + sizes + ", launch 1 at " + expected);
         }
         List<TimedSize> result = new ArrayList<>();
