@@ -101,8 +101,7 @@ public final class TuningAgreement {
         } else if (table == null) {
             table = TuningFiles.defaultTable(env, fp);
         }
-        String calEnv = env.get("HBCAST_CALIBRATION_FILE");
-        Path cal = calEnv != null && !calEnv.isBlank() ? Path.of(calEnv) : TuningFiles.defaultCalibration(env, fp);
+        Path cal = TuningFiles.calibration(env, fp);
         return new Found(fp, table == null ? null : table.toString(), read(table, warnings), requested,
                 cal.toString(), read(cal, warnings), warnings);
     }

@@ -58,7 +58,7 @@ public final class FingerprintReport implements Callable<Integer> {
         System.out.println("id:           " + fp.id());
         System.out.println("hardware id:  " + fp.hardwareId());
         System.out.println("table:        " + TuningFiles.defaultTable(env, fp));
-        System.out.println("calibration:  " + TuningFiles.defaultCalibration(env, fp));
+        System.out.println("calibration:  " + TuningFiles.calibration(env, fp));
         CudaDevices cuda = CudaDevices.get();
         if (!cuda.available()) {
             System.out.println("gpus:         none (" + cuda.unavailableReason() + ")");

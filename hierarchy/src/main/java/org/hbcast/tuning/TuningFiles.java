@@ -9,6 +9,9 @@ import java.util.Map;
  * ({@code calibration-<hardware id>.json}).
  */
 public final class TuningFiles {
+    /** Names the calibration file in place of the cache place. */
+    public static final String CALIBRATION_FILE_VARIABLE = "HBCAST_CALIBRATION_FILE";
+
     private TuningFiles() {
     }
 
@@ -26,5 +29,14 @@ public final class TuningFiles {
 
     public static Path defaultCalibration(Map<String, String> env, Fingerprint fingerprint) {
         return cacheDirectory(env).resolve("calibration-" + fingerprint.hardwareId() + ".json");
+    }
+
+    /**
+     * The calibration the cost model reads: {@code HBCAST_CALIBRATION_FILE} when set, else the cache
+     * place; also where a calibration is written by default, so that the next broadcast reads it.
+     */
+    public static Path calibration(Map<String, String> env, Fingerprint fingerprint) {
+        String file = env.get(CALIBRATION_FILE_VARIABLE);
+        return file != null && !file.isBlank() ? Path.of(file) : defaultCalibration(env, fingerprint);
     }
 }

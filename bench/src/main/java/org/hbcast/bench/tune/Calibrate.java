@@ -109,6 +109,9 @@ public final class Calibrate implements Callable<Integer> {
     /** Chunks per call of the streaming measurement: enough past the slots (8) to reach the steady state. */
     static final int CURVE_CHUNKS = 16;
 
+    /** Largest message of the intra-node curves. */
+    static final long LARGEST_CURVE_MESSAGE = 64 << 20;
+
     @Option(names = "--out", description = "file to write (default: the cache place of this hardware)")
     Path out;
 
@@ -122,7 +125,18 @@ public final class Calibrate implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        world = MPI.COMM_WORLD;
+        run(MPI.COMM_WORLD);
+        return 0;
+    }
+
+    /**
+     * Measures on {@code comm} (every rank of it calls this) and writes the calibration from rank 0,
+     * where {@code --out} says or where the cost model reads it ({@link TuningFiles#calibration}).
+     * The tuner calls this first in its own launch so that the model is priced in that launch's
+     * conditions.
+     */
+    void run(Intracomm comm) throws IOException, MPIException {
+        world = comm;
         rank = world.getRank();
         int smallBytes = (int) ByteSizes.parse(small);
         int largeBytes = (int) ByteSizes.parse(large);
@@ -179,7 +193,7 @@ public final class Calibrate implements Callable<Integer> {
                 launches.add(c);
                 c = CalibrationMerge.of(launches, mergeBy);
             }
-            Path file = out != null ? out : TuningFiles.defaultCalibration(System.getenv(), fp);
+            Path file = out != null ? out : TuningFiles.calibration(System.getenv(), fp);
             Path dir = file.toAbsolutePath().getParent();
             if (dir != null) {
                 Files.createDirectories(dir);
@@ -191,7 +205,6 @@ public final class Calibrate implements Callable<Integer> {
             print(c);
             System.out.println("# written to " + file);
         }
-        return 0;
     }
 
     /** The calibrations of earlier launches named by {@code --merge}; a file that cannot be read is an error naming it. */
@@ -477,13 +490,15 @@ public final class Calibrate implements Callable<Integer> {
         List<NodeCurve> curves = new ArrayList<>();
         try {
             if (member) {
-                long largest = chunkSizes.stream().flatMap(c -> curveMessages(c).stream()).max(Long::compare).orElse(1L);
+                int slots = base.ringSlots();
+                long largest = chunkSizes.stream().flatMap(c -> curveMessages(c, slots).stream()).max(Long::compare)
+                        .orElse(1L);
                 ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(largest, Integer.MAX_VALUE - 64));
                 // times[chunk][transport]: point 0 is the one-chunk call, point i the i-th message of curveMessages.
                 PassSamples[][] times = new PassSamples[chunkSizes.size()][transports.size()];
                 for (int k = 0; k < chunkSizes.size(); k++) {
                     for (int t = 0; t < transports.size(); t++) {
-                        times[k][t] = new PassSamples(curveMessages(chunkSizes.get(k)).size() + 1, passes);
+                        times[k][t] = new PassSamples(curveMessages(chunkSizes.get(k), slots).size() + 1, passes);
                     }
                 }
                 BcastOptions o = base.withNodeSizes(Integer.toString(n)).withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2);
@@ -495,7 +510,7 @@ public final class Calibrate implements Callable<Integer> {
                 for (int t = 0; t < transports.size(); t++) {
                     List<NodeCurve.ChunkCost> costs = new ArrayList<>();
                     for (int k = 0; k < chunkSizes.size(); k++) {
-                        costs.add(chunkCost(chunkSizes.get(k), times[k][t].figures()));
+                        costs.add(chunkCost(chunkSizes.get(k), slots, times[k][t].figures()));
                     }
                     curves.add(new NodeCurve(transports.get(t), n, costs).smoothed());
                 }
@@ -513,7 +528,7 @@ public final class Calibrate implements Callable<Integer> {
      */
     private void timeChunk(Intracomm node, BcastOptions o, long c, ByteBuffer buf, PassSamples[] times, int pass)
             throws MPIException {
-        List<Long> messages = curveMessages(c);
+        List<Long> messages = curveMessages(c, o.ringSlots());
         BcastOptions sized = o.withChunkBytes(roundUp64((int) c));
         try (HierarchicalBcast ring = HierarchicalBcast.create(node, sized.withIntra(IntraNode.RING));
              HierarchicalBcast fanout = HierarchicalBcast.create(node, sized.withIntra(IntraNode.FANOUT))) {
@@ -528,8 +543,8 @@ public final class Calibrate implements Callable<Integer> {
     }
 
     /** A chunk size's fill and stages from its one-chunk call ({@code times[0]}) and its calls at {@link #curveMessages}. */
-    private static NodeCurve.ChunkCost chunkCost(long c, double[] times) {
-        List<Long> messages = curveMessages(c);
+    private static NodeCurve.ChunkCost chunkCost(long c, int slots, double[] times) {
+        List<Long> messages = curveMessages(c, slots);
         double fill = times[0];
         List<TimedSize> stages = new ArrayList<>();
         for (int i = 1; i <= messages.size(); i++) {
@@ -541,20 +556,27 @@ public final class Calibrate implements Callable<Integer> {
     }
 
     /**
-     * Message sizes at which a chunk's stage is measured: 2, 4 and {@value #CURVE_CHUNKS} chunks (short
-     * pipelines, in cache for small chunks) and, from 8 KiB chunks on, the larger of 4, 16 and 64 MiB,
-     * where the node's buffers outgrow the caches and stream from memory.
+     * Message sizes at which a chunk's stage is measured, ascending: 2, 4 and {@value #CURVE_CHUNKS}
+     * chunks (short pipelines, in cache for small chunks), {@code slots} chunks, and, from 8 KiB chunks
+     * on, those of 4, 16 and 64 MiB above {@value #CURVE_CHUNKS} chunks, where the node's buffers
+     * outgrow the caches and stream from memory. A message of {@code slots} chunks is the most a call
+     * hands over without waiting for a slot to be freed: up to it the root runs ahead of the readers,
+     * past it every chunk waits for the slowest of them, and the stage changes there (on this machine
+     * a 4-rank fan-out of 8 chunks of 32 KiB took 10 µs, where 4 and 16 chunks said 40).
      */
-    static List<Long> curveMessages(long chunk) {
-        List<Long> sizes = new ArrayList<>(List.of(chunk * 2, chunk * 4, chunk * CURVE_CHUNKS));
+    static List<Long> curveMessages(long chunk, int slots) {
+        TreeSet<Long> sizes = new TreeSet<>(List.of(chunk * 2, chunk * 4, chunk * CURVE_CHUNKS));
+        if (slots > 1 && chunk * slots <= LARGEST_CURVE_MESSAGE) {
+            sizes.add(chunk * slots);
+        }
         if (chunk >= 8 << 10) {
-            for (long m : new long[] {4 << 20, 16 << 20, 64 << 20}) {
-                if (m > sizes.get(sizes.size() - 1)) {
+            for (long m = 4 << 20; m <= LARGEST_CURVE_MESSAGE; m *= 4) {
+                if (m > chunk * CURVE_CHUNKS) {
                     sizes.add(m);
                 }
             }
         }
-        return sizes;
+        return List.copyOf(sizes);
     }
 
     /**

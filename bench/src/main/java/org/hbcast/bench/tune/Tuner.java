@@ -40,7 +40,9 @@ import picocli.CommandLine.Option;
  * 0, and writes the tuning table of this fingerprint (JSON) and a plot of latency against chunk size
  * per message size with the chosen point marked (PNG). {@code --validate} then measures, side by side
  * in the same run, the sweep's best point, the selector's choice with the table and the model's
- * alone (see {@link SelectorCheck}).
+ * alone (see {@link SelectorCheck}). {@code --calibrate} first calibrates in the same launch: a
+ * launch of ranks that outnumber the cores keeps conditions of its own for as long as it runs, and a
+ * model priced in another launch's conditions is checked against a sweep that never met them.
  */
 @Command(name = "tune", mixinStandardHelpOptions = true,
         description = "Sweep chunk size, radix and algorithm; write a tuning table and a plot.")
@@ -88,11 +90,19 @@ public final class Tuner implements Callable<Integer> {
     @Option(names = "--validate-only", description = "no sweep: validate the existing table given by --out")
     boolean validateOnly;
 
+    @Option(names = "--calibrate", paramLabel = "OPTIONS", arity = "0..1", fallbackValue = "",
+            description = "calibrate first, in this launch, with these options of calibrate (one quoted argument,"
+                    + " split at spaces; none for its defaults), and write the calibration where the cost model reads it:"
+                    + " the model is then priced in the conditions that the sweep and the check meet")
+    String calibrateOptions;
+
     private Intracomm world;
     private int rank;
 
     public static void main(String[] args) throws Exception {
-        MpiCommand.run(new Tuner(), args);
+        // --calibrate's value is itself options ("-i 3 --passes 1"), not options of the tuner.
+        MpiCommand.run(rank -> new CommandLine(new Tuner()).setCaseInsensitiveEnumValuesAllowed(true)
+                .setAllowOptionsAsOptionParameters(true), args);
     }
 
     @Override
@@ -108,6 +118,11 @@ public final class Tuner implements Callable<Integer> {
         if (iterations < 1 || warmup < 0 || repeat < 1 || checkRuns < 1 || maxRadix < 2 || !(minRunMs >= 0)) {
             throw new CommandLine.ParameterException(new CommandLine(this),
                     "-i, --repeat, --check-runs >= 1, -x >= 0, --min-run-ms >= 0, --max-radix >= 2");
+        }
+        Calibrate calibrator = calibrator();
+        if (calibrator != null) {
+            calibrator.run(world);
+            world.barrier();
         }
         BcastOptions base = BcastOptions.defaults();
         Fingerprint fp;
@@ -149,6 +164,22 @@ public final class Tuner implements Callable<Integer> {
             new SelectorCheck(world, base, table, buf, clock, checkRuns).run(entries);
         }
         return 0;
+    }
+
+    /** The calibration {@code --calibrate} asks for, its options checked before anything is measured; null without it. */
+    private Calibrate calibrator() {
+        if (calibrateOptions == null) {
+            return null;
+        }
+        Calibrate c = new Calibrate();
+        String[] args = calibrateOptions.isBlank() ? new String[0] : calibrateOptions.strip().split("\\s+");
+        try {
+            new CommandLine(c).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--calibrate '" + calibrateOptions
+                    + "': " + e.getMessage());
+        }
+        return c;
     }
 
     private static ByteBuffer buffer(long bytes) {

@@ -18,6 +18,7 @@ import org.hbcast.tuning.LinkCalibration;
 import org.hbcast.tuning.LinkKind;
 import org.hbcast.tuning.TimedSize;
 import org.hbcast.tuning.TuningJson;
+import org.hbcast.tuning.TuningTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -106,6 +107,41 @@ class CalibrateMpiTest {
         assertTrue(out.output().matches("(?s).*# 2 sizes: table choice missed its target at \\d, model choice at \\d.*"),
                 out.output());
         assertFalse(out.output().contains("Exception"), out.output());
+    }
+
+    @Test
+    void theTunerCalibratesFirstInItsOwnLaunchWhereTheModelReadsIt(@TempDir Path dir) throws IOException {
+        Path cal = dir.resolve("calibration.json");
+        Path table = dir.resolve("tuning.json");
+        MpiOutcome out = MpiLaunch.program(Tuner.class).ranks(3)
+                .args("--calibrate=-i 3 --passes 1 --link-sizes none  --native-sizes 64K:128K --node-chunks 32K:64K",
+                        "--out", table.toString(), "--sizes", "64K:128K", "--chunks", "32K:64K", "--algorithms",
+                        "native,hierarchical", "-i", "3", "-x", "1", "--repeat", "1", "--check-runs", "3",
+                        "--min-run-ms", "1", "--validate")
+                .env("HBCAST_CALIBRATION_FILE", cal.toString())
+                .run();
+        assertEquals(0, out.exitCode(), out.output());
+        assertTrue(out.output().indexOf("# written to " + cal) < out.output().indexOf("# tuning "), out.output());
+        Calibration c = TuningJson.mapper().readValue(cal.toFile(), Calibration.class);
+        assertFalse(c.isBuiltIn());
+        assertEquals(2, c.nodeCurve(IntraNode.RING, 3).chunks().size());
+        assertEquals(List.of(65536L, 131072L), c.nativeTimes().stream().map(TimedSize::bytes).toList());
+        TuningTable t = TuningJson.mapper().readValue(table.toFile(), TuningTable.class);
+        assertEquals(c, t.calibration(), "the sweep and the check price the model with this launch's calibration");
+        assertTrue(out.output().contains("# 2 sizes: table choice missed its target at"), out.output());
+    }
+
+    @Test
+    void theTunerRefusesCalibrationOptionsItCannotUseBeforeMeasuring(@TempDir Path dir) {
+        Path table = dir.resolve("tuning.json");
+        MpiOutcome out = MpiLaunch.program(Tuner.class).ranks(2)
+                .args("--calibrate=--passes 1 --no-such-option", "--out", table.toString(), "--sizes", "64K:64K")
+                .env("HBCAST_CALIBRATION_FILE", dir.resolve("calibration.json").toString())
+                .run();
+        assertTrue(out.exitCode() != 0, out.output());
+        assertTrue(out.output().contains("--calibrate '--passes 1 --no-such-option': Unknown option: '--no-such-option'"),
+                out.output());
+        assertFalse(Files.exists(table) || Files.exists(dir.resolve("calibration.json")));
     }
 
     private static void assertNonDecreasing(List<TimedSize> curve) {
