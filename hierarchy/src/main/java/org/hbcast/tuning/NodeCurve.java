@@ -37,6 +37,11 @@ public record NodeCurve(IntraNode transport, int nodeSize, List<ChunkCost> chunk
             }
             return Interpolation.logLog(stages, messageBytes);
         }
+
+        /** The largest message this chunk's stage was measured in: past it {@link #stage} only repeats that figure. */
+        long largestMessage() {
+            return stages.get(stages.size() - 1).bytes();
+        }
     }
 
     /** How much more per byte a chunk may cost than one half its size: copies that fall out of a cache level. */
@@ -78,8 +83,9 @@ public record NodeCurve(IntraNode transport, int nodeSize, List<ChunkCost> chunk
      * only ever adds time, so where two neighbouring chunk sizes disagree with what must hold between
      * them the lower figure is the truer one: a chunk costs no more than a larger one
      * ({@code t(c) <= t(2c)}), and a larger chunk no more per byte than a smaller one, but for a
-     * cache level it may outgrow ({@code t(2c) <= 2 * }{@value #CACHE_HEADROOM}{@code * t(c)}).
-     * Applied to the fill and to the stage at each measured message size.
+     * cache level it may outgrow ({@code t(2c) <= 2 * }{@value #CACHE_HEADROOM}{@code * t(c)}, at
+     * message sizes up to the largest {@code c} was measured in). Applied to the fill and to the stage
+     * at each measured message size.
      */
     public NodeCurve smoothed() {
         List<ChunkCost> work = new ArrayList<>(chunks);
@@ -88,7 +94,10 @@ public record NodeCurve(IntraNode transport, int nodeSize, List<ChunkCost> chunk
             for (int i = 1; i < work.size(); i++) {
                 ChunkCost smaller = work.get(i - 1);
                 double ratio = CACHE_HEADROOM * work.get(i).chunkBytes() / smaller.chunkBytes();
-                work.set(i, capped(work.get(i), ratio * smaller.fillSeconds(), m -> ratio * smaller.stage(m)));
+                // Only where the smaller chunk was measured: a small chunk measured in cache alone says
+                // nothing of what it costs once a message streams from memory.
+                work.set(i, capped(work.get(i), ratio * smaller.fillSeconds(),
+                        m -> m <= smaller.largestMessage() ? ratio * smaller.stage(m) : Double.POSITIVE_INFINITY));
             }
             for (int i = work.size() - 2; i >= 0; i--) {
                 ChunkCost larger = work.get(i + 1);

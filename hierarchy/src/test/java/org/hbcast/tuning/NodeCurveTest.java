@@ -123,6 +123,22 @@ class NodeCurveTest {
     }
 
     @Test
+    void aSmallChunkMeasuredOnlyInCacheDoesNotCapALargerOneStreamingFromMemory() {
+        // Measured on this machine: 4 KiB chunks only up to 64 KiB messages (0.25 us a chunk, in cache);
+        // 8 KiB chunks at 64 MiB took 4.8 us. Capping those at 4 x 0.25 made 8 KiB chunks look 5x cheaper
+        // than they ran, and the model chose them for 8-64 MiB.
+        NodeCurve measured = new NodeCurve(IntraNode.FANOUT, 4, List.of(
+                new NodeCurve.ChunkCost(4 << 10, 0.5e-6, List.of(new TimedSize(8 << 10, 0.25e-6), new TimedSize(64 << 10, 0.25e-6))),
+                new NodeCurve.ChunkCost(8 << 10, 1.0e-6, List.of(new TimedSize(16 << 10, 0.8e-6), new TimedSize(COLD, 4.8e-6)))));
+        NodeCurve clean = measured.smoothed();
+        assertEquals(4.8e-6, clean.stage(8 << 10, COLD), 1e-18);
+        assertEquals(0.8e-6, clean.stage(8 << 10, 16 << 10), 1e-18, "within the small chunk's range the bound holds: 4 x 0.25 us");
+        NodeCurve inflated = new NodeCurve(IntraNode.FANOUT, 4, List.of(measured.chunks().get(0),
+                new NodeCurve.ChunkCost(8 << 10, 1.0e-6, List.of(new TimedSize(16 << 10, 3e-6), new TimedSize(COLD, 4.8e-6)))));
+        assertEquals(1.0e-6, inflated.smoothed().stage(8 << 10, 16 << 10), 1e-18);
+    }
+
+    @Test
     void aFlatTreeOnOneHostPaysTheMemoryTermOfTheNodeCurve() {
         Calibration links = TuningFixtures.calibration();
         // The fan-out's stage at 4 chunks is the cached cost; at 64 MiB it is 3x that.
