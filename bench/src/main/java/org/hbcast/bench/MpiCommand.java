@@ -10,7 +10,12 @@ public final class MpiCommand {
     }
 
     public static void run(Object command, String[] args) throws Exception {
-        run(rank -> new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true), args);
+        run(rank -> commandLine(command), args);
+    }
+
+    /** The command line every tool parses with: enum values in any case. */
+    public static CommandLine commandLine(Object command) {
+        return new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true);
     }
 
     /** As {@link #run(Object, String[])}, for a command line that depends on the rank (say, who prints errors). */

@@ -490,27 +490,27 @@ public final class Calibrate implements Callable<Integer> {
         List<NodeCurve> curves = new ArrayList<>();
         try {
             if (member) {
-                int slots = base.ringSlots();
-                long largest = chunkSizes.stream().flatMap(c -> curveMessages(c, slots).stream()).max(Long::compare)
-                        .orElse(1L);
+                // messages.get(k): the messages at which chunk size k's stage is measured.
+                List<List<Long>> messages = chunkSizes.stream().map(c -> curveMessages(c, base.ringSlots())).toList();
+                long largest = messages.stream().flatMap(List::stream).max(Long::compare).orElse(1L);
                 ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(largest, Integer.MAX_VALUE - 64));
                 // times[chunk][transport]: point 0 is the one-chunk call, point i the i-th message of curveMessages.
                 PassSamples[][] times = new PassSamples[chunkSizes.size()][transports.size()];
                 for (int k = 0; k < chunkSizes.size(); k++) {
                     for (int t = 0; t < transports.size(); t++) {
-                        times[k][t] = new PassSamples(curveMessages(chunkSizes.get(k), slots).size() + 1, passes);
+                        times[k][t] = new PassSamples(messages.get(k).size() + 1, passes);
                     }
                 }
                 BcastOptions o = base.withNodeSizes(Integer.toString(n)).withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2);
                 for (int pass = 0; pass < passes; pass++) {
                     for (int k = 0; k < chunkSizes.size(); k++) {
-                        timeChunk(node, o, chunkSizes.get(k), buf, times[k], pass);
+                        timeChunk(node, o, chunkSizes.get(k), messages.get(k), buf, times[k], pass);
                     }
                 }
                 for (int t = 0; t < transports.size(); t++) {
                     List<NodeCurve.ChunkCost> costs = new ArrayList<>();
                     for (int k = 0; k < chunkSizes.size(); k++) {
-                        costs.add(chunkCost(chunkSizes.get(k), slots, times[k][t].figures()));
+                        costs.add(chunkCost(chunkSizes.get(k), messages.get(k), times[k][t].figures()));
                     }
                     curves.add(new NodeCurve(transports.get(t), n, costs).smoothed());
                 }
@@ -524,11 +524,10 @@ public final class Calibrate implements Callable<Integer> {
 
     /**
      * One pass of one chunk size {@code c}: the ring ({@code times[0]}) and the fan-out
-     * ({@code times[1]}), alternately, at one chunk and at every message of {@link #curveMessages}.
+     * ({@code times[1]}), alternately, at one chunk and at every one of its {@code messages}.
      */
-    private void timeChunk(Intracomm node, BcastOptions o, long c, ByteBuffer buf, PassSamples[] times, int pass)
-            throws MPIException {
-        List<Long> messages = curveMessages(c, o.ringSlots());
+    private void timeChunk(Intracomm node, BcastOptions o, long c, List<Long> messages, ByteBuffer buf,
+                           PassSamples[] times, int pass) throws MPIException {
         BcastOptions sized = o.withChunkBytes(roundUp64((int) c));
         try (HierarchicalBcast ring = HierarchicalBcast.create(node, sized.withIntra(IntraNode.RING));
              HierarchicalBcast fanout = HierarchicalBcast.create(node, sized.withIntra(IntraNode.FANOUT))) {
@@ -542,9 +541,8 @@ public final class Calibrate implements Callable<Integer> {
         }
     }
 
-    /** A chunk size's fill and stages from its one-chunk call ({@code times[0]}) and its calls at {@link #curveMessages}. */
-    private static NodeCurve.ChunkCost chunkCost(long c, int slots, double[] times) {
-        List<Long> messages = curveMessages(c, slots);
+    /** A chunk size's fill and stages from its one-chunk call ({@code times[0]}) and its calls at {@code messages}. */
+    private static NodeCurve.ChunkCost chunkCost(long c, List<Long> messages, double[] times) {
         double fill = times[0];
         List<TimedSize> stages = new ArrayList<>();
         for (int i = 1; i <= messages.size(); i++) {

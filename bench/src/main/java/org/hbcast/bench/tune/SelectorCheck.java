@@ -19,8 +19,9 @@ import org.hbcast.tuning.TuningTable;
  * The selector's acceptance check, side by side in one run: per message size, the sweep's best
  * point, {@code auto} with the tuning table and {@code auto} with the cost model alone, measured
  * interleaved (median of repeats), with the ratios to the best (median of the ratios of neighbouring
- * runs) and the targets (table within 10%, model within 25%). A choice that is the best point's configuration is that configuration's time:
- * timing one configuration twice would only measure the spread between its runs.
+ * runs) and the targets (table within 10%, model within 25%). A choice that is the best point's
+ * configuration is that configuration's time: timing one configuration twice would only measure the
+ * spread between its runs.
  */
 final class SelectorCheck {
     static final double TABLE_TARGET = 1.10;
@@ -50,7 +51,8 @@ final class SelectorCheck {
              HierarchicalBcast modelled = HierarchicalBcast.create(world, auto.withTuningFile(Path.of("none")))) {
             if (root) {
                 System.out.println("# selector check: best point of the sweep vs auto with the table vs auto with the model"
-                        + " alone; median of " + repeat + " interleaved runs, ratios the median of the runs' ratios; targets table/best <= " + TABLE_TARGET
+                        + " alone; median of " + repeat + " interleaved runs, ratios the median of the runs' ratios;"
+                        + " targets table/best <= " + TABLE_TARGET
                         + ", model/best <= " + MODEL_TARGET);
                 System.out.printf(Locale.ROOT, "%-10s %-30s %11s %-30s %11s %7s %-30s %11s %7s  %s%n", "# size", "best",
                         "us", "table choice", "us", "ratio", "model choice", "us", "ratio", "verdict");

@@ -101,8 +101,7 @@ public final class Tuner implements Callable<Integer> {
 
     public static void main(String[] args) throws Exception {
         // --calibrate's value is itself options ("-i 3 --passes 1"), not options of the tuner.
-        MpiCommand.run(rank -> new CommandLine(new Tuner()).setCaseInsensitiveEnumValuesAllowed(true)
-                .setAllowOptionsAsOptionParameters(true), args);
+        MpiCommand.run(rank -> MpiCommand.commandLine(new Tuner()).setAllowOptionsAsOptionParameters(true), args);
     }
 
     @Override
@@ -174,7 +173,7 @@ public final class Tuner implements Callable<Integer> {
         Calibrate c = new Calibrate();
         String[] args = calibrateOptions.isBlank() ? new String[0] : calibrateOptions.strip().split("\\s+");
         try {
-            new CommandLine(c).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args);
+            MpiCommand.commandLine(c).parseArgs(args);
         } catch (CommandLine.ParameterException e) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--calibrate '" + calibrateOptions
                     + "': " + e.getMessage());
