@@ -2,11 +2,13 @@ package org.hbcast;
 
 import java.util.List;
 import java.util.Locale;
+import org.hbcast.tuning.Calibration;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.LinkCalibration;
 import org.hbcast.tuning.LinkKind;
 import org.hbcast.tuning.MemoryKind;
+import org.hbcast.tuning.NodeCurve;
 import org.hbcast.tuning.TuningInputs;
 import org.hbcast.tuning.TuningTable;
 
@@ -60,10 +62,25 @@ public record Explanation(long bytes, MemoryKind memory, ClusterShape shape, Pla
                                     + size(l.transfers().get(0).bytes()) + " to "
                                     + size(l.transfers().get(l.transfers().size() - 1).bytes()));
         }
+        Calibration cal = inputs.calibration();
+        for (NodeCurve c : cal.nodeCurves()) {
+            line(sb, "  node curve of the %s on %d ranks: %s%s", c.transport(), c.nodeSize(), chunkRange(c),
+                    c.nodeSize() == shape.maxNodeSize() ? " (this layout's nodes)" : "");
+        }
+        for (NodeCurve c : cal.twoLevelCurves()) {
+            line(sb, "  two-level curve with the %s on %s: %s%s", c.transport(), cal.twoLevelLayout(), chunkRange(c),
+                    c == cal.twoLevelCurve(c.transport(), shape) ? " (this layout: the hierarchy's figures)"
+                            : " (another layout: the levels are composed here)");
+        }
         for (String w : inputs.warnings()) {
             sb.append(w).append('\n');
         }
         return sb.toString();
+    }
+
+    private static String chunkRange(NodeCurve c) {
+        return c.chunks().size() + " chunk sizes, " + size(c.chunks().get(0).chunkBytes()) + " to "
+                + size(c.chunks().get(c.chunks().size() - 1).chunkBytes());
     }
 
     /** "hierarchical/fanout" for the hierarchy (its transport inside nodes matters), the algorithm alone otherwise. */

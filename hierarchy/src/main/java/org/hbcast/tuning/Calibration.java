@@ -20,9 +20,15 @@ import org.hbcast.IntraNode;
  * @param nativeTimes Open MPI's {@code bcast} times by message size on {@code nativeLayout}, ascending
  * @param nodeCurves streaming costs of the intra-node transports, at most one per (transport, node size);
  *        absent in files written before they were measured
+ * @param twoLevelLayout the layout of several nodes {@code twoLevelCurves} were measured on (a
+ *        {@link ClusterShape} string), or null
+ * @param twoLevelCurves streaming costs of the whole two-level broadcast on {@code twoLevelLayout}
+ *        (radix 2 among the leaders), one per intra-node transport, each {@link NodeCurve#nodeSize()}
+ *        the layout's largest node; absent in files written before they were measured
  */
 public record Calibration(int formatVersion, String hardware, String created, List<LinkCalibration> links,
-                          String nativeLayout, List<TimedSize> nativeTimes, List<NodeCurve> nodeCurves) {
+                          String nativeLayout, List<TimedSize> nativeTimes, List<NodeCurve> nodeCurves,
+                          String twoLevelLayout, List<NodeCurve> twoLevelCurves) {
     public static final int FORMAT_VERSION = 1;
 
     private static final Map<LinkKind, LinkCalibration> DEFAULTS = new EnumMap<>(LinkKind.class);
@@ -52,6 +58,13 @@ public record Calibration(int formatVersion, String hardware, String created, Li
         if (nodeCurves.stream().map(c -> c.transport() + "/" + c.nodeSize()).distinct().count() != nodeCurves.size()) {
             throw new IllegalArgumentException("a node curve is calibrated twice");
         }
+        twoLevelCurves = twoLevelCurves == null ? List.of() : List.copyOf(twoLevelCurves);
+        if (twoLevelCurves.stream().map(NodeCurve::transport).distinct().count() != twoLevelCurves.size()) {
+            throw new IllegalArgumentException("a two-level curve is calibrated twice");
+        }
+        if (!twoLevelCurves.isEmpty() && twoLevelLayout == null) {
+            throw new IllegalArgumentException("two-level curves without the layout they were measured on");
+        }
         if (links.stream().map(LinkCalibration::kind).distinct().count() != links.size()) {
             throw new IllegalArgumentException("a link kind is calibrated twice");
         }
@@ -70,7 +83,7 @@ public record Calibration(int formatVersion, String hardware, String created, Li
 
     /** Nothing measured: every link at its built-in figures. */
     public static Calibration builtIn() {
-        return new Calibration(FORMAT_VERSION, "built-in", "", List.of(), null, List.of(), List.of());
+        return new Calibration(FORMAT_VERSION, "built-in", "", List.of(), null, List.of(), List.of(), null, List.of());
     }
 
     /** A calibration of {@code hardware} from the given measurements. */
@@ -83,7 +96,13 @@ public record Calibration(int formatVersion, String hardware, String created, Li
     public static Calibration measured(String hardware, String created, List<LinkCalibration> links,
                                        String nativeLayout, List<TimedSize> nativeTimes, List<NodeCurve> nodeCurves) {
         return new Calibration(FORMAT_VERSION, hardware, created, new ArrayList<>(links), nativeLayout, nativeTimes,
-                nodeCurves);
+                nodeCurves, null, List.of());
+    }
+
+    /** This calibration with the two-level broadcast's {@code curves} measured on {@code layout}. */
+    public Calibration withTwoLevel(String layout, List<NodeCurve> curves) {
+        return new Calibration(formatVersion, hardware, created, links, nativeLayout, nativeTimes, nodeCurves,
+                curves.isEmpty() ? null : layout, curves);
     }
 
     /** The measured curve of {@code transport} on nodes of {@code nodeSize} ranks, or null. */
@@ -94,6 +113,14 @@ public record Calibration(int formatVersion, String hardware, String created, Li
             }
         }
         return null;
+    }
+
+    /** The measured two-level curve of {@code transport} on {@code shape}, or null where it was not measured there. */
+    public NodeCurve twoLevelCurve(IntraNode transport, ClusterShape shape) {
+        if (!shape.toString().equals(twoLevelLayout)) {
+            return null;
+        }
+        return twoLevelCurves.stream().filter(c -> c.transport() == transport).findFirst().orElse(null);
     }
 
     /** The figures of {@code kind}: measured when present, built-in otherwise. */
@@ -108,6 +135,6 @@ public record Calibration(int formatVersion, String hardware, String created, Li
 
     /** True when nothing was measured. */
     public boolean isBuiltIn() {
-        return links.isEmpty() && nativeTimes.isEmpty() && nodeCurves.isEmpty();
+        return links.isEmpty() && nativeTimes.isEmpty() && nodeCurves.isEmpty() && twoLevelCurves.isEmpty();
     }
 }

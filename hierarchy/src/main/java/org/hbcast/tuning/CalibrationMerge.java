@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -12,7 +13,7 @@ import java.util.function.ToDoubleFunction;
  * its own that last as long as it does (where the scheduler puts the ranks, how their memory is laid
  * out): on a 2-core node of 4 ranks one launch streamed the ring at 8 MiB four times faster than the
  * next. Passes inside one launch cannot see that; separate launches can, and the {@link Statistic}
- * says which of them a figure follows. Node curves are {@link NodeCurve#smoothed() smoothed} again
+ * says which of them a figure follows. Node and two-level curves are {@link NodeCurve#smoothed() smoothed} again
  * after the merge. Pure.
  */
 public final class CalibrationMerge {
@@ -43,7 +44,7 @@ public final class CalibrationMerge {
 
     /**
      * {@code launches} (at least one) merged by {@code statistic}. They must be of one hardware and
-     * have the same points: the same link kinds and curve sizes, native sizes and layout, node curves,
+     * have the same points: the same link kinds and curve sizes, native sizes and layout, node and two-level curves and their layout,
      * chunk sizes and message sizes.
      *
      * @throws IllegalArgumentException naming the first launch and point that differ from launch 1
@@ -61,6 +62,8 @@ public final class CalibrationMerge {
                     + first.hardware() + "'");
             require(Objects.equals(c.nativeLayout(), first.nativeLayout()), i, "timed Open MPI's bcast on layout "
                     + c.nativeLayout() + ", launch 1 on " + first.nativeLayout());
+            require(Objects.equals(c.twoLevelLayout(), first.twoLevelLayout()), i, "timed the two-level broadcast on"
+                    + " layout " + c.twoLevelLayout() + ", launch 1 on " + first.twoLevelLayout());
         }
         // Each of launch 1's links and curves is looked up in every launch below; equal counts then
         // mean no launch has one that launch 1 lacks.
@@ -70,7 +73,14 @@ public final class CalibrationMerge {
         }
         List<NodeCurve> curves = new ArrayList<>();
         for (NodeCurve curve : first.nodeCurves()) {
-            curves.add(nodeCurve(curve, launches, statistic));
+            curves.add(curve(curve, "node curve of the " + curve.transport() + " on " + curve.nodeSize() + " ranks",
+                    launches, c -> c.nodeCurve(curve.transport(), curve.nodeSize()), statistic));
+        }
+        List<NodeCurve> twoLevel = new ArrayList<>();
+        for (NodeCurve curve : first.twoLevelCurves()) {
+            twoLevel.add(curve(curve, "two-level curve with the " + curve.transport(), launches,
+                    c -> c.twoLevelCurves().stream().filter(t -> t.transport() == curve.transport()).findFirst()
+                            .orElse(null), statistic));
         }
         for (int i = 1; i < launches.size(); i++) {
             Calibration c = launches.get(i);
@@ -78,11 +88,13 @@ public final class CalibrationMerge {
                     + first.links().size());
             require(c.nodeCurves().size() == first.nodeCurves().size(), i, "measured " + c.nodeCurves().size()
                     + " node curves, launch 1 " + first.nodeCurves().size());
+            require(c.twoLevelCurves().size() == first.twoLevelCurves().size(), i, "measured "
+                    + c.twoLevelCurves().size() + " two-level curves, launch 1 " + first.twoLevelCurves().size());
         }
         List<TimedSize> nativeTimes = pointwise("Open MPI's bcast times",
                 launches.stream().map(Calibration::nativeTimes).toList(), statistic);
         return Calibration.measured(first.hardware(), launches.get(launches.size() - 1).created(), links,
-                first.nativeLayout(), nativeTimes, curves);
+                first.nativeLayout(), nativeTimes, curves).withTwoLevel(first.twoLevelLayout(), twoLevel);
     }
 
     private static LinkCalibration link(LinkKind kind, List<Calibration> launches, Statistic statistic) {
@@ -98,11 +110,12 @@ public final class CalibrationMerge {
                 pointwise(kind.id() + " gaps", all.stream().map(LinkCalibration::gaps).toList(), statistic));
     }
 
-    private static NodeCurve nodeCurve(NodeCurve curve, List<Calibration> launches, Statistic statistic) {
-        String name = "node curve of the " + curve.transport() + " on " + curve.nodeSize() + " ranks";
+    /** {@code curve} of launch 1 merged with its counterpart ({@code lookup}) in every launch. */
+    private static NodeCurve curve(NodeCurve curve, String name, List<Calibration> launches,
+                                   Function<Calibration, NodeCurve> lookup, Statistic statistic) {
         List<NodeCurve> all = new ArrayList<>();
         for (int i = 0; i < launches.size(); i++) {
-            NodeCurve c = launches.get(i).nodeCurve(curve.transport(), curve.nodeSize());
+            NodeCurve c = lookup.apply(launches.get(i));
             require(c != null, i, "has no " + name);
             require(c.chunks().size() == curve.chunks().size(), i, "has " + c.chunks().size() + " chunk sizes in its "
                     + name + ", launch 1 " + curve.chunks().size());

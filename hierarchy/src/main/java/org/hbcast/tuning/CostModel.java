@@ -27,9 +27,11 @@ import org.hbcast.mpi.KnomialTree;
  *     number of sends before the first segment reaches the last participant (sends farthest first;
  *     {@code (k - 1) * ceil(log_k N)} for a full tree) and {@code R} the root's child count: the root
  *     sends every segment {@code R} times. With {@code S = 1} this is the unsegmented tree;
- * <li>hierarchical: tree among leaders and ring or fan-out inside the nodes overlapped over the same chunks:
- *     both fill times plus {@code (S - 1)} times the slower stage; device buffers add a PCIe copy
- *     per chunk at each end of the network hop, pipelined as one more stage;
+ * <li>hierarchical: the measured two-level curve where the calibration has one for the layout
+ *     ({@code fill(c) + (S - 1) * stage(c, m)}, as inside a node); otherwise tree among leaders and
+ *     ring or fan-out inside the nodes overlapped over the same chunks: both fill times plus
+ *     {@code (S - 1)} times the slower stage; device buffers add a PCIe copy per chunk at each end of
+ *     the network hop, pipelined as one more stage;
  * <li>native: Open MPI's measured times on the calibrated layout when there are some, otherwise its
  *     segmented binomial tree (128 KiB segments) over the MPI links.
  * </ul>
@@ -173,7 +175,26 @@ public final class CostModel {
         return n <= 1 ? 0 : KnomialTree.children(0, n, radix, new int[KnomialTree.maxChildren(n, radix)]);
     }
 
+    /**
+     * The two-level pipeline. Where the calibration timed the whole two-level broadcast on this very
+     * layout, that is the figure (scaled from its radix 2 to {@code radix} as the composed figures
+     * scale): a node leader receiving from the network while it feeds its node shares the cores
+     * with it, and a chunk past the network's eager limit waits for its receiver to come back to MPI;
+     * composing the levels measured apart sees neither, and on 2 hosts of 2 ranks it priced 64 to
+     * 256 KiB chunks 1.2 to 2.6 times too cheap. Elsewhere the levels are composed.
+     */
     private double hierarchical(IntraNode intra, long c, long chunks, int radix, ClusterShape shape, MemoryKind memory) {
+        NodeCurve measured = memory == MemoryKind.HOST && shape.nodes() > 1 ? calibration.twoLevelCurve(intra, shape) : null;
+        if (measured == null) {
+            return composed(intra, c, chunks, radix, shape, memory);
+        }
+        double seconds = measured.fill(c) + (chunks - 1) * measured.stage(c, chunks * c);
+        return radix == 2 ? seconds
+                : seconds * composed(intra, c, chunks, radix, shape, memory) / composed(intra, c, chunks, 2, shape, memory);
+    }
+
+    /** The two-level pipeline from its levels: both fill times, then the slower stage per further chunk. */
+    private double composed(IntraNode intra, long c, long chunks, int radix, ClusterShape shape, MemoryKind memory) {
         int nodes = shape.nodes();
         int n = shape.maxNodeSize();
         double intraFill = n > 1 ? intraFill(intra, c, n, memory) : 0;

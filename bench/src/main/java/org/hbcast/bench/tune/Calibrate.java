@@ -50,7 +50,9 @@ import picocli.CommandLine.Option;
  * <p>Inside a node it also measures what a ping-pong cannot see: the ring and the fan-out streaming
  * over every rank of node 0 at each chunk size, one chunk per call and then messages of many chunks
  * (see {@link #curveMessages}), which give the {@link NodeCurve} (fill, and per-chunk stage by message
- * size) of each transport on this node size.
+ * size) of each transport on this node size. On a layout of several nodes it measures the same for
+ * the whole two-level broadcast, every rank taking part: the two-level curves, which price the
+ * network hop as a broadcast meets it (leaders feeding their nodes on shared cores).
  *
  * <p>Every point is the median of {@code --passes} passes (default {@value #PASSES}); where
  * {@code --merge} names the files of earlier launches, it is merged over the launches
@@ -76,7 +78,7 @@ public final class Calibrate implements Callable<Integer> {
     @Option(names = "--native-sizes", description = "sizes MIN:MAX at which Open MPI's bcast is timed, none to skip (default ${DEFAULT-VALUE})")
     String nativeSizes = "1:64M";
 
-    @Option(names = "--node-chunks", description = "chunk sizes MIN:MAX of the intra-node curves, none to skip (default ${DEFAULT-VALUE})")
+    @Option(names = "--node-chunks", description = "chunk sizes MIN:MAX of the intra-node and two-level curves, none to skip (default ${DEFAULT-VALUE})")
     String nodeChunks = "64:4M";
 
     /**
@@ -182,12 +184,16 @@ public final class Calibrate implements Callable<Integer> {
             links.add(pingPongLink(LinkKind.MPI_SHARED_MEMORY, 0, layout.rankAt(1, 0), a, smallBytes, largeBytes, curveSizes));
         }
         links.removeIf(l -> l == null);
-        List<NodeCurve> curves = layout.nodeSize(0) > 1 && !nodeChunks.equals("none")
-                ? nodeCurves(base, layout, ByteSizes.powersOfTwo(nodeChunks)) : List.of();
+        List<Long> chunkSizes = nodeChunks.equals("none") ? List.of() : ByteSizes.powersOfTwo(nodeChunks);
+        List<NodeCurve> curves = layout.nodeSize(0) > 1 && !chunkSizes.isEmpty()
+                ? nodeCurves(base, layout, chunkSizes) : List.of();
+        List<NodeCurve> twoLevel = shape.nodes() > 1 && shape.maxNodeSize() > 1 && !chunkSizes.isEmpty()
+                ? twoLevelCurves(base, shape, chunkSizes) : List.of();
         List<TimedSize> nativeTimes = nativeSizes.equals("none") ? List.of() : nativeCurve();
         if (rank == 0) {
             Calibration c = Calibration.measured(fp.hardware(), Instant.now().toString(), links,
-                    nativeTimes.isEmpty() ? null : shape.toString(), nativeTimes, curves);
+                    nativeTimes.isEmpty() ? null : shape.toString(), nativeTimes, curves)
+                    .withTwoLevel(shape.toString(), twoLevel);
             if (!earlier.isEmpty()) {
                 List<Calibration> launches = new ArrayList<>(earlier);
                 launches.add(c);
@@ -221,7 +227,7 @@ public final class Calibrate implements Callable<Integer> {
         return earlier;
     }
 
-    /** The figures of {@code c}, one line per link point, node curve chunk and native size. */
+    /** The figures of {@code c}, one line per link point, node or two-level curve chunk and native size. */
     private static void print(Calibration c) {
         for (LinkCalibration l : c.links()) {
             System.out.printf(Locale.ROOT, "  %-17s ts %8.2f us   b %7.3f GB/s%n", l.kind().id(),
@@ -233,17 +239,24 @@ public final class Calibrate implements Callable<Integer> {
             }
         }
         for (NodeCurve curve : c.nodeCurves()) {
-            for (NodeCurve.ChunkCost cc : curve.chunks()) {
-                StringBuilder stages = new StringBuilder();
-                for (TimedSize t : cc.stages()) {
-                    stages.append(String.format(Locale.ROOT, "  %s %.1f", Explanation.size(t.bytes()), t.seconds() * 1e6));
-                }
-                System.out.printf(Locale.ROOT, "  %-6s on %d ranks, chunk %8d B  fill %9.1f us  stage (us) at%s%n",
-                        curve.transport(), curve.nodeSize(), cc.chunkBytes(), cc.fillSeconds() * 1e6, stages);
-            }
+            print(curve, "on " + curve.nodeSize() + " ranks");
+        }
+        for (NodeCurve curve : c.twoLevelCurves()) {
+            print(curve, "on " + c.twoLevelLayout());
         }
         for (TimedSize t : c.nativeTimes()) {
             System.out.printf(Locale.ROOT, "  native bcast %10d B  %10.1f us%n", t.bytes(), t.seconds() * 1e6);
+        }
+    }
+
+    private static void print(NodeCurve curve, String where) {
+        for (NodeCurve.ChunkCost cc : curve.chunks()) {
+            StringBuilder stages = new StringBuilder();
+            for (TimedSize t : cc.stages()) {
+                stages.append(String.format(Locale.ROOT, "  %s %.1f", Explanation.size(t.bytes()), t.seconds() * 1e6));
+            }
+            System.out.printf(Locale.ROOT, "  %-6s %s, chunk %8d B  fill %9.1f us  stage (us) at%s%n",
+                    curve.transport(), where, cc.chunkBytes(), cc.fillSeconds() * 1e6, stages);
         }
     }
 
@@ -475,50 +488,73 @@ public final class Calibrate implements Callable<Integer> {
     }
 
     /**
-     * The streaming costs of the ring and the fan-out over every rank of node 0: per chunk size, the
-     * time of a one-chunk call (fill) and what each further chunk adds (stage) in the messages of
-     * {@link #curveMessages}. Every point is the median of {@code --passes} passes over all chunk
-     * sizes, and the two transports are timed alternately at every point, so that a slow spell of the
-     * machine favours neither a size nor a transport. Only node 0's ranks take part (as one node); the
-     * others sleep. Returns nothing on the others.
+     * The streaming costs of the ring and the fan-out over every rank of node 0 (as one node, the
+     * others sleeping; see {@link #curves}). Returns nothing on the others.
      */
     private List<NodeCurve> nodeCurves(BcastOptions base, NodeLayout layout, List<Long> chunkSizes) throws MPIException {
         int n = layout.nodeSize(0);
         boolean member = layout.nodeOf(rank) == 0;
         Intracomm node = world.split(member ? 0 : 1, rank);
-        List<IntraNode> transports = List.of(IntraNode.RING, IntraNode.FANOUT);
-        List<NodeCurve> curves = new ArrayList<>();
+        List<NodeCurve> curves = List.of();
         try {
             if (member) {
-                // messages.get(k): the messages at which chunk size k's stage is measured.
-                List<List<Long>> messages = chunkSizes.stream().map(c -> curveMessages(c, base.ringSlots())).toList();
-                long largest = messages.stream().flatMap(List::stream).max(Long::compare).orElse(1L);
-                ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(largest, Integer.MAX_VALUE - 64));
-                // times[chunk][transport]: point 0 is the one-chunk call, point i the i-th message of curveMessages.
-                PassSamples[][] times = new PassSamples[chunkSizes.size()][transports.size()];
-                for (int k = 0; k < chunkSizes.size(); k++) {
-                    for (int t = 0; t < transports.size(); t++) {
-                        times[k][t] = new PassSamples(messages.get(k).size() + 1, passes);
-                    }
-                }
-                BcastOptions o = base.withNodeSizes(Integer.toString(n)).withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2);
-                for (int pass = 0; pass < passes; pass++) {
-                    for (int k = 0; k < chunkSizes.size(); k++) {
-                        timeChunk(node, o, chunkSizes.get(k), messages.get(k), buf, times[k], pass);
-                    }
-                }
-                for (int t = 0; t < transports.size(); t++) {
-                    List<NodeCurve.ChunkCost> costs = new ArrayList<>();
-                    for (int k = 0; k < chunkSizes.size(); k++) {
-                        costs.add(chunkCost(chunkSizes.get(k), messages.get(k), times[k][t].figures()));
-                    }
-                    curves.add(new NodeCurve(transports.get(t), n, costs).smoothed());
-                }
+                curves = curves(node, base.withNodeSizes(Integer.toString(n)), n, chunkSizes);
             }
         } finally {
             node.free();
         }
         QuietBarrier.await(world);
+        return curves;
+    }
+
+    /**
+     * The streaming costs of the whole two-level broadcast on this layout of several nodes, with the
+     * ring and with the fan-out inside the nodes (see {@link #curves}): what the leaders' network
+     * hop costs while every rank takes part, sharing the cores, as it does in a broadcast.
+     */
+    private List<NodeCurve> twoLevelCurves(BcastOptions base, ClusterShape shape, List<Long> chunkSizes)
+            throws MPIException {
+        List<NodeCurve> curves = curves(world, base, shape.maxNodeSize(), chunkSizes);
+        QuietBarrier.await(world);
+        return curves;
+    }
+
+    /**
+     * The two-level broadcast (radix 2) of {@code o} on {@code comm} with the ring and with the
+     * fan-out inside its nodes of at most {@code nodeSize} ranks: per chunk size, the time of a
+     * one-chunk call (fill) and what each further chunk adds (stage) in the messages of
+     * {@link #curveMessages}. Every point is the median of {@code --passes} passes over all chunk
+     * sizes, and the two transports are timed alternately at every point, so that a slow spell of the
+     * machine favours neither a size nor a transport.
+     */
+    private List<NodeCurve> curves(Intracomm comm, BcastOptions o, int nodeSize, List<Long> chunkSizes)
+            throws MPIException {
+        List<IntraNode> transports = List.of(IntraNode.RING, IntraNode.FANOUT);
+        // messages.get(k): the messages at which chunk size k's stage is measured.
+        List<List<Long>> messages = chunkSizes.stream().map(c -> curveMessages(c, o.ringSlots())).toList();
+        long largest = messages.stream().flatMap(List::stream).max(Long::compare).orElse(1L);
+        ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(largest, Integer.MAX_VALUE - 64));
+        // times[chunk][transport]: point 0 is the one-chunk call, point i the i-th message of curveMessages.
+        PassSamples[][] times = new PassSamples[chunkSizes.size()][transports.size()];
+        for (int k = 0; k < chunkSizes.size(); k++) {
+            for (int t = 0; t < transports.size(); t++) {
+                times[k][t] = new PassSamples(messages.get(k).size() + 1, passes);
+            }
+        }
+        BcastOptions two = o.withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2);
+        for (int pass = 0; pass < passes; pass++) {
+            for (int k = 0; k < chunkSizes.size(); k++) {
+                timeChunk(comm, two, chunkSizes.get(k), messages.get(k), buf, times[k], pass);
+            }
+        }
+        List<NodeCurve> curves = new ArrayList<>();
+        for (int t = 0; t < transports.size(); t++) {
+            List<NodeCurve.ChunkCost> costs = new ArrayList<>();
+            for (int k = 0; k < chunkSizes.size(); k++) {
+                costs.add(chunkCost(chunkSizes.get(k), messages.get(k), times[k][t].figures()));
+            }
+            curves.add(new NodeCurve(transports.get(t), nodeSize, costs).smoothed());
+        }
         return curves;
     }
 

@@ -14,8 +14,10 @@ import org.hbcast.IntraNode;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.hbcast.tuning.Calibration;
+import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.LinkCalibration;
 import org.hbcast.tuning.LinkKind;
+import org.hbcast.tuning.NodeCurve;
 import org.hbcast.tuning.TimedSize;
 import org.hbcast.tuning.TuningJson;
 import org.hbcast.tuning.TuningTable;
@@ -45,6 +47,14 @@ class CalibrateMpiTest {
         assertNonDecreasing(net.gaps());
         assertNonDecreasing(c.link(LinkKind.MPI_SHARED_MEMORY).transfers());
         assertNotNull(c.nodeCurve(IntraNode.FANOUT, 2), "node 0's curve, measured while the other hosts sleep");
+        assertEquals("2+1+1", c.twoLevelLayout(), "the whole two-level broadcast, every host taking part");
+        for (IntraNode transport : List.of(IntraNode.RING, IntraNode.FANOUT)) {
+            NodeCurve twoLevel = c.twoLevelCurve(transport, ClusterShape.parse("2+1+1"));
+            assertEquals(List.of(1024, 2048, 4096),
+                    twoLevel.chunks().stream().map(NodeCurve.ChunkCost::chunkBytes).toList(), transport.toString());
+            assertEquals(2, twoLevel.nodeSize());
+        }
+        assertTrue(out.output().contains("ring   on 2+1+1, chunk     4096 B  fill"), out.output());
         assertEquals(13, c.nativeTimes().size());
         assertTrue(out.output().contains("# written to " + file), out.output());
     }
