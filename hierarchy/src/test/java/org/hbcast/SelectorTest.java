@@ -8,9 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.hbcast.tuning.Calibration;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.MemoryKind;
+import org.hbcast.tuning.NodeCurve;
+import org.hbcast.tuning.TimedSize;
 import org.hbcast.tuning.TuningFixtures;
 import org.hbcast.tuning.TuningInputs;
 import org.hbcast.tuning.TuningJson;
@@ -121,6 +124,26 @@ class SelectorTest {
         assertTrue(Double.isFinite(e.measuredSeconds()) && Double.isFinite(e.predictedSeconds()));
         Explanation none = modelOnly(AUTO, "1x4", 1 << 20).explain(0, MemoryKind.HOST);
         assertTrue(Double.isNaN(none.measuredSeconds()));
+    }
+
+    @Test
+    void explainNamesTheCurvesAndWhetherTheyPriceThisLayout() {
+        List<NodeCurve.ChunkCost> chunks = List.of(
+                new NodeCurve.ChunkCost(32 << 10, 40e-6, List.of(new TimedSize(16 << 20, 20e-6))),
+                new NodeCurve.ChunkCost(64 << 10, 150e-6, List.of(new TimedSize(16 << 20, 60e-6))));
+        Calibration cal = TuningFixtures.calibrationWithNodeCurves(2)
+                .withTwoLevel("2x2", List.of(new NodeCurve(IntraNode.RING, 2, chunks)));
+        for (String layout : List.of("2x2", "3x2")) {
+            ClusterShape shape = ClusterShape.parse(layout);
+            TuningInputs inputs = new TuningInputs(TuningFixtures.fingerprint(shape), null, null, cal, "calibration c.json",
+                    List.of());
+            String text = new Selector(AUTO, shape, 1 << 20, inputs).explain(1 << 20, MemoryKind.HOST).text();
+            assertTrue(text.contains("node curve of the ring on 2 ranks: 9 chunk sizes, 64 B to 4 MiB (this layout's nodes)"),
+                    text);
+            assertTrue(text.contains("two-level curve with the ring on 2x2: 2 chunk sizes, 32 KiB to 64 KiB ("
+                    + (layout.equals("2x2") ? "this layout: the hierarchy's figures)"
+                    : "another layout: the levels are composed here)")), text);
+        }
     }
 
     @Test

@@ -134,10 +134,12 @@ public final class Calibrate implements Callable<Integer> {
     /**
      * Measures on {@code comm} (every rank of it calls this) and writes the calibration from rank 0,
      * where {@code --out} says or where the cost model reads it ({@link TuningFiles#calibration}).
-     * The tuner calls this first in its own launch so that the model is priced in that launch's
+     * The tuner calls this in its own launch so that the model is priced in that launch's
      * conditions.
+     *
+     * @return the file written (on every rank)
      */
-    void run(Intracomm comm) throws IOException, MPIException {
+    Path run(Intracomm comm) throws IOException, MPIException {
         world = comm;
         rank = world.getRank();
         int smallBytes = (int) ByteSizes.parse(small);
@@ -190,6 +192,7 @@ public final class Calibrate implements Callable<Integer> {
         List<NodeCurve> twoLevel = shape.nodes() > 1 && shape.maxNodeSize() > 1 && !chunkSizes.isEmpty()
                 ? twoLevelCurves(base, shape, chunkSizes) : List.of();
         List<TimedSize> nativeTimes = nativeSizes.equals("none") ? List.of() : nativeCurve();
+        Path file = out != null ? out : TuningFiles.calibration(System.getenv(), fp);
         if (rank == 0) {
             Calibration c = Calibration.measured(fp.hardware(), Instant.now().toString(), links,
                     nativeTimes.isEmpty() ? null : shape.toString(), nativeTimes, curves)
@@ -199,7 +202,6 @@ public final class Calibrate implements Callable<Integer> {
                 launches.add(c);
                 c = CalibrationMerge.of(launches, mergeBy);
             }
-            Path file = out != null ? out : TuningFiles.calibration(System.getenv(), fp);
             Path dir = file.toAbsolutePath().getParent();
             if (dir != null) {
                 Files.createDirectories(dir);
@@ -211,6 +213,12 @@ public final class Calibrate implements Callable<Integer> {
             print(c);
             System.out.println("# written to " + file);
         }
+        return file;
+    }
+
+    /** Merges the next {@link #run} with the calibration in {@code file} (as {@code --merge} does). */
+    void mergeWith(Path file) {
+        merge.add(file);
     }
 
     /** The calibrations of earlier launches named by {@code --merge}; a file that cannot be read is an error naming it. */

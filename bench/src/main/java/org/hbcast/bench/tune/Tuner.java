@@ -1,5 +1,6 @@
 package org.hbcast.bench.tune;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,9 +41,11 @@ import picocli.CommandLine.Option;
  * 0, and writes the tuning table of this fingerprint (JSON) and a plot of latency against chunk size
  * per message size with the chosen point marked (PNG). {@code --validate} then measures, side by side
  * in the same run, the sweep's best point, the selector's choice with the table and the model's
- * alone (see {@link SelectorCheck}). {@code --calibrate} first calibrates in the same launch: a
- * launch of ranks that outnumber the cores keeps conditions of its own for as long as it runs, and a
- * model priced in another launch's conditions is checked against a sweep that never met them.
+ * alone (see {@link SelectorCheck}). {@code --calibrate} calibrates in the same launch, before the
+ * sweep and again after it, just before the table is written and checked, and merges the two: a
+ * launch of ranks that outnumber the cores has conditions of its own that drift over minutes, and a
+ * model priced in another launch's conditions, or at one moment of this one, is checked against
+ * runs that never met them.
  */
 @Command(name = "tune", mixinStandardHelpOptions = true,
         description = "Sweep chunk size, radix and algorithm; write a tuning table and a plot.")
@@ -91,9 +94,10 @@ public final class Tuner implements Callable<Integer> {
     boolean validateOnly;
 
     @Option(names = "--calibrate", paramLabel = "OPTIONS", arity = "0..1", fallbackValue = "",
-            description = "calibrate first, in this launch, with these options of calibrate (one quoted argument,"
-                    + " split at spaces; none for its defaults), and write the calibration where the cost model reads it:"
-                    + " the model is then priced in the conditions that the sweep and the check meet")
+            description = "calibrate in this launch before the sweep and again after it, merging the two (by calibrate's"
+                    + " --merge-by), with these options of calibrate (one quoted argument, split at spaces; none for its"
+                    + " defaults), and write the calibration where the cost model reads it: the model is then priced in"
+                    + " the conditions that the sweep and the check meet")
     String calibrateOptions;
 
     private Intracomm world;
@@ -119,19 +123,12 @@ public final class Tuner implements Callable<Integer> {
                     "-i, --repeat, --check-runs >= 1, -x >= 0, --min-run-ms >= 0, --max-radix >= 2");
         }
         Calibrate calibrator = calibrator();
-        if (calibrator != null) {
-            calibrator.run(world);
-            world.barrier();
-        }
         BcastOptions base = BcastOptions.defaults();
         Fingerprint fp;
         ClusterShape shape;
-        Calibration calibration;
-        try (HierarchicalBcast probe = HierarchicalBcast.create(world, base.withAlgorithm(Algorithm.NATIVE)
-                .withTuningFile(Path.of("none")))) {
+        try (HierarchicalBcast probe = probe(base)) {
             fp = probe.fingerprint();
             shape = probe.explain(1).shape();
-            calibration = probe.explain(1).inputs().calibration();
         }
         Path table = out != null ? out : TuningFiles.defaultTable(System.getenv(), fp);
         Path png = plot != null ? plot : Path.of(table.toString().replaceFirst("\\.json$", "") + ".png");
@@ -148,11 +145,18 @@ public final class Tuner implements Callable<Integer> {
             }
             entries = loaded.value().entries();
             buf = buffer(entries.get(entries.size() - 1).bytes());
+            calibrate(calibrator, null);
         } else {
+            Path before = calibrate(calibrator, null);
             if (rank == 0) {
                 System.out.println("# tuning " + fp + " on " + world.getSize() + " ranks");
             }
             entries = sweep(base, shape, sizeList, chunkList, buf, clock);
+            calibrate(calibrator, before);
+            Calibration calibration;
+            try (HierarchicalBcast probe = probe(base)) {
+                calibration = probe.explain(1).inputs().calibration();
+            }
             if (rank == 0) {
                 write(new TuningTable(TuningTable.FORMAT_VERSION, fp, fp.id(), MemoryKind.HOST, Instant.now().toString(),
                         calibration.isBuiltIn() ? null : calibration, entries), table, png);
@@ -163,6 +167,33 @@ public final class Tuner implements Callable<Integer> {
             new SelectorCheck(world, base, table, buf, clock, checkRuns).run(entries);
         }
         return 0;
+    }
+
+    /** A broadcast that reads no tuning table: the fingerprint, the layout and the calibration the model reads. */
+    private HierarchicalBcast probe(BcastOptions base) throws MPIException {
+        return HierarchicalBcast.create(world, base.withAlgorithm(Algorithm.NATIVE).withTuningFile(Path.of("none")));
+    }
+
+    /**
+     * Calibrates with {@code calibrator} (nothing when null); where {@code earlier} names the
+     * calibration this launch wrote before its sweep, merges with it (by {@code --merge-by}, the
+     * slowest by default). An oversubscribed launch drifts between modes over minutes: the sweep and
+     * the check of one launch once timed one point 4x apart, and a calibration taken after the sweep
+     * alone timed the 4-rank ring at 512 KiB seven times faster than the check then ran it. A figure
+     * seen at both moments is what the check may meet.
+     *
+     * @return the file written, or null without a calibrator
+     */
+    private Path calibrate(Calibrate calibrator, Path earlier) throws IOException, MPIException {
+        if (calibrator == null) {
+            return null;
+        }
+        if (earlier != null) {
+            calibrator.mergeWith(earlier);
+        }
+        Path written = calibrator.run(world);
+        world.barrier();
+        return written;
     }
 
     /** The calibration {@code --calibrate} asks for, its options checked before anything is measured; null without it. */

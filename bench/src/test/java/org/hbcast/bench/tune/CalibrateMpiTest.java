@@ -120,7 +120,7 @@ class CalibrateMpiTest {
     }
 
     @Test
-    void theTunerCalibratesFirstInItsOwnLaunchWhereTheModelReadsIt(@TempDir Path dir) throws IOException {
+    void theTunerCalibratesBeforeAndAfterItsSweepWhereTheModelReadsIt(@TempDir Path dir) throws IOException {
         Path cal = dir.resolve("calibration.json");
         Path table = dir.resolve("tuning.json");
         MpiOutcome out = MpiLaunch.program(Tuner.class).ranks(3)
@@ -131,7 +131,13 @@ class CalibrateMpiTest {
                 .env("HBCAST_CALIBRATION_FILE", cal.toString())
                 .run();
         assertEquals(0, out.exitCode(), out.output());
-        assertTrue(out.output().indexOf("# written to " + cal) < out.output().indexOf("# tuning "), out.output());
+        String text = out.output();
+        int before = text.indexOf("# written to " + cal);
+        int after = text.indexOf("# written to " + cal, before + 1);
+        assertTrue(before >= 0 && before < text.indexOf("# tuning "), "before the sweep: " + text);
+        assertTrue(text.indexOf("# tuning ") < after && after < text.indexOf("# selector check"),
+                "again after the sweep, before the check: " + text);
+        assertTrue(text.contains(", merged from 2 launches by slowest"), text);
         Calibration c = TuningJson.mapper().readValue(cal.toFile(), Calibration.class);
         assertFalse(c.isBuiltIn());
         assertEquals(2, c.nodeCurve(IntraNode.RING, 3).chunks().size());
