@@ -13,10 +13,12 @@ import org.hbcast.IntraNode;
  * pipeline runs, measured at several message sizes. Measured this way the curve carries what a
  * two-rank ping-pong cannot: the ranks sharing cores, the copies each transport makes per chunk, and
  * the caches: a chunk costs far less while the node's buffers (ranks x message) fit in the last-level
- * cache than once they stream from memory.
+ * cache than once they stream from memory. The same record holds a two-level curve
+ * ({@link Calibration#twoLevelCurves()}): the whole two-level broadcast on a layout of several nodes,
+ * timed the same way with {@code transport} inside its nodes.
  *
  * @param transport {@link IntraNode#RING} or {@link IntraNode#FANOUT}
- * @param nodeSize ranks of the node it was measured on, at least 2
+ * @param nodeSize ranks of the node it was measured on (of the largest node, for a two-level curve), at least 2
  * @param chunks measured chunk sizes, strictly ascending
  */
 public record NodeCurve(IntraNode transport, int nodeSize, List<ChunkCost> chunks) {
