@@ -67,10 +67,10 @@ public record Explanation(long bytes, MemoryKind memory, ClusterShape shape, Pla
             line(sb, "  node curve of the %s on %d ranks: %s%s", c.transport(), c.nodeSize(), chunkRange(c),
                     c.nodeSize() == shape.maxNodeSize() ? " (this layout's nodes)" : "");
         }
+        String use = cal.twoLevelMeasuredOn(shape) ? " (this layout: the hierarchy's figures)"
+                : " (another layout: the levels are composed here)";
         for (NodeCurve c : cal.twoLevelCurves()) {
-            line(sb, "  two-level curve with the %s on %s: %s%s", c.transport(), cal.twoLevelLayout(), chunkRange(c),
-                    c == cal.twoLevelCurve(c.transport(), shape) ? " (this layout: the hierarchy's figures)"
-                            : " (another layout: the levels are composed here)");
+            line(sb, "  two-level curve with the %s on %s: %s%s", c.transport(), cal.twoLevelLayout(), chunkRange(c), use);
         }
         for (String w : inputs.warnings()) {
             sb.append(w).append('\n');

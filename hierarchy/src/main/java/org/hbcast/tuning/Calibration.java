@@ -117,10 +117,17 @@ public record Calibration(int formatVersion, String hardware, String created, Li
 
     /** The measured two-level curve of {@code transport} on {@code shape}, or null where it was not measured there. */
     public NodeCurve twoLevelCurve(IntraNode transport, ClusterShape shape) {
-        if (!shape.toString().equals(twoLevelLayout)) {
-            return null;
-        }
+        return twoLevelMeasuredOn(shape) ? twoLevelCurve(transport) : null;
+    }
+
+    /** The measured two-level curve of {@code transport} on {@link #twoLevelLayout()}, or null. */
+    public NodeCurve twoLevelCurve(IntraNode transport) {
         return twoLevelCurves.stream().filter(c -> c.transport() == transport).findFirst().orElse(null);
+    }
+
+    /** True when the two-level curves were measured on {@code shape}. */
+    public boolean twoLevelMeasuredOn(ClusterShape shape) {
+        return shape.toString().equals(twoLevelLayout);
     }
 
     /** The figures of {@code kind}: measured when present, built-in otherwise. */

@@ -13,8 +13,8 @@ import java.util.function.ToDoubleFunction;
  * its own that last as long as it does (where the scheduler puts the ranks, how their memory is laid
  * out): on a 2-core node of 4 ranks one launch streamed the ring at 8 MiB four times faster than the
  * next. Passes inside one launch cannot see that; separate launches can, and the {@link Statistic}
- * says which of them a figure follows. Node and two-level curves are {@link NodeCurve#smoothed() smoothed} again
- * after the merge. Pure.
+ * says which of them a figure follows. Node and two-level curves are
+ * {@link NodeCurve#smoothed() smoothed} again after the merge. Pure.
  */
 public final class CalibrationMerge {
     /** Which launch a merged figure follows. */
@@ -44,8 +44,8 @@ public final class CalibrationMerge {
 
     /**
      * {@code launches} (at least one) merged by {@code statistic}. They must be of one hardware and
-     * have the same points: the same link kinds and curve sizes, native sizes and layout, node and two-level curves and their layout,
-     * chunk sizes and message sizes.
+     * have the same points: the same link kinds and curve sizes, native sizes and layout, node and
+     * two-level curves (and the latter's layout), chunk sizes and message sizes.
      *
      * @throws IllegalArgumentException naming the first launch and point that differ from launch 1
      */
@@ -79,8 +79,7 @@ public final class CalibrationMerge {
         List<NodeCurve> twoLevel = new ArrayList<>();
         for (NodeCurve curve : first.twoLevelCurves()) {
             twoLevel.add(curve(curve, "two-level curve with the " + curve.transport(), launches,
-                    c -> c.twoLevelCurves().stream().filter(t -> t.transport() == curve.transport()).findFirst()
-                            .orElse(null), statistic));
+                    c -> c.twoLevelCurve(curve.transport()), statistic));
         }
         for (int i = 1; i < launches.size(); i++) {
             Calibration c = launches.get(i);

@@ -184,7 +184,7 @@ public final class CostModel {
      * 256 KiB chunks 1.2 to 2.6 times too cheap. Elsewhere the levels are composed.
      */
     private double hierarchical(IntraNode intra, long c, long chunks, int radix, ClusterShape shape, MemoryKind memory) {
-        NodeCurve measured = memory == MemoryKind.HOST && shape.nodes() > 1 ? calibration.twoLevelCurve(intra, shape) : null;
+        NodeCurve measured = memory == MemoryKind.HOST ? calibration.twoLevelCurve(intra, shape) : null;
         if (measured == null) {
             return composed(intra, c, chunks, radix, shape, memory);
         }
