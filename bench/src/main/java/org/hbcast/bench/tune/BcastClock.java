@@ -72,6 +72,27 @@ final class BcastClock {
         return (int) Math.max(iterations, Math.min(MAX_CALLS, Math.ceil(minRunSeconds / secondsPerCall)));
     }
 
+    /**
+     * Runs of every one of {@code calls}, interleaved: each run times each call once, the order
+     * rotating from run to run so that none always goes first, and a slow spell of the machine, which
+     * lasts longer than a run, falls on all of them alike. Each call is warmed up first and makes the
+     * calls per run its own warm-up asks ({@link #calls}). Returns seconds per call, {@code [call][run]}.
+     */
+    double[][] interleaved(Call[] calls, int repeats) throws MPIException {
+        int[] counts = new int[calls.length];
+        for (int v = 0; v < calls.length; v++) {
+            counts[v] = calls(warm(calls[v]));
+        }
+        double[][] runs = new double[calls.length][repeats];
+        for (int r = 0; r < repeats; r++) {
+            for (int i = 0; i < calls.length; i++) {
+                int v = Math.floorMod(i + r, calls.length);
+                runs[v][r] = once(calls[v], counts[v]);
+            }
+        }
+        return runs;
+    }
+
     /** The middle value (the upper one of an even count). */
     static double median(double[] values) {
         double[] s = values.clone();

@@ -8,8 +8,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -54,7 +58,8 @@ import picocli.CommandLine.Option;
  * the whole two-level broadcast, every rank taking part: the two-level curves, which price the
  * network hop as a broadcast meets it (leaders feeding their nodes on shared cores).
  *
- * <p>Every point is the median of {@code --passes} passes (default {@value #PASSES}); where
+ * <p>Every point is the median of {@code --passes} passes (default {@value #PASSES}), the curves'
+ * points their worst ratio to their rivals over the passes (see {@link #curves}); where
  * {@code --merge} names the files of earlier launches, it is merged over the launches
  * ({@link CalibrationMerge}; by default the slowest launch's figure counts). Ranks that
  * sit out a measurement sleep ({@link QuietBarrier}) rather than poll, so that the figures are the
@@ -531,35 +536,81 @@ public final class Calibrate implements Callable<Integer> {
      * The two-level broadcast (radix 2) of {@code o} on {@code comm} with the ring and with the
      * fan-out inside its nodes of at most {@code nodeSize} ranks: per chunk size, the time of a
      * one-chunk call (fill) and what each further chunk adds (stage) in the messages of
-     * {@link #curveMessages}. Every point is the median of {@code --passes} passes over all chunk
-     * sizes, and the two transports are timed alternately at every point, so that a slow spell of the
-     * machine favours neither a size nor a transport.
+     * {@link #curveMessages}. The calls are timed message size by message size ({@link #byMessage}),
+     * every plan of one message size (chunk size and transport) interleaved with the others run by
+     * run, in each of {@code --passes} passes over all sizes; a point's figure is its worst ratio to
+     * the pass's fastest plan of its message size, times the median fastest time
+     * ({@link PassSamples#figures(List)}). The plans the model weighs against each other at a message
+     * size are then priced as the selector check runs them, side by side in one spell of the
+     * machine, and the cheapest is the one nearest the best in every spell the calibration met.
+     * Timed one chunk size after another, a 4-rank fan-out once priced 8 chunks of 128 KiB at 228 µs
+     * against 170 µs for 4 of 256 KiB, where side by side they ran at 53 and 76.
      */
     private List<NodeCurve> curves(Intracomm comm, BcastOptions o, int nodeSize, List<Long> chunkSizes)
             throws MPIException {
         List<IntraNode> transports = List.of(IntraNode.RING, IntraNode.FANOUT);
+        int kinds = transports.size();
         // messages.get(k): the messages at which chunk size k's stage is measured.
         List<List<Long>> messages = chunkSizes.stream().map(c -> curveMessages(c, o.ringSlots())).toList();
         long largest = messages.stream().flatMap(List::stream).max(Long::compare).orElse(1L);
         ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(largest, Integer.MAX_VALUE - 64));
-        // times[chunk][transport]: point 0 is the one-chunk call, point i the i-th message of curveMessages.
-        PassSamples[][] times = new PassSamples[chunkSizes.size()][transports.size()];
+        // Point (k, i) of transport t is sample ((first[k] + i) * kinds + t); i = 0 is the one-chunk call.
+        int[] first = new int[chunkSizes.size() + 1];
         for (int k = 0; k < chunkSizes.size(); k++) {
-            for (int t = 0; t < transports.size(); t++) {
-                times[k][t] = new PassSamples(messages.get(k).size() + 1, passes);
-            }
+            first[k + 1] = first[k] + messages.get(k).size() + 1;
         }
-        BcastOptions two = o.withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2);
-        for (int pass = 0; pass < passes; pass++) {
+        SortedMap<Long, List<int[]>> blocks = byMessage(chunkSizes, messages);
+        List<int[]> groups = new ArrayList<>();
+        for (List<int[]> block : blocks.values()) {
+            groups.add(block.stream().flatMapToInt(p -> IntStream.range(0, kinds).map(t -> (first[p[0]] + p[1]) * kinds + t))
+                    .toArray());
+        }
+        PassSamples samples = new PassSamples(first[chunkSizes.size()] * kinds, passes);
+        BcastClock clock = new BcastClock(comm, 2, 3, MIN_RUN_SECONDS);
+        HierarchicalBcast[][] hbs = new HierarchicalBcast[chunkSizes.size()][kinds];
+        try {
+            BcastOptions two = o.withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2);
             for (int k = 0; k < chunkSizes.size(); k++) {
-                timeChunk(comm, two, chunkSizes.get(k), messages.get(k), buf, times[k], pass);
+                for (int t = 0; t < kinds; t++) {
+                    hbs[k][t] = HierarchicalBcast.create(comm,
+                            two.withChunkBytes(roundUp64((int) (long) chunkSizes.get(k))).withIntra(transports.get(t)));
+                }
+            }
+            for (int pass = 0; pass < passes; pass++) {
+                int g = 0;
+                for (Map.Entry<Long, List<int[]>> block : blocks.entrySet()) {
+                    int m = (int) (long) block.getKey();
+                    int[] ids = groups.get(g++);
+                    BcastClock.Call[] calls = new BcastClock.Call[ids.length];
+                    for (int v = 0; v < ids.length; v++) {
+                        HierarchicalBcast hb = hbs[block.getValue().get(v / kinds)[0]][v % kinds];
+                        calls[v] = () -> hb.bcast(buf, m, MPI.BYTE, 0);
+                    }
+                    double[][] runs = clock.interleaved(calls, runsPerPass(m));
+                    for (int v = 0; v < ids.length; v++) {
+                        samples.add(ids[v], pass, BcastClock.median(runs[v]));
+                    }
+                }
+            }
+        } finally {
+            for (HierarchicalBcast[] row : hbs) {
+                for (HierarchicalBcast hb : row) {
+                    if (hb != null) {
+                        hb.close();
+                    }
+                }
             }
         }
+        double[] figures = samples.figures(groups);
         List<NodeCurve> curves = new ArrayList<>();
-        for (int t = 0; t < transports.size(); t++) {
+        for (int t = 0; t < kinds; t++) {
             List<NodeCurve.ChunkCost> costs = new ArrayList<>();
             for (int k = 0; k < chunkSizes.size(); k++) {
-                costs.add(chunkCost(chunkSizes.get(k), messages.get(k), times[k][t].figures()));
+                double[] times = new double[messages.get(k).size() + 1];
+                for (int i = 0; i < times.length; i++) {
+                    times[i] = figures[(first[k] + i) * kinds + t];
+                }
+                costs.add(chunkCost(chunkSizes.get(k), messages.get(k), times));
             }
             curves.add(new NodeCurve(transports.get(t), nodeSize, costs).smoothed());
         }
@@ -567,22 +618,19 @@ public final class Calibrate implements Callable<Integer> {
     }
 
     /**
-     * One pass of one chunk size {@code c}: the ring ({@code times[0]}) and the fan-out
-     * ({@code times[1]}), alternately, at one chunk and at every one of its {@code messages}.
+     * The points of the curves by message size, ascending: {k, 0} is chunk size k's one-chunk call
+     * (a message of {@code chunkSizes.get(k)}), {k, i} its call at {@code messages.get(k).get(i - 1)};
+     * in each message size's list by chunk size.
      */
-    private void timeChunk(Intracomm node, BcastOptions o, long c, List<Long> messages, ByteBuffer buf,
-                           PassSamples[] times, int pass) throws MPIException {
-        BcastOptions sized = o.withChunkBytes(roundUp64((int) c));
-        try (HierarchicalBcast ring = HierarchicalBcast.create(node, sized.withIntra(IntraNode.RING));
-             HierarchicalBcast fanout = HierarchicalBcast.create(node, sized.withIntra(IntraNode.FANOUT))) {
-            HierarchicalBcast[] hbs = {ring, fanout};
-            for (int i = 0; i <= messages.size(); i++) {
-                long m = i == 0 ? c : messages.get(i - 1);
-                for (int t = 0; t < hbs.length; t++) {
-                    times[t].add(i, pass, time(node, hbs[t], buf, m));
-                }
+    static SortedMap<Long, List<int[]>> byMessage(List<Long> chunkSizes, List<List<Long>> messages) {
+        SortedMap<Long, List<int[]>> blocks = new TreeMap<>();
+        for (int k = 0; k < chunkSizes.size(); k++) {
+            blocks.computeIfAbsent(chunkSizes.get(k), m -> new ArrayList<>()).add(new int[] {k, 0});
+            for (int i = 0; i < messages.get(k).size(); i++) {
+                blocks.computeIfAbsent(messages.get(k).get(i), m -> new ArrayList<>()).add(new int[] {k, i + 1});
             }
         }
+        return blocks;
     }
 
     /** A chunk size's fill and stages from its one-chunk call ({@code times[0]}) and its calls at {@code messages}. */

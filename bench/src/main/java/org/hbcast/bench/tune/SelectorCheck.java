@@ -110,24 +110,20 @@ final class SelectorCheck {
     }
 
     /**
-     * Runs of every distinct variant, interleaved with the order rotating from run to run so that
-     * none always goes first; a warm-up round first, whose slowest call sets the calls per run.
+     * Runs of every distinct variant, interleaved with the order rotating from run to run
+     * ({@link BcastClock#interleaved}); a variant timed by another ({@code measuredBy}) gets no runs.
      */
     private double[][] measure(HierarchicalBcast[] variants, int[] measuredBy, int m) throws MPIException {
         int[] timed = IntStream.range(0, variants.length).filter(v -> measuredBy[v] == v).toArray();
-        double slowest = 0;
-        for (int v : timed) {
-            HierarchicalBcast hb = variants[v];
-            slowest = Math.max(slowest, clock.warm(() -> hb.bcast(buf, m, MPI.BYTE, 0)));
+        BcastClock.Call[] calls = new BcastClock.Call[timed.length];
+        for (int i = 0; i < timed.length; i++) {
+            HierarchicalBcast hb = variants[timed[i]];
+            calls[i] = () -> hb.bcast(buf, m, MPI.BYTE, 0);
         }
-        int calls = clock.calls(slowest);
-        double[][] runs = new double[variants.length][repeat];
-        for (int r = 0; r < repeat; r++) {
-            for (int i = 0; i < timed.length; i++) {
-                int v = timed[Math.floorMod(i + r, timed.length)];
-                HierarchicalBcast hb = variants[v];
-                runs[v][r] = clock.once(() -> hb.bcast(buf, m, MPI.BYTE, 0), calls);
-            }
+        double[][] measured = clock.interleaved(calls, repeat);
+        double[][] runs = new double[variants.length][];
+        for (int i = 0; i < timed.length; i++) {
+            runs[timed[i]] = measured[i];
         }
         return runs;
     }

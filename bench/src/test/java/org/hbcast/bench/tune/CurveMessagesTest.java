@@ -3,7 +3,11 @@ package org.hbcast.bench.tune;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
 import org.junit.jupiter.api.Test;
 
 /** Where the calibration measures a chunk's stage: short pipelines, the slots' edge, and memory-sized messages. */
@@ -38,5 +42,31 @@ class CurveMessagesTest {
                 assertTrue(sizes.get(0) == 2 * c && sizes.get(sizes.size() - 1) <= Calibrate.LARGEST_CURVE_MESSAGE, sizes::toString);
             }
         }
+    }
+
+    @Test
+    void pointsAreTimedMessageSizeByMessageSizeEachOnce() {
+        List<Long> chunks = List.of(16 * K, 32 * K, 64 * K);
+        List<List<Long>> messages = chunks.stream().map(c -> Calibrate.curveMessages(c, 8)).toList();
+        SortedMap<Long, List<int[]>> blocks = Calibrate.byMessage(chunks, messages);
+        // 128 KiB: 8 chunks of 16 KiB, 4 of 32 KiB and 2 of 64 KiB, rivals side by side, by chunk size.
+        assertEquals(List.of("0:3", "1:2", "2:1"), names(blocks.get(128 * K)));
+        assertEquals(List.of("0:0"), names(blocks.get(16 * K)), "a one-chunk call is the fill");
+        assertEquals(List.of("0:5", "1:5", "2:5"), names(blocks.get(4 * M)));
+        int points = 0;
+        Set<String> seen = new HashSet<>();
+        for (Map.Entry<Long, List<int[]>> block : blocks.entrySet()) {
+            for (int[] p : block.getValue()) {
+                long m = p[1] == 0 ? chunks.get(p[0]) : messages.get(p[0]).get(p[1] - 1);
+                assertEquals(block.getKey(), m, "point " + p[0] + ":" + p[1] + " in the block of its message");
+                assertTrue(seen.add(p[0] + ":" + p[1]), "each point once");
+            }
+            points += block.getValue().size();
+        }
+        assertEquals(messages.stream().mapToInt(l -> l.size() + 1).sum(), points, "every point");
+    }
+
+    private static List<String> names(List<int[]> block) {
+        return block.stream().map(p -> p[0] + ":" + p[1]).toList();
     }
 }
