@@ -567,15 +567,8 @@ public final class Calibrate implements Callable<Integer> {
         }
         PassSamples samples = new PassSamples(first[chunkSizes.size()] * kinds, passes);
         BcastClock clock = new BcastClock(comm, 2, 3, MIN_RUN_SECONDS);
-        HierarchicalBcast[][] hbs = new HierarchicalBcast[chunkSizes.size()][kinds];
+        HierarchicalBcast[][] hbs = connect(comm, o.withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2), chunkSizes, transports);
         try {
-            BcastOptions two = o.withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2);
-            for (int k = 0; k < chunkSizes.size(); k++) {
-                for (int t = 0; t < kinds; t++) {
-                    hbs[k][t] = HierarchicalBcast.create(comm,
-                            two.withChunkBytes(roundUp64((int) (long) chunkSizes.get(k))).withIntra(transports.get(t)));
-                }
-            }
             for (int pass = 0; pass < passes; pass++) {
                 int g = 0;
                 for (Map.Entry<Long, List<int[]>> block : blocks.entrySet()) {
@@ -593,13 +586,7 @@ public final class Calibrate implements Callable<Integer> {
                 }
             }
         } finally {
-            for (HierarchicalBcast[] row : hbs) {
-                for (HierarchicalBcast hb : row) {
-                    if (hb != null) {
-                        hb.close();
-                    }
-                }
-            }
+            close(hbs);
         }
         double[] figures = samples.figures(groups);
         List<NodeCurve> curves = new ArrayList<>();
@@ -615,6 +602,41 @@ public final class Calibrate implements Callable<Integer> {
             curves.add(new NodeCurve(transports.get(t), nodeSize, costs).smoothed());
         }
         return curves;
+    }
+
+    /**
+     * A broadcast of {@code o} per chunk size and transport, {@code [chunk][transport]}: all are
+     * connected before any is timed, so that rivals can be timed side by side.
+     */
+    private static HierarchicalBcast[][] connect(Intracomm comm, BcastOptions o, List<Long> chunkSizes,
+                                                 List<IntraNode> transports) throws MPIException {
+        HierarchicalBcast[][] hbs = new HierarchicalBcast[chunkSizes.size()][transports.size()];
+        try {
+            for (int k = 0; k < chunkSizes.size(); k++) {
+                for (int t = 0; t < transports.size(); t++) {
+                    hbs[k][t] = HierarchicalBcast.create(comm,
+                            o.withChunkBytes(roundUp64((int) (long) chunkSizes.get(k))).withIntra(transports.get(t)));
+                }
+            }
+            return hbs;
+        } catch (MPIException | RuntimeException e) {
+            try {
+                close(hbs);
+            } catch (MPIException | RuntimeException c) {
+                e.addSuppressed(c);
+            }
+            throw e;
+        }
+    }
+
+    private static void close(HierarchicalBcast[][] hbs) throws MPIException {
+        for (HierarchicalBcast[] row : hbs) {
+            for (HierarchicalBcast hb : row) {
+                if (hb != null) {
+                    hb.close();
+                }
+            }
+        }
     }
 
     /**
