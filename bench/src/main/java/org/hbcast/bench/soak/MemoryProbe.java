@@ -5,6 +5,8 @@ import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -45,19 +47,44 @@ record MemoryProbe(long rssBytes, long heapBytes, long directBytes, long openFil
      * a rarely taken path late in a soak adds one without anything leaking.
      */
     private static long countOpenFiles() {
+        List<String> open = descriptorsOrNull();
+        return open == null ? -1 : open.size();
+    }
+
+    /**
+     * What the open descriptors but jars point to ({@code /dev/shm/...}, {@code socket:[...]},
+     * {@code anon_inode:[eventfd]}), sorted; empty when they cannot be read. A soak whose descriptor
+     * count grew names the new ones with it.
+     */
+    static List<String> descriptors() {
+        List<String> open = descriptorsOrNull();
+        return open == null ? List.of() : open;
+    }
+
+    private static List<String> descriptorsOrNull() {
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.filter(fd -> !isJar(fd)).count();
+            return fds.map(MemoryProbe::target).filter(t -> !t.endsWith(".jar")).sorted().toList();
         } catch (IOException e) {
-            return -1;
+            return null;
         }
     }
 
-    private static boolean isJar(Path fd) {
+    /** Where {@code fd} points; a descriptor closed since it was listed still counts, as "(closed)". */
+    private static String target(Path fd) {
         try {
-            return Files.readSymbolicLink(fd).toString().endsWith(".jar");
+            return Files.readSymbolicLink(fd).toString();
         } catch (IOException | UnsupportedOperationException e) {
-            return false; // closed since it was listed, or not a link: counted as a descriptor
+            return "(closed)";
         }
+    }
+
+    /** The entries of {@code after} that {@code before} does not account for, one for one. */
+    static List<String> added(List<String> before, List<String> after) {
+        List<String> left = new ArrayList<>(after);
+        for (String b : before) {
+            left.remove(b);
+        }
+        return left;
     }
 
     long[] toArray() {

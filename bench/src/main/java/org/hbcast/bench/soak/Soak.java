@@ -120,6 +120,7 @@ public final class Soak implements Callable<Integer> {
                 run(SoakCall.draw(seed, number, kindList, algorithmList, max, ranks), memory, instances, tally);
             }
             MemoryProbe start = MemoryProbe.measure();
+            List<String> startDescriptors = MemoryProbe.descriptors();
             long begin = System.nanoTime();
             long deadline = begin + Duration.ofSeconds(seconds).toNanos();
             int[] stop = new int[1];
@@ -142,6 +143,10 @@ public final class Soak implements Callable<Integer> {
             }
             double elapsed = (System.nanoTime() - begin) / 1e9;
             MemoryProbe end = MemoryProbe.measure();
+            if (end.openFiles() > start.openFiles()) {
+                System.out.println("rank " + rank + ": descriptors opened during the soak and still open: "
+                        + MemoryProbe.added(startDescriptors, MemoryProbe.descriptors()));
+            }
             return report(tally, start, end, elapsed, tolerance);
         } finally {
             for (HierarchicalBcast hb : instances.values()) {

@@ -1,0 +1,33 @@
+package org.hbcast.bench.soak;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The soak's descriptor probe: a descriptor opened between two probes is named, one for one. */
+class MemoryProbeTest {
+    @Test
+    void addedCountsOneForOne() {
+        assertEquals(List.of("/dev/urandom"), MemoryProbe.added(List.of("a", "socket:[1]"),
+                List.of("a", "/dev/urandom", "socket:[1]")));
+        assertEquals(List.of("a"), MemoryProbe.added(List.of("a"), List.of("a", "a")), "a second one of the same");
+        assertEquals(List.of(), MemoryProbe.added(List.of("a", "b"), List.of("a")), "closed ones are not added");
+    }
+
+    @Test
+    void aFileOpenedBetweenTwoProbesIsNamed(@TempDir Path dir) throws IOException {
+        Path file = Files.createFile(dir.resolve("held"));
+        List<String> before = MemoryProbe.descriptors();
+        try (FileChannel held = FileChannel.open(file)) {
+            List<String> added = MemoryProbe.added(before, MemoryProbe.descriptors());
+            assertTrue(added.contains(file.toRealPath().toString()), added::toString);
+        }
+    }
+}
