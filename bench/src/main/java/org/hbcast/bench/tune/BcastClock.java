@@ -45,12 +45,7 @@ final class BcastClock {
 
     /** Seconds per call of the slowest rank, median of {@code repeats} runs after the warm-up. */
     double seconds(Call call, int repeats) throws MPIException {
-        int calls = calls(warm(call));
-        double[] runs = new double[repeats];
-        for (int r = 0; r < repeats; r++) {
-            runs[r] = once(call, calls);
-        }
-        return median(runs);
+        return median(interleaved(new Call[] {call}, repeats)[0]);
     }
 
     /**

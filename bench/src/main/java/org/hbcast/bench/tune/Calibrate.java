@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -566,17 +565,19 @@ public final class Calibrate implements Callable<Integer> {
                     .toArray());
         }
         PassSamples samples = new PassSamples(first[chunkSizes.size()] * kinds, passes);
-        BcastClock clock = new BcastClock(comm, 2, 3, MIN_RUN_SECONDS);
+        BcastClock clock = broadcastClock(comm);
         HierarchicalBcast[][] hbs = connect(comm, o.withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2), chunkSizes, transports);
         try {
+            List<Long> sizes = List.copyOf(blocks.keySet());
+            List<List<int[]>> members = List.copyOf(blocks.values());
             for (int pass = 0; pass < passes; pass++) {
-                int g = 0;
-                for (Map.Entry<Long, List<int[]>> block : blocks.entrySet()) {
-                    int m = (int) (long) block.getKey();
-                    int[] ids = groups.get(g++);
+                for (int g = 0; g < sizes.size(); g++) {
+                    int m = (int) (long) sizes.get(g);
+                    int[] ids = groups.get(g);
                     BcastClock.Call[] calls = new BcastClock.Call[ids.length];
                     for (int v = 0; v < ids.length; v++) {
-                        HierarchicalBcast hb = hbs[block.getValue().get(v / kinds)[0]][v % kinds];
+                        // ids runs point by point, transport by transport within a point (see groups).
+                        HierarchicalBcast hb = hbs[members.get(g).get(v / kinds)[0]][v % kinds];
                         calls[v] = () -> hb.bcast(buf, m, MPI.BYTE, 0);
                     }
                     double[][] runs = clock.interleaved(calls, runsPerPass(m));
@@ -696,8 +697,12 @@ public final class Calibrate implements Callable<Integer> {
      * of {@value #RUNS_PER_PASS} runs of at least 5 ms (one run for messages of 16 MiB and more).
      */
     private double time(Intracomm comm, HierarchicalBcast hb, ByteBuffer buf, long bytes) throws MPIException {
-        return new BcastClock(comm, 2, 3, MIN_RUN_SECONDS).seconds(() -> hb.bcast(buf, (int) bytes, MPI.BYTE, 0),
-                runsPerPass(bytes));
+        return broadcastClock(comm).seconds(() -> hb.bcast(buf, (int) bytes, MPI.BYTE, 0), runsPerPass(bytes));
+    }
+
+    /** The clock of hbcast's own broadcasts: 2 warm-up calls, runs of at least 3 calls and {@value #MIN_RUN_SECONDS} s. */
+    private static BcastClock broadcastClock(Intracomm comm) {
+        return new BcastClock(comm, 2, 3, MIN_RUN_SECONDS);
     }
 
     private static int runsPerPass(long bytes) {
