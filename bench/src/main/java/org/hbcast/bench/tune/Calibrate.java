@@ -118,6 +118,19 @@ public final class Calibrate implements Callable<Integer> {
     /** Largest message of the intra-node curves. */
     static final long LARGEST_CURVE_MESSAGE = 64 << 20;
 
+    /**
+     * Shortest timed run of one plan in the curves' rotation. Rivals rotate run by run; with runs of
+     * 5 ms the ranks of a 4-rank node never settle into the rhythm that a broadcast repeated for
+     * longer reaches: at 2 MiB, 8 chunks of 256 KiB came out dearer than 2 chunks of 1 MiB in 7 of 9
+     * windows of 5 s, and with 50 ms runs cheaper in all 9 (by 1.02 to 1.64), as the sweep and the
+     * check, which repeat one plan for longer, find them.
+     */
+    static final double CURVE_RUN_MS = 50;
+
+    @Option(names = "--curve-run-ms", description = "shortest timed run of one plan of the intra-node and two-level"
+            + " curves, whose rivals rotate run by run (default ${DEFAULT-VALUE})")
+    double curveRunMs = CURVE_RUN_MS;
+
     @Option(names = "--out", description = "file to write (default: the cache place of this hardware)")
     Path out;
 
@@ -149,9 +162,9 @@ public final class Calibrate implements Callable<Integer> {
         int smallBytes = (int) ByteSizes.parse(small);
         int largeBytes = (int) ByteSizes.parse(large);
         if (smallBytes < 1 || largeBytes <= smallBytes || largeBytes > BcastOptions.MAX_CHUNK_BYTES || iterations < 1
-                || passes < 1) {
+                || passes < 1 || !(curveRunMs >= 0)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "need 1 <= --small < --large <= "
-                    + BcastOptions.MAX_CHUNK_BYTES + ", -i >= 1 and --passes >= 1");
+                    + BcastOptions.MAX_CHUNK_BYTES + ", -i >= 1, --passes >= 1 and --curve-run-ms >= 0");
         }
         // Read before measuring: a file that cannot be merged fails now, not after minutes of work.
         List<Calibration> earlier = readEarlierLaunches();
@@ -537,7 +550,7 @@ public final class Calibrate implements Callable<Integer> {
      * one-chunk call (fill) and what each further chunk adds (stage) in the messages of
      * {@link #curveMessages}. The calls are timed message size by message size ({@link #byMessage}),
      * every plan of one message size (chunk size and transport) interleaved with the others run by
-     * run, in each of {@code --passes} passes over all sizes; a point's figure is its worst ratio to
+     * run (runs of at least {@code --curve-run-ms}), in each of {@code --passes} passes over all sizes; a point's figure is its worst ratio to
      * the pass's fastest plan of its message size, times the median fastest time
      * ({@link PassSamples#figures(List)}). The plans the model weighs against each other at a message
      * size are then priced as the selector check runs them, side by side in one spell of the
@@ -565,7 +578,7 @@ public final class Calibrate implements Callable<Integer> {
                     .toArray());
         }
         PassSamples samples = new PassSamples(first[chunkSizes.size()] * kinds, passes);
-        BcastClock clock = broadcastClock(comm);
+        BcastClock clock = new BcastClock(comm, 2, 3, curveRunMs / 1000);
         HierarchicalBcast[][] hbs = connect(comm, o.withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2), chunkSizes, transports);
         try {
             List<Long> sizes = List.copyOf(blocks.keySet());
@@ -697,12 +710,8 @@ public final class Calibrate implements Callable<Integer> {
      * of {@value #RUNS_PER_PASS} runs of at least 5 ms (one run for messages of 16 MiB and more).
      */
     private double time(Intracomm comm, HierarchicalBcast hb, ByteBuffer buf, long bytes) throws MPIException {
-        return broadcastClock(comm).seconds(() -> hb.bcast(buf, (int) bytes, MPI.BYTE, 0), runsPerPass(bytes));
-    }
-
-    /** The clock of hbcast's own broadcasts: 2 warm-up calls, runs of at least 3 calls and {@value #MIN_RUN_SECONDS} s. */
-    private static BcastClock broadcastClock(Intracomm comm) {
-        return new BcastClock(comm, 2, 3, MIN_RUN_SECONDS);
+        return new BcastClock(comm, 2, 3, MIN_RUN_SECONDS).seconds(() -> hb.bcast(buf, (int) bytes, MPI.BYTE, 0),
+                runsPerPass(bytes));
     }
 
     private static int runsPerPass(long bytes) {
