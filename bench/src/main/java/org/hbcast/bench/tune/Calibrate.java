@@ -6,13 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.stream.IntStream;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -58,7 +58,7 @@ import picocli.CommandLine.Option;
  * network hop as a broadcast meets it (leaders feeding their nodes on shared cores).
  *
  * <p>Every point is the median of {@code --passes} passes (default {@value #PASSES}), the curves'
- * points their worst ratio to their rivals over rounds of all sizes (see {@link #curves}); where
+ * points the fastest of their runs in rounds over all sizes (see {@link #curves}); where
  * {@code --merge} names the files of earlier launches, it is merged over the launches
  * ({@link CalibrationMerge}; by default the slowest launch's figure counts). Ranks that
  * sit out a measurement sleep ({@link QuietBarrier}) rather than poll, so that the figures are the
@@ -91,8 +91,8 @@ public final class Calibrate implements Callable<Integer> {
      */
     static final int PASSES = 3;
 
-    @Option(names = "--passes", description = "passes over all sizes of each measurement; a point is their median; the"
-            + " curves take " + RUNS_PER_PASS + " rounds of one run per pass (default ${DEFAULT-VALUE})")
+    @Option(names = "--passes", description = "passes over all sizes of each measurement; a point is their median, a point of the"
+            + " curves its fastest run in " + RUNS_PER_PASS + " rounds per pass (default ${DEFAULT-VALUE})")
     int passes = PASSES;
 
     @Option(names = "--merge", paramLabel = "FILE", description = "calibration written by an earlier launch on this"
@@ -122,7 +122,7 @@ public final class Calibrate implements Callable<Integer> {
     /**
      * Shortest timed run of one plan in the curves' rotation. With 10 plans rotating in runs of
      * 5 ms, a 4-rank node met no fast spell in 45 s at 2 MiB; with runs of 50 ms, fast spells came in
-     * 3 of 9 windows of 5 s (see {@link #curves} for why both kinds must be met).
+     * 3 of 9 windows of 5 s (see {@link #curves} for why those count).
      */
     static final double CURVE_RUN_MS = 50;
 
@@ -550,20 +550,18 @@ public final class Calibrate implements Callable<Integer> {
      * {@link #curveMessages}. The calls are timed message size by message size ({@link #byMessage}),
      * every plan of one message size (chunk size and transport) interleaved with its rivals, in
      * {@link #curveRounds} rounds over all sizes of one run each (at least {@code --curve-run-ms});
-     * a point's figure is its worst ratio over the rounds to the round's fastest plan of its message
-     * size, times the median of those fastest times ({@link PassSamples#figures(List)}).
+     * a point's figure is its fastest run.
      *
-     * <p>Why: 4 ranks on 2 cores have spells of seconds in which broadcasts run two to three times
-     * slower, and the spells do not slow every plan alike. At 2 MiB, 2 chunks of 1 MiB ran at
-     * 270-330 µs against 150-175 for 8 of 256 KiB in a fast spell, and at 360-400 against 330-460 in
-     * a slow one; at 128 KiB, 4 chunks of 32 KiB beat one of 128 KiB by 2.8 times in a fast spell and
-     * tied it in a slow one, while many small chunks are what a slow spell punishes most. The check
-     * meets either kind, so the plan to choose is the one nearest the best in both: rivals timed side
-     * by side meet the same spell, and the worst ratio keeps each plan's worst spell. With 3 passes
-     * a calibration could meet slow spells only at a message size, price by them and miss in a
-     * fast check (2 chunks of 1 MiB at 2 MiB, 1.42); rounds some 20 s apart give every size 9 chances
-     * per calibration to meet both kinds. The fastest run alone (tried) priced 32 chunks of 64 KiB
-     * at 2 MiB by a fast spell and missed in a slow check (1.33).
+     * <p>Why the fastest: 4 ranks on 2 cores have spells of seconds in which broadcasts run two to
+     * three times slower, and a slow spell squeezes the plans together (at 2 MiB, 2 chunks of 1 MiB
+     * ran at 360-400 µs against 330-460 for 8 of 256 KiB) where a fast one spreads them apart (270-330
+     * against 150-175). The sweep's best is a plan timed in a fast spell, and the check meets either
+     * kind, so the plan to choose is the best of a fast spell: it is also near the best in a slow
+     * one, where the best of a slow spell can be 1.8 times the best in a fast one. A calibration whose
+     * few passes all fell in slow spells priced by them and missed so. Rounds some 20 s apart each
+     * give every plan another chance to meet a fast spell, and the fastest run keeps it; a median
+     * or a ratio to the round's best would instead be set by the slow spells, or by a spell that
+     * began halfway through a round.
      */
     private List<NodeCurve> curves(Intracomm comm, BcastOptions o, int nodeSize, List<Long> chunkSizes)
             throws MPIException {
@@ -573,42 +571,40 @@ public final class Calibrate implements Callable<Integer> {
         List<List<Long>> messages = chunkSizes.stream().map(c -> curveMessages(c, o.ringSlots())).toList();
         long largest = messages.stream().flatMap(List::stream).max(Long::compare).orElse(1L);
         ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(largest, Integer.MAX_VALUE - 64));
-        // Point (k, i) of transport t is sample ((first[k] + i) * kinds + t); i = 0 is the one-chunk call.
+        // Point (k, i) of transport t is figure ((first[k] + i) * kinds + t); i = 0 is the one-chunk call.
         int[] first = new int[chunkSizes.size() + 1];
         for (int k = 0; k < chunkSizes.size(); k++) {
             first[k + 1] = first[k] + messages.get(k).size() + 1;
         }
-        SortedMap<Long, List<int[]>> byMessage = byMessage(chunkSizes, messages);
-        List<Long> sizes = List.copyOf(byMessage.keySet());
-        List<List<int[]>> blocks = List.copyOf(byMessage.values());
-        // groups.get(g): the points of block g, point by point and transport by transport within a point.
-        List<int[]> groups = blocks.stream().map(block -> block.stream()
-                .flatMapToInt(p -> IntStream.range(0, kinds).map(t -> (first[p[0]] + p[1]) * kinds + t)).toArray())
-                .toList();
-        int rounds = curveRounds(passes);
-        PassSamples samples = new PassSamples(first[chunkSizes.size()] * kinds, rounds);
+        double[] figures = new double[first[chunkSizes.size()] * kinds];
+        Arrays.fill(figures, Double.POSITIVE_INFINITY);
         BcastClock clock = new BcastClock(comm, 2, 3, curveRunMs / 1000);
         HierarchicalBcast[][] hbs = connect(comm, o.withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2), chunkSizes, transports);
         try {
-            for (int round = 0; round < rounds; round++) {
+            SortedMap<Long, List<int[]>> byMessage = byMessage(chunkSizes, messages);
+            List<Long> sizes = List.copyOf(byMessage.keySet());
+            List<List<int[]>> blocks = List.copyOf(byMessage.values());
+            for (int round = 0; round < curveRounds(passes); round++) {
                 for (int g = 0; g < sizes.size(); g++) {
                     int m = (int) (long) sizes.get(g);
-                    int[] ids = groups.get(g);
-                    BcastClock.Call[] calls = new BcastClock.Call[ids.length];
-                    for (int v = 0; v < ids.length; v++) {
-                        HierarchicalBcast hb = hbs[blocks.get(g).get(v / kinds)[0]][v % kinds];
+                    List<int[]> block = blocks.get(g);
+                    // Plan v of the block is point block.get(v / kinds), transport v % kinds.
+                    BcastClock.Call[] calls = new BcastClock.Call[block.size() * kinds];
+                    for (int v = 0; v < calls.length; v++) {
+                        HierarchicalBcast hb = hbs[block.get(v / kinds)[0]][v % kinds];
                         calls[v] = () -> hb.bcast(buf, m, MPI.BYTE, 0);
                     }
                     double[][] runs = clock.interleaved(calls, 1, round);
-                    for (int v = 0; v < ids.length; v++) {
-                        samples.add(ids[v], round, runs[v][0]);
+                    for (int v = 0; v < calls.length; v++) {
+                        int[] p = block.get(v / kinds);
+                        int id = (first[p[0]] + p[1]) * kinds + v % kinds;
+                        figures[id] = Math.min(figures[id], runs[v][0]);
                     }
                 }
             }
         } finally {
             close(hbs);
         }
-        double[] figures = samples.figures(groups);
         List<NodeCurve> curves = new ArrayList<>();
         for (int t = 0; t < kinds; t++) {
             List<NodeCurve.ChunkCost> costs = new ArrayList<>();
