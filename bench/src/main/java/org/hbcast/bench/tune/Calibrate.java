@@ -6,13 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -58,7 +58,7 @@ import picocli.CommandLine.Option;
  * network hop as a broadcast meets it (leaders feeding their nodes on shared cores).
  *
  * <p>Every point is the median of {@code --passes} passes (default {@value #PASSES}), the curves'
- * points the fastest of their runs in rounds over all sizes (see {@link #curves}); where
+ * points their worst ratio to their rivals over the passes (see {@link #curves}); where
  * {@code --merge} names the files of earlier launches, it is merged over the launches
  * ({@link CalibrationMerge}; by default the slowest launch's figure counts). Ranks that
  * sit out a measurement sleep ({@link QuietBarrier}) rather than poll, so that the figures are the
@@ -91,8 +91,7 @@ public final class Calibrate implements Callable<Integer> {
      */
     static final int PASSES = 3;
 
-    @Option(names = "--passes", description = "passes over all sizes of each measurement; a point is their median, a point of the"
-            + " curves its fastest run in " + RUNS_PER_PASS + " rounds per pass (default ${DEFAULT-VALUE})")
+    @Option(names = "--passes", description = "passes over all sizes of each measurement; a point is their median (default ${DEFAULT-VALUE})")
     int passes = PASSES;
 
     @Option(names = "--merge", paramLabel = "FILE", description = "calibration written by an earlier launch on this"
@@ -120,9 +119,11 @@ public final class Calibrate implements Callable<Integer> {
     static final long LARGEST_CURVE_MESSAGE = 64 << 20;
 
     /**
-     * Shortest timed run of one plan in the curves' rotation. With 10 plans rotating in runs of
-     * 5 ms, a 4-rank node met no fast spell in 45 s at 2 MiB; with runs of 50 ms, fast spells came in
-     * 3 of 9 windows of 5 s (see {@link #curves} for why those count).
+     * Shortest timed run of one plan in the curves' rotation. Rivals rotate run by run; with runs of
+     * 5 ms the ranks of a 4-rank node never settle into the rhythm that a broadcast repeated for
+     * longer reaches: at 2 MiB, 8 chunks of 256 KiB came out dearer than 2 chunks of 1 MiB in 7 of 9
+     * windows of 5 s, and with 50 ms runs cheaper in all 9 (by 1.02 to 1.64), as the sweep and the
+     * check, which repeat one plan for longer, find them.
      */
     static final double CURVE_RUN_MS = 50;
 
@@ -548,20 +549,14 @@ public final class Calibrate implements Callable<Integer> {
      * fan-out inside its nodes of at most {@code nodeSize} ranks: per chunk size, the time of a
      * one-chunk call (fill) and what each further chunk adds (stage) in the messages of
      * {@link #curveMessages}. The calls are timed message size by message size ({@link #byMessage}),
-     * every plan of one message size (chunk size and transport) interleaved with its rivals, in
-     * {@link #curveRounds} rounds over all sizes of one run each (at least {@code --curve-run-ms});
-     * a point's figure is its fastest run.
-     *
-     * <p>Why the fastest: 4 ranks on 2 cores have spells of seconds in which broadcasts run two to
-     * three times slower, and a slow spell squeezes the plans together (at 2 MiB, 2 chunks of 1 MiB
-     * ran at 360-400 µs against 330-460 for 8 of 256 KiB) where a fast one spreads them apart (270-330
-     * against 150-175). The sweep's best is a plan timed in a fast spell, and the check meets either
-     * kind, so the plan to choose is the best of a fast spell: it is also near the best in a slow
-     * one, where the best of a slow spell can be 1.8 times the best in a fast one. A calibration whose
-     * few passes all fell in slow spells priced by them and missed so. Rounds some 20 s apart each
-     * give every plan another chance to meet a fast spell, and the fastest run keeps it; a median
-     * or a ratio to the round's best would instead be set by the slow spells, or by a spell that
-     * began halfway through a round.
+     * every plan of one message size (chunk size and transport) interleaved with the others run by
+     * run (runs of at least {@code --curve-run-ms}), in each of {@code --passes} passes over all sizes; a point's figure is its worst ratio to
+     * the pass's fastest plan of its message size, times the median fastest time
+     * ({@link PassSamples#figures(List)}). The plans the model weighs against each other at a message
+     * size are then priced as the selector check runs them, side by side in one spell of the
+     * machine, and the cheapest is the one nearest the best in every spell the calibration met.
+     * Timed one chunk size after another, a 4-rank fan-out once priced 8 chunks of 128 KiB at 228 µs
+     * against 170 µs for 4 of 256 KiB, where side by side they ran at 53 and 76.
      */
     private List<NodeCurve> curves(Intracomm comm, BcastOptions o, int nodeSize, List<Long> chunkSizes)
             throws MPIException {
@@ -571,40 +566,43 @@ public final class Calibrate implements Callable<Integer> {
         List<List<Long>> messages = chunkSizes.stream().map(c -> curveMessages(c, o.ringSlots())).toList();
         long largest = messages.stream().flatMap(List::stream).max(Long::compare).orElse(1L);
         ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(largest, Integer.MAX_VALUE - 64));
-        // Point (k, i) of transport t is figure ((first[k] + i) * kinds + t); i = 0 is the one-chunk call.
+        // Point (k, i) of transport t is sample ((first[k] + i) * kinds + t); i = 0 is the one-chunk call.
         int[] first = new int[chunkSizes.size() + 1];
         for (int k = 0; k < chunkSizes.size(); k++) {
             first[k + 1] = first[k] + messages.get(k).size() + 1;
         }
-        double[] figures = new double[first[chunkSizes.size()] * kinds];
-        Arrays.fill(figures, Double.POSITIVE_INFINITY);
+        SortedMap<Long, List<int[]>> blocks = byMessage(chunkSizes, messages);
+        List<int[]> groups = new ArrayList<>();
+        for (List<int[]> block : blocks.values()) {
+            groups.add(block.stream().flatMapToInt(p -> IntStream.range(0, kinds).map(t -> (first[p[0]] + p[1]) * kinds + t))
+                    .toArray());
+        }
+        PassSamples samples = new PassSamples(first[chunkSizes.size()] * kinds, passes);
         BcastClock clock = new BcastClock(comm, 2, 3, curveRunMs / 1000);
         HierarchicalBcast[][] hbs = connect(comm, o.withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2), chunkSizes, transports);
         try {
-            SortedMap<Long, List<int[]>> byMessage = byMessage(chunkSizes, messages);
-            List<Long> sizes = List.copyOf(byMessage.keySet());
-            List<List<int[]>> blocks = List.copyOf(byMessage.values());
-            for (int round = 0; round < curveRounds(passes); round++) {
+            List<Long> sizes = List.copyOf(blocks.keySet());
+            List<List<int[]>> members = List.copyOf(blocks.values());
+            for (int pass = 0; pass < passes; pass++) {
                 for (int g = 0; g < sizes.size(); g++) {
                     int m = (int) (long) sizes.get(g);
-                    List<int[]> block = blocks.get(g);
-                    // Plan v of the block is point block.get(v / kinds), transport v % kinds.
-                    BcastClock.Call[] calls = new BcastClock.Call[block.size() * kinds];
-                    for (int v = 0; v < calls.length; v++) {
-                        HierarchicalBcast hb = hbs[block.get(v / kinds)[0]][v % kinds];
+                    int[] ids = groups.get(g);
+                    BcastClock.Call[] calls = new BcastClock.Call[ids.length];
+                    for (int v = 0; v < ids.length; v++) {
+                        // ids runs point by point, transport by transport within a point (see groups).
+                        HierarchicalBcast hb = hbs[members.get(g).get(v / kinds)[0]][v % kinds];
                         calls[v] = () -> hb.bcast(buf, m, MPI.BYTE, 0);
                     }
-                    double[][] runs = clock.interleaved(calls, 1, round);
-                    for (int v = 0; v < calls.length; v++) {
-                        int[] p = block.get(v / kinds);
-                        int id = (first[p[0]] + p[1]) * kinds + v % kinds;
-                        figures[id] = Math.min(figures[id], runs[v][0]);
+                    double[][] runs = clock.interleaved(calls, runsPerPass(m));
+                    for (int v = 0; v < ids.length; v++) {
+                        samples.add(ids[v], pass, BcastClock.median(runs[v]));
                     }
                 }
             }
         } finally {
             close(hbs);
         }
+        double[] figures = samples.figures(groups);
         List<NodeCurve> curves = new ArrayList<>();
         for (int t = 0; t < kinds; t++) {
             List<NodeCurve.ChunkCost> costs = new ArrayList<>();
@@ -618,14 +616,6 @@ public final class Calibrate implements Callable<Integer> {
             curves.add(new NodeCurve(transports.get(t), nodeSize, costs).smoothed());
         }
         return curves;
-    }
-
-    /**
-     * Rounds of the curves for {@code passes} passes: {@value #RUNS_PER_PASS} each, as many runs as
-     * the other measurements take of a point, but each in a round of its own.
-     */
-    static int curveRounds(int passes) {
-        return passes * RUNS_PER_PASS;
     }
 
     /**

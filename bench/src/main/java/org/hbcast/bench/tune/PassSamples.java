@@ -1,12 +1,14 @@
 package org.hbcast.bench.tune;
 
+import java.util.List;
+
 /**
  * The times a calibration takes of each of its points over separated passes, and the figure it
  * keeps: the median pass. A slow spell of a shared, oversubscribed machine lasts seconds; passes
  * over all sizes are further apart than that, so one spell cannot set a point's figure, while the
  * figure stays what a broadcast meets most of the time (the fastest pass would be an exception of
- * its own: a point measured only in a quiet moment). The calibration's curves, whose rivals the
- * model weighs against each other, keep their fastest run instead ({@link Calibrate}).
+ * its own: a point measured only in a quiet moment). Points that are compared with one another can
+ * instead be priced by their ratios to each other within each pass ({@link #figures(List)}).
  */
 final class PassSamples {
     private final double[][] samples;
@@ -33,6 +35,41 @@ final class PassSamples {
         double[] f = new double[samples.length];
         for (int i = 0; i < f.length; i++) {
             f[i] = figure(i);
+        }
+        return f;
+    }
+
+    /**
+     * Every point's figure, where the points of each of {@code groups} (point indices, disjoint) are
+     * priced against one another pass by pass: a point's figure is its worst ratio over the passes
+     * to the fastest point of its group in the same pass, times the median of those fastest times.
+     * An oversubscribed machine has spells of seconds in which broadcasts run two to three times
+     * slower, and they do not slow every plan alike: with 4 ranks on 2 cores, 4 chunks of 32 KiB beat
+     * one of 128 KiB by 2.8 times in a fast spell and tied it in a slow one. Points measured side by
+     * side in a pass met the same spell; pricing each by its worst ratio makes the cheapest point the
+     * one that is nearest the best in every spell the calibration met, as the selector check needs
+     * whatever spell it meets (where a median per point could take one point from a fast spell and
+     * its rival from a slow one).
+     */
+    double[] figures(List<int[]> groups) {
+        double[] f = figures();
+        int passes = samples.length == 0 ? 0 : samples[0].length;
+        for (int[] group : groups) {
+            double[] fastest = new double[passes];
+            for (int pass = 0; pass < passes; pass++) {
+                fastest[pass] = Double.POSITIVE_INFINITY;
+                for (int point : group) {
+                    fastest[pass] = Math.min(fastest[pass], samples[point][pass]);
+                }
+            }
+            double level = BcastClock.median(fastest);
+            for (int point : group) {
+                double worst = 0;
+                for (int pass = 0; pass < passes; pass++) {
+                    worst = Math.max(worst, samples[point][pass] / fastest[pass]);
+                }
+                f[point] = level * worst;
+            }
         }
         return f;
     }
