@@ -119,13 +119,13 @@ public final class Calibrate implements Callable<Integer> {
     static final long LARGEST_CURVE_MESSAGE = 64 << 20;
 
     /**
-     * Shortest timed run of one plan in the curves' rotation. Rivals rotate run by run; with runs of
-     * 5 ms the ranks of a 4-rank node never settle into the rhythm that a broadcast repeated for
-     * longer reaches: at 2 MiB, 8 chunks of 256 KiB came out dearer than 2 chunks of 1 MiB in 7 of 9
-     * windows of 5 s, and with 50 ms runs cheaper in all 9 (by 1.02 to 1.64), as the sweep and the
-     * check, which repeat one plan for longer, find them.
+     * Shortest timed run of one plan in the curves' rotation by default: as short as the other
+     * measurements' runs. Longer runs let a 4-rank node reach the fast spells that a broadcast
+     * repeated for longer meets (at 2 MiB, with 10 plans rotating, none came in 45 s with runs of 5 ms;
+     * with 50 ms, 3 of 9 windows of 5 s were fast), but 50 ms runs did not make the model's choices
+     * better in the tuning rounds run with them (docs/performance-notes.md, "session 10").
      */
-    static final double CURVE_RUN_MS = 50;
+    static final double CURVE_RUN_MS = 1000 * MIN_RUN_SECONDS;
 
     @Option(names = "--curve-run-ms", description = "shortest timed run of one plan of the intra-node and two-level"
             + " curves, whose rivals rotate run by run (default ${DEFAULT-VALUE})")

@@ -35,7 +35,7 @@ class CalibrateMpiTest {
         Path file = dir.resolve("calibration.json");
         MpiOutcome out = MpiLaunch.program(Calibrate.class).testBedOf(2, 1, 1)
                 .args("--out", file.toString(), "-i", "5", "--link-sizes", "64:8K", "--native-sizes", "1:4K",
-                        "--node-chunks", "1K:4K", "--curve-run-ms", "5")
+                        "--node-chunks", "1K:4K", "--curve-run-ms", "2")
                 .run();
         assertEquals(0, out.exitCode(), out.output());
         Calibration c = TuningJson.mapper().readValue(file.toFile(), Calibration.class);
@@ -62,7 +62,7 @@ class CalibrateMpiTest {
     @Test
     void aLaunchMergesEarlierLaunchesIntoTheirMedianAndRefusesFilesItCannotMerge(@TempDir Path dir) throws IOException {
         String[] quick = {"-i", "3", "--passes", "1", "--link-sizes", "none", "--native-sizes", "1K:2K", "--node-chunks",
-                "4K:8K", "--curve-run-ms", "5"};
+                "4K:8K"};
         Path first = dir.resolve("launch-1.json");
         MpiOutcome one = MpiLaunch.program(Calibrate.class).ranks(2).args(withArgs(quick, "--out", first.toString())).run();
         assertEquals(0, one.exitCode(), one.output());
@@ -124,8 +124,7 @@ class CalibrateMpiTest {
         Path cal = dir.resolve("calibration.json");
         Path table = dir.resolve("tuning.json");
         MpiOutcome out = MpiLaunch.program(Tuner.class).ranks(3)
-                .args("--calibrate=-i 3 --passes 1 --link-sizes none  --native-sizes 64K:128K --node-chunks 32K:64K"
-                        + " --curve-run-ms 5",
+                .args("--calibrate=-i 3 --passes 1 --link-sizes none  --native-sizes 64K:128K --node-chunks 32K:64K",
                         "--out", table.toString(), "--sizes", "64K:128K", "--chunks", "32K:64K", "--algorithms",
                         "native,hierarchical", "-i", "3", "-x", "1", "--repeat", "1", "--check-runs", "3",
                         "--min-run-ms", "1", "--validate")
