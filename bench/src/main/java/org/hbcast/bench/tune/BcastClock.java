@@ -74,6 +74,11 @@ final class BcastClock {
      * calls per run its own warm-up asks ({@link #calls}). Returns seconds per call, {@code [call][run]}.
      */
     double[][] interleaved(Call[] calls, int repeats) throws MPIException {
+        return interleaved(calls, repeats, 0);
+    }
+
+    /** {@link #interleaved(Call[], int)} with the first run starting at call {@code start} (modulo their count). */
+    double[][] interleaved(Call[] calls, int repeats, int start) throws MPIException {
         int[] counts = new int[calls.length];
         for (int v = 0; v < calls.length; v++) {
             counts[v] = calls(warm(calls[v]));
@@ -81,7 +86,7 @@ final class BcastClock {
         double[][] runs = new double[calls.length][repeats];
         for (int r = 0; r < repeats; r++) {
             for (int i = 0; i < calls.length; i++) {
-                int v = Math.floorMod(i + r, calls.length);
+                int v = Math.floorMod(i + r + start, calls.length);
                 runs[v][r] = once(calls[v], counts[v]);
             }
         }

@@ -58,7 +58,7 @@ import picocli.CommandLine.Option;
  * network hop as a broadcast meets it (leaders feeding their nodes on shared cores).
  *
  * <p>Every point is the median of {@code --passes} passes (default {@value #PASSES}), the curves'
- * points their worst ratio to their rivals over the passes (see {@link #curves}); where
+ * points their mean ratio to their rivals over rounds of all sizes (see {@link #curves}); where
  * {@code --merge} names the files of earlier launches, it is merged over the launches
  * ({@link CalibrationMerge}; by default the slowest launch's figure counts). Ranks that
  * sit out a measurement sleep ({@link QuietBarrier}) rather than poll, so that the figures are the
@@ -91,7 +91,8 @@ public final class Calibrate implements Callable<Integer> {
      */
     static final int PASSES = 3;
 
-    @Option(names = "--passes", description = "passes over all sizes of each measurement; a point is their median (default ${DEFAULT-VALUE})")
+    @Option(names = "--passes", description = "passes over all sizes of each measurement; a point is their median; the"
+            + " curves take " + RUNS_PER_PASS + " rounds of one run per pass (default ${DEFAULT-VALUE})")
     int passes = PASSES;
 
     @Option(names = "--merge", paramLabel = "FILE", description = "calibration written by an earlier launch on this"
@@ -119,13 +120,12 @@ public final class Calibrate implements Callable<Integer> {
     static final long LARGEST_CURVE_MESSAGE = 64 << 20;
 
     /**
-     * Shortest timed run of one plan in the curves' rotation by default: as short as the other
-     * measurements' runs. Longer runs let a 4-rank node reach the fast spells that a broadcast
-     * repeated for longer meets (at 2 MiB, with 10 plans rotating, none came in 45 s with runs of 5 ms;
-     * with 50 ms, 3 of 9 windows of 5 s were fast), but 50 ms runs did not make the model's choices
-     * better in the tuning rounds run with them (docs/performance-notes.md, "session 10").
+     * Shortest timed run of one plan in the curves' rotation. With 10 plans rotating in runs of
+     * 5 ms, a 4-rank node met no fast spell in 45 s at 2 MiB; with runs of 50 ms, fast spells came in
+     * 3 of 9 windows of 5 s (see {@link #curves} for why both kinds must be met). 20 ms keeps a
+     * tuning launch within about 1.5 times the time of runs of 5 ms.
      */
-    static final double CURVE_RUN_MS = 1000 * MIN_RUN_SECONDS;
+    static final double CURVE_RUN_MS = 20;
 
     @Option(names = "--curve-run-ms", description = "shortest timed run of one plan of the intra-node and two-level"
             + " curves, whose rivals rotate run by run (default ${DEFAULT-VALUE})")
@@ -549,14 +549,24 @@ public final class Calibrate implements Callable<Integer> {
      * fan-out inside its nodes of at most {@code nodeSize} ranks: per chunk size, the time of a
      * one-chunk call (fill) and what each further chunk adds (stage) in the messages of
      * {@link #curveMessages}. The calls are timed message size by message size ({@link #byMessage}),
-     * every plan of one message size (chunk size and transport) interleaved with the others run by
-     * run (runs of at least {@code --curve-run-ms}), in each of {@code --passes} passes over all sizes; a point's figure is its worst ratio to
-     * the pass's fastest plan of its message size, times the median fastest time
-     * ({@link PassSamples#figures(List)}). The plans the model weighs against each other at a message
-     * size are then priced as the selector check runs them, side by side in one spell of the
-     * machine, and the cheapest is the one nearest the best in every spell the calibration met.
-     * Timed one chunk size after another, a 4-rank fan-out once priced 8 chunks of 128 KiB at 228 µs
-     * against 170 µs for 4 of 256 KiB, where side by side they ran at 53 and 76.
+     * every plan of one message size (chunk size and transport) interleaved with its rivals, in
+     * {@link #curveRounds} rounds over all sizes of one run each (at least {@code --curve-run-ms});
+     * a point's figure is its mean ratio over the rounds (its worst round left out) to the round's
+     * fastest plan of its message size, times the median of those fastest times
+     * ({@link PassSamples#figures(List)}).
+     *
+     * <p>Why: 4 ranks on 2 cores have spells of seconds in which broadcasts run two to three times
+     * slower, and the spells do not slow every plan alike. At 2 MiB, 2 chunks of 1 MiB ran at
+     * 270-330 µs against 150-175 for 8 of 256 KiB in a fast spell, and at 360-400 against 330-460 in
+     * a slow one; at 128 KiB, 4 chunks of 32 KiB beat one of 128 KiB by 2.8 times in a fast spell and
+     * tied it in a slow one, while many small chunks are what a slow spell punishes most. The check
+     * meets either kind, so a plan must be near the best in both: rivals timed side by side meet the
+     * same spell, and the mean ratio weighs the kinds as often as they come. With 3 passes a
+     * calibration could meet slow spells only at a message size and miss in a fast check (2 chunks
+     * of 1 MiB at 2 MiB, 1.42); rounds some 20 s apart give every size 9 chances per calibration to
+     * meet both. Tried and dropped (docs/performance-notes.md, "session 10"): the fastest run alone
+     * priced 32 chunks of 64 KiB at 2 MiB by a fast spell and missed in a slow check (1.33); the
+     * worst ratio over 9 rounds was set by rounds in which a spell began halfway through.
      */
     private List<NodeCurve> curves(Intracomm comm, BcastOptions o, int nodeSize, List<Long> chunkSizes)
             throws MPIException {
@@ -571,31 +581,30 @@ public final class Calibrate implements Callable<Integer> {
         for (int k = 0; k < chunkSizes.size(); k++) {
             first[k + 1] = first[k] + messages.get(k).size() + 1;
         }
-        SortedMap<Long, List<int[]>> blocks = byMessage(chunkSizes, messages);
-        List<int[]> groups = new ArrayList<>();
-        for (List<int[]> block : blocks.values()) {
-            groups.add(block.stream().flatMapToInt(p -> IntStream.range(0, kinds).map(t -> (first[p[0]] + p[1]) * kinds + t))
-                    .toArray());
-        }
-        PassSamples samples = new PassSamples(first[chunkSizes.size()] * kinds, passes);
+        SortedMap<Long, List<int[]>> byMessage = byMessage(chunkSizes, messages);
+        List<Long> sizes = List.copyOf(byMessage.keySet());
+        List<List<int[]>> blocks = List.copyOf(byMessage.values());
+        // groups.get(g): the points of block g, point by point and transport by transport within a point.
+        List<int[]> groups = blocks.stream().map(block -> block.stream()
+                .flatMapToInt(p -> IntStream.range(0, kinds).map(t -> (first[p[0]] + p[1]) * kinds + t)).toArray())
+                .toList();
+        int rounds = curveRounds(passes);
+        PassSamples samples = new PassSamples(first[chunkSizes.size()] * kinds, rounds);
         BcastClock clock = new BcastClock(comm, 2, 3, curveRunMs / 1000);
         HierarchicalBcast[][] hbs = connect(comm, o.withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2), chunkSizes, transports);
         try {
-            List<Long> sizes = List.copyOf(blocks.keySet());
-            List<List<int[]>> members = List.copyOf(blocks.values());
-            for (int pass = 0; pass < passes; pass++) {
+            for (int round = 0; round < rounds; round++) {
                 for (int g = 0; g < sizes.size(); g++) {
                     int m = (int) (long) sizes.get(g);
                     int[] ids = groups.get(g);
                     BcastClock.Call[] calls = new BcastClock.Call[ids.length];
                     for (int v = 0; v < ids.length; v++) {
-                        // ids runs point by point, transport by transport within a point (see groups).
-                        HierarchicalBcast hb = hbs[members.get(g).get(v / kinds)[0]][v % kinds];
+                        HierarchicalBcast hb = hbs[blocks.get(g).get(v / kinds)[0]][v % kinds];
                         calls[v] = () -> hb.bcast(buf, m, MPI.BYTE, 0);
                     }
-                    double[][] runs = clock.interleaved(calls, runsPerPass(m));
+                    double[][] runs = clock.interleaved(calls, 1, round);
                     for (int v = 0; v < ids.length; v++) {
-                        samples.add(ids[v], pass, BcastClock.median(runs[v]));
+                        samples.add(ids[v], round, runs[v][0]);
                     }
                 }
             }
@@ -616,6 +625,14 @@ public final class Calibrate implements Callable<Integer> {
             curves.add(new NodeCurve(transports.get(t), nodeSize, costs).smoothed());
         }
         return curves;
+    }
+
+    /**
+     * Rounds of the curves for {@code passes} passes: {@value #RUNS_PER_PASS} each, as many runs as
+     * the other measurements take of a point, but each in a round of its own.
+     */
+    static int curveRounds(int passes) {
+        return passes * RUNS_PER_PASS;
     }
 
     /**

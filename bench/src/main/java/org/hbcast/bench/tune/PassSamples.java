@@ -11,6 +11,9 @@ import java.util.List;
  * instead be priced by their ratios to each other within each pass ({@link #figures(List)}).
  */
 final class PassSamples {
+    /** Passes from which a grouped point's worst pass is left out ({@link #figures(List)}). */
+    static final int TRIMMED_FROM = 4;
+
     private final double[][] samples;
 
     /** Room for {@code points} points of {@code passes} passes each. */
@@ -41,15 +44,16 @@ final class PassSamples {
 
     /**
      * Every point's figure, where the points of each of {@code groups} (point indices, disjoint) are
-     * priced against one another pass by pass: a point's figure is its worst ratio over the passes
-     * to the fastest point of its group in the same pass, times the median of those fastest times.
-     * An oversubscribed machine has spells of seconds in which broadcasts run two to three times
-     * slower, and they do not slow every plan alike: with 4 ranks on 2 cores, 4 chunks of 32 KiB beat
-     * one of 128 KiB by 2.8 times in a fast spell and tied it in a slow one. Points measured side by
-     * side in a pass met the same spell; pricing each by its worst ratio makes the cheapest point the
-     * one that is nearest the best in every spell the calibration met, as the selector check needs
-     * whatever spell it meets (where a median per point could take one point from a fast spell and
-     * its rival from a slow one).
+     * priced against one another pass by pass: a point's figure is its mean ratio over the passes
+     * to the fastest point of its group in the same pass, leaving out its worst pass when there are
+     * at least {@value #TRIMMED_FROM}, times the median of those fastest times. An oversubscribed machine has spells of
+     * seconds in which broadcasts run two to three times slower, and they do not slow every plan
+     * alike: with 4 ranks on 2 cores, 4 chunks of 32 KiB beat one of 128 KiB by 2.8 times in a fast
+     * spell and tied it in a slow one. Points measured side by side in a pass met the same spell, so
+     * a ratio is a fair comparison; the mean weighs every kind of spell the calibration met by how
+     * often it met it, as the selector check meets them. The worst pass is left out because a spell
+     * that begins halfway through a group makes the points timed before it look 2-3 times dearer: a
+     * worst ratio over 9 passes was decided by such passes.
      */
     double[] figures(List<int[]> groups) {
         double[] f = figures();
@@ -65,10 +69,13 @@ final class PassSamples {
             double level = BcastClock.median(fastest);
             for (int point : group) {
                 double worst = 0;
+                double sum = 0;
                 for (int pass = 0; pass < passes; pass++) {
-                    worst = Math.max(worst, samples[point][pass] / fastest[pass]);
+                    double r = samples[point][pass] / fastest[pass];
+                    worst = Math.max(worst, r);
+                    sum += r;
                 }
-                f[point] = level * worst;
+                f[point] = level * (passes >= TRIMMED_FROM ? (sum - worst) / (passes - 1) : sum / passes);
             }
         }
         return f;

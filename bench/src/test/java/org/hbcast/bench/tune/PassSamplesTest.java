@@ -24,23 +24,24 @@ class PassSamplesTest {
     }
 
     @Test
-    void rivalsArePricedByTheirWorstRatioToTheBestOfEachPass() {
-        // Points 0 and 1 are rivals, measured side by side. Point 1 is faster in passes 0 and 1, but
-        // 2.9 times slower in pass 2; point 0 is never more than 1.34 times the best.
-        PassSamples s = new PassSamples(3, 3);
-        double[][] byPass = {{40e-6, 30e-6, 7e-6}, {200e-6, 160e-6, 8e-6}, {35e-6, 100e-6, 9e-6}};
-        for (int pass = 0; pass < 3; pass++) {
+    void rivalsArePricedByTheirMeanRatioToTheBestOfEachPassWithoutTheirWorstPass() {
+        // Points 0 and 1 are rivals, measured side by side; point 2 is in no group. Passes 0-1 are a
+        // fast spell (point 1 1.7 times the best), 2-3 a slow one (point 0 1.1 times), and in pass 4
+        // a slow spell began while point 0 ran, after point 1's run: point 0 looks 3 times dearer.
+        PassSamples s = new PassSamples(3, 5);
+        double[][] byPass = {{10e-6, 17e-6, 5e-6}, {10e-6, 17e-6, 5e-6}, {33e-6, 30e-6, 6e-6}, {33e-6, 30e-6, 6e-6},
+            {90e-6, 30e-6, 7e-6}};
+        for (int pass = 0; pass < 5; pass++) {
             for (int point = 0; point < 3; point++) {
                 s.add(point, pass, byPass[pass][point]);
             }
         }
-        assertArrayEquals(new double[] {40e-6, 100e-6, 8e-6}, s.figures(), "per point, each its own median pass");
         double[] grouped = s.figures(List.of(new int[] {0, 1}));
-        // The level is the median of the passes' best times (30, 160, 35 us): 35 us.
-        assertEquals(35e-6 * 40 / 30, grouped[0], 1e-12);
-        assertEquals(35e-6 * 100 / 35, grouped[1], 1e-12);
-        assertTrue(grouped[0] < grouped[1], "the rival near the best in every pass is the cheaper");
-        assertEquals(8e-6, grouped[2], "a point in no group keeps its own median");
+        // The level is the median of the passes' best times (10, 10, 30, 30, 30 us): 30 us.
+        assertEquals(30e-6 * (1 + 1 + 1.1 + 1.1) / 4, grouped[0], 1e-12, "pass 4 (ratio 3) left out");
+        assertEquals(30e-6 * (1.7 + 1 + 1 + 1) / 4, grouped[1], 1e-12, "one of its fast passes (1.7) left out");
+        assertTrue(grouped[0] < grouped[1], "the rival near the best in both spells is the cheaper");
+        assertEquals(6e-6, grouped[2], "a point in no group keeps its own median");
         PassSamples steady = new PassSamples(2, 3);
         for (int pass = 0; pass < 3; pass++) {
             steady.add(0, pass, 10e-6 * (pass + 1));
@@ -48,6 +49,13 @@ class PassSamplesTest {
         }
         assertArrayEquals(new double[] {20e-6, 24e-6}, steady.figures(List.of(new int[] {0, 1})), 1e-12,
                 "a spell that slows every point alike changes nothing: the median pass");
+        PassSamples few = new PassSamples(2, PassSamples.TRIMMED_FROM - 1);
+        for (int pass = 0; pass < PassSamples.TRIMMED_FROM - 1; pass++) {
+            few.add(0, pass, 10e-6);
+            few.add(1, pass, pass == 0 ? 20e-6 : 10e-6);
+        }
+        assertEquals(10e-6 * (2 + 1 + 1) / 3, few.figures(List.of(new int[] {0, 1}))[1], 1e-12,
+                "with fewer passes every pass counts");
     }
 
     @Test
