@@ -593,16 +593,20 @@ public final class Calibrate implements Callable<Integer> {
         BcastClock clock = new BcastClock(comm, 2, 3, curveRunMs / 1000);
         HierarchicalBcast[][] hbs = connect(comm, o.withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2), chunkSizes, transports);
         try {
+            // calls[g][v]: the call of groups.get(g)[v], the same in every round.
+            BcastClock.Call[][] calls = new BcastClock.Call[sizes.size()][];
+            for (int g = 0; g < sizes.size(); g++) {
+                int m = (int) (long) sizes.get(g);
+                calls[g] = new BcastClock.Call[groups.get(g).length];
+                for (int v = 0; v < calls[g].length; v++) {
+                    HierarchicalBcast hb = hbs[blocks.get(g).get(v / kinds)[0]][v % kinds];
+                    calls[g][v] = () -> hb.bcast(buf, m, MPI.BYTE, 0);
+                }
+            }
             for (int round = 0; round < rounds; round++) {
                 for (int g = 0; g < sizes.size(); g++) {
-                    int m = (int) (long) sizes.get(g);
+                    double[][] runs = clock.interleaved(calls[g], 1, round);
                     int[] ids = groups.get(g);
-                    BcastClock.Call[] calls = new BcastClock.Call[ids.length];
-                    for (int v = 0; v < ids.length; v++) {
-                        HierarchicalBcast hb = hbs[blocks.get(g).get(v / kinds)[0]][v % kinds];
-                        calls[v] = () -> hb.bcast(buf, m, MPI.BYTE, 0);
-                    }
-                    double[][] runs = clock.interleaved(calls, 1, round);
                     for (int v = 0; v < ids.length; v++) {
                         samples.add(ids[v], round, runs[v][0]);
                     }

@@ -46,9 +46,9 @@ final class PassSamples {
      * Every point's figure, where the points of each of {@code groups} (point indices, disjoint) are
      * priced against one another pass by pass: a point's figure is its mean ratio over the passes
      * to the fastest point of its group in the same pass, leaving out its worst pass when there are
-     * at least {@value #TRIMMED_FROM}, times the median of those fastest times. An oversubscribed machine has spells of
-     * seconds in which broadcasts run two to three times slower, and they do not slow every plan
-     * alike: with 4 ranks on 2 cores, 4 chunks of 32 KiB beat one of 128 KiB by 2.8 times in a fast
+     * at least {@value #TRIMMED_FROM}, times the median of those fastest times. An oversubscribed
+     * machine has spells of seconds in which broadcasts run two to three times slower, and they do
+     * not slow every plan alike: with 4 ranks on 2 cores, 4 chunks of 32 KiB beat one of 128 KiB by 2.8 times in a fast
      * spell and tied it in a slow one. Points measured side by side in a pass met the same spell, so
      * a ratio is a fair comparison; the mean weighs every kind of spell the calibration met by how
      * often it met it, as the selector check meets them. The worst pass is left out because a spell
