@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The soak's descriptor probe: a descriptor opened between two probes is named, one for one. */
+/** The soak's descriptor probe: a descriptor held open is counted, and one opened between two probes is named. */
 class MemoryProbeTest {
     @Test
     void addedCountsOneForOne() {
@@ -19,6 +19,16 @@ class MemoryProbeTest {
                 List.of("a", "/dev/urandom", "socket:[1]")));
         assertEquals(List.of("a"), MemoryProbe.added(List.of("a"), List.of("a", "a")), "a second one of the same");
         assertEquals(List.of(), MemoryProbe.added(List.of("a", "b"), List.of("a")), "closed ones are not added");
+    }
+
+    @Test
+    void aDescriptorHeldThroughTheReadsIsCounted(@TempDir Path dir) throws IOException {
+        Path file = Files.createFile(dir.resolve("leaked"));
+        long before = MemoryProbe.measure().openFiles();
+        try (FileChannel held = FileChannel.open(file)) {
+            assertEquals(before + 1, MemoryProbe.measure().openFiles());
+        }
+        assertEquals(before, MemoryProbe.measure().openFiles());
     }
 
     @Test
