@@ -42,10 +42,10 @@ public record Explanation(long bytes, MemoryKind memory, ClusterShape shape, Pla
         sb.append("model's best per algorithm:\n");
         for (CostModel.Choice c : alternatives) {
             if (c.algorithm() == Algorithm.NATIVE) {
-                line(sb, "  %-20s %-24s %s%s", c.algorithm(), "(cuts its own segments)", time(c.seconds()), regret(c));
+                line(sb, "  %-20s %-24s %s", c.algorithm(), "(cuts its own segments)", time(c.seconds()));
             } else {
-                line(sb, "  %-20s chunk %-9s radix %d  %s%s", name(c.algorithm(), c.intra()), size(c.chunkBytes()),
-                        c.radix(), time(c.seconds()), regret(c));
+                line(sb, "  %-20s chunk %-9s radix %d  %s", name(c.algorithm(), c.intra()), size(c.chunkBytes()), c.radix(),
+                        time(c.seconds()));
             }
         }
         for (TuningTable.Entry e : nearby) {
@@ -76,10 +76,6 @@ public record Explanation(long bytes, MemoryKind memory, ClusterShape shape, Pla
             sb.append(w).append('\n');
         }
         return sb.toString();
-    }
-
-    private static String regret(CostModel.Choice c) {
-        return Double.isNaN(c.regret()) ? "" : String.format(Locale.ROOT, "  (regret %.2f)", c.regret());
     }
 
     private static String chunkRange(NodeCurve c) {

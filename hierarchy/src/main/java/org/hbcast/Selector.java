@@ -3,7 +3,6 @@ package org.hbcast;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.stream.Stream;
 import org.hbcast.tuning.ClusterShape;
@@ -149,11 +148,6 @@ public final class Selector {
                 && (fixed != Algorithm.HIERARCHICAL || options.intra() != IntraNode.AUTO);
         String set = allFixed ? "set by options" : fixedParts.isEmpty() ? "cost model"
                 : "options fix " + fixedParts + "; the rest from the cost model";
-        if (!allFixed && !Double.isNaN(c.regret())) {
-            int rounds = inputs.calibration().rounds().size();
-            set += String.format(Locale.ROOT, ", the plan nearest the fastest in the calibration's %d rounds (at most %.2f"
-                    + " times it, the worst %d left out)", rounds, c.regret(), rounds / CostModel.ROUNDS_PER_LEFT_OUT);
-        }
         return plan(c.algorithm(), clampChunk(c.chunkBytes(), size), c.radix(), c.intra(), size, memory,
                 set + " (" + inputs.calibrationSource() + ")", Double.NaN);
     }

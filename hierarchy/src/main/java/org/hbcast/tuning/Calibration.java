@@ -5,7 +5,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 import org.hbcast.IntraNode;
 
 /**
@@ -26,32 +25,11 @@ import org.hbcast.IntraNode;
  * @param twoLevelCurves streaming costs of the whole two-level broadcast on {@code twoLevelLayout}
  *        (radix 2 among the leaders), one per intra-node transport, each {@link NodeCurve#nodeSize()}
  *        the layout's largest node; absent in files written before they were measured
- * @param rounds the node and two-level curves as each round of their measurement alone saw them
- *        (see {@link Round}); empty where they were not kept
  */
 public record Calibration(int formatVersion, String hardware, String created, List<LinkCalibration> links,
                           String nativeLayout, List<TimedSize> nativeTimes, List<NodeCurve> nodeCurves,
-                          String twoLevelLayout, List<NodeCurve> twoLevelCurves, List<Round> rounds) {
+                          String twoLevelLayout, List<NodeCurve> twoLevelCurves) {
     public static final int FORMAT_VERSION = 1;
-
-    /**
-     * The curves of one round of the calibration: every plan of a message size timed side by side
-     * in one spell of the machine. {@link #nodeCurves()} and {@link #twoLevelCurves()} weigh the
-     * rounds together; a round alone says which plans were near the best in the conditions of its
-     * moment, which the cost model uses to choose a plan that is near the best in every kind of
-     * spell ({@link CostModel#best}).
-     *
-     * @param nodeCurves as {@link Calibration#nodeCurves()}, as this round saw them
-     * @param twoLevelCurves as {@link Calibration#twoLevelCurves()}, as this round saw them
-     */
-    public record Round(List<NodeCurve> nodeCurves, List<NodeCurve> twoLevelCurves) {
-        public Round {
-            nodeCurves = nodeCurves == null ? List.of() : List.copyOf(nodeCurves);
-            twoLevelCurves = twoLevelCurves == null ? List.of() : List.copyOf(twoLevelCurves);
-            distinct(nodeCurves, c -> c.transport() + "/" + c.nodeSize(), "a node curve is calibrated twice in a round");
-            distinct(twoLevelCurves, NodeCurve::transport, "a two-level curve is calibrated twice in a round");
-        }
-    }
 
     private static final Map<LinkKind, LinkCalibration> DEFAULTS = new EnumMap<>(LinkKind.class);
 
@@ -63,12 +41,6 @@ public record Calibration(int formatVersion, String hardware, String created, Li
         builtIn(LinkKind.NETWORK, 30e-6, 1.1e9);
         builtIn(LinkKind.HOST_MEMCPY, 1e-6, 6e9);
         builtIn(LinkKind.PCIE, 10e-6, 10e9);
-    }
-
-    private static void distinct(List<NodeCurve> curves, Function<NodeCurve, Object> key, String problem) {
-        if (curves.stream().map(key).distinct().count() != curves.size()) {
-            throw new IllegalArgumentException(problem);
-        }
     }
 
     private static void builtIn(LinkKind kind, double ts, double b) {
@@ -83,17 +55,15 @@ public record Calibration(int formatVersion, String hardware, String created, Li
         links = List.copyOf(Objects.requireNonNull(links, "links"));
         nativeTimes = nativeTimes == null ? List.of() : List.copyOf(nativeTimes);
         nodeCurves = nodeCurves == null ? List.of() : List.copyOf(nodeCurves);
-        distinct(nodeCurves, c -> c.transport() + "/" + c.nodeSize(), "a node curve is calibrated twice");
+        if (nodeCurves.stream().map(c -> c.transport() + "/" + c.nodeSize()).distinct().count() != nodeCurves.size()) {
+            throw new IllegalArgumentException("a node curve is calibrated twice");
+        }
         twoLevelCurves = twoLevelCurves == null ? List.of() : List.copyOf(twoLevelCurves);
-        distinct(twoLevelCurves, NodeCurve::transport, "a two-level curve is calibrated twice");
+        if (twoLevelCurves.stream().map(NodeCurve::transport).distinct().count() != twoLevelCurves.size()) {
+            throw new IllegalArgumentException("a two-level curve is calibrated twice");
+        }
         if (!twoLevelCurves.isEmpty() && twoLevelLayout == null) {
             throw new IllegalArgumentException("two-level curves without the layout they were measured on");
-        }
-        rounds = rounds == null ? List.of() : List.copyOf(rounds);
-        for (Round r : rounds) {
-            if (!r.twoLevelCurves().isEmpty() && twoLevelLayout == null) {
-                throw new IllegalArgumentException("a round's two-level curves without the layout they were measured on");
-            }
         }
         if (links.stream().map(LinkCalibration::kind).distinct().count() != links.size()) {
             throw new IllegalArgumentException("a link kind is calibrated twice");
@@ -113,8 +83,7 @@ public record Calibration(int formatVersion, String hardware, String created, Li
 
     /** Nothing measured: every link at its built-in figures. */
     public static Calibration builtIn() {
-        return new Calibration(FORMAT_VERSION, "built-in", "", List.of(), null, List.of(), List.of(), null, List.of(),
-                List.of());
+        return new Calibration(FORMAT_VERSION, "built-in", "", List.of(), null, List.of(), List.of(), null, List.of());
     }
 
     /** A calibration of {@code hardware} from the given measurements. */
@@ -127,30 +96,13 @@ public record Calibration(int formatVersion, String hardware, String created, Li
     public static Calibration measured(String hardware, String created, List<LinkCalibration> links,
                                        String nativeLayout, List<TimedSize> nativeTimes, List<NodeCurve> nodeCurves) {
         return new Calibration(FORMAT_VERSION, hardware, created, new ArrayList<>(links), nativeLayout, nativeTimes,
-                nodeCurves, null, List.of(), List.of());
+                nodeCurves, null, List.of());
     }
 
     /** This calibration with the two-level broadcast's {@code curves} measured on {@code layout}. */
     public Calibration withTwoLevel(String layout, List<NodeCurve> curves) {
         return new Calibration(formatVersion, hardware, created, links, nativeLayout, nativeTimes, nodeCurves,
-                curves.isEmpty() ? null : layout, curves, rounds);
-    }
-
-    /** This calibration with the curves of its measurement's rounds. */
-    public Calibration withRounds(List<Round> kept) {
-        return new Calibration(formatVersion, hardware, created, links, nativeLayout, nativeTimes, nodeCurves,
-                twoLevelLayout, twoLevelCurves, kept);
-    }
-
-    /**
-     * This calibration as round {@code round} alone saw the curves: its node and two-level curves
-     * in place of the weighed ones (where it has them), no rounds of its own.
-     */
-    public Calibration inRound(int round) {
-        Round r = rounds.get(round);
-        return new Calibration(formatVersion, hardware, created, links, nativeLayout, nativeTimes,
-                r.nodeCurves().isEmpty() ? nodeCurves : r.nodeCurves(), twoLevelLayout,
-                r.twoLevelCurves().isEmpty() ? twoLevelCurves : r.twoLevelCurves(), List.of());
+                curves.isEmpty() ? null : layout, curves);
     }
 
     /** The measured curve of {@code transport} on nodes of {@code nodeSize} ranks, or null. */
@@ -190,7 +142,6 @@ public record Calibration(int formatVersion, String hardware, String created, Li
 
     /** True when nothing was measured. */
     public boolean isBuiltIn() {
-        return links.isEmpty() && nativeTimes.isEmpty() && nodeCurves.isEmpty() && twoLevelCurves.isEmpty()
-                && rounds.isEmpty();
+        return links.isEmpty() && nativeTimes.isEmpty() && nodeCurves.isEmpty() && twoLevelCurves.isEmpty();
     }
 }

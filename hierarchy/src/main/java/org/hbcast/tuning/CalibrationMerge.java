@@ -14,9 +14,7 @@ import java.util.function.ToDoubleFunction;
  * out): on a 2-core node of 4 ranks one launch streamed the ring at 8 MiB four times faster than the
  * next. Passes inside one launch cannot see that; separate launches can, and the {@link Statistic}
  * says which of them a figure follows. Node and two-level curves are
- * {@link NodeCurve#smoothed() smoothed} again after the merge. The launches' rounds
- * ({@link Calibration#rounds()}) are all kept, one after another: each is a moment a broadcast may
- * meet. Pure.
+ * {@link NodeCurve#smoothed() smoothed} again after the merge. Pure.
  */
 public final class CalibrationMerge {
     /** Which launch a merged figure follows. */
@@ -95,8 +93,7 @@ public final class CalibrationMerge {
         List<TimedSize> nativeTimes = pointwise("Open MPI's bcast times",
                 launches.stream().map(Calibration::nativeTimes).toList(), statistic);
         return Calibration.measured(first.hardware(), launches.get(launches.size() - 1).created(), links,
-                first.nativeLayout(), nativeTimes, curves).withTwoLevel(first.twoLevelLayout(), twoLevel)
-                .withRounds(launches.stream().flatMap(c -> c.rounds().stream()).toList());
+                first.nativeLayout(), nativeTimes, curves).withTwoLevel(first.twoLevelLayout(), twoLevel);
     }
 
     private static LinkCalibration link(LinkKind kind, List<Calibration> launches, Statistic statistic) {

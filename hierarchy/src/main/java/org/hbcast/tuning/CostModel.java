@@ -1,12 +1,10 @@
 package org.hbcast.tuning;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.IntStream;
 import org.hbcast.Algorithm;
 import org.hbcast.IntraNode;
 import org.hbcast.mpi.KnomialTree;
@@ -48,20 +46,8 @@ public final class CostModel {
 
     private static final Map<Long, int[]> TREES = new ConcurrentHashMap<>();
 
-    /**
-     * A plan's regret over the calibration's rounds leaves out the worst {@code 1/}{@value} of them:
-     * a spell that began halfway through a round's block of plans makes the plans timed before it
-     * look two to three times dearer than they are.
-     */
-    public static final int ROUNDS_PER_LEFT_OUT = 9;
-
-    /** Plans weighed at more than this times the fastest do not contend in the rounds ({@link #best}). */
-    static final double CONTENDER_FACTOR = 2;
-
     private final Calibration calibration;
     private final int cores;
-    /** A model per round of the calibration ({@link Calibration#inRound}); empty with fewer than two. */
-    private final List<CostModel> rounds;
 
     /** A model that assumes a core for every rank. */
     public CostModel(Calibration calibration) {
@@ -78,22 +64,14 @@ public final class CostModel {
             throw new IllegalArgumentException("cores must be positive, got " + cores);
         }
         this.cores = cores;
-        this.rounds = calibration.rounds().size() < 2 ? List.of() : IntStream.range(0, calibration.rounds().size())
-                .mapToObj(r -> new CostModel(calibration.inRound(r), cores)).toList();
     }
 
     public Calibration calibration() {
         return calibration;
     }
 
-    /**
-     * The best choice of one search: predicted seconds for (algorithm, intra-node transport, chunk, radix).
-     *
-     * @param regret the plan's predicted time over the fastest candidate's, in the round of the
-     *        calibration where that is largest once the worst rounds are left out (see {@link #best});
-     *        NaN where the choice went by {@code seconds} alone
-     */
-    public record Choice(Algorithm algorithm, IntraNode intra, int chunkBytes, int radix, double seconds, double regret) {
+    /** The best choice of one search: predicted seconds for (algorithm, intra-node transport, chunk, radix). */
+    public record Choice(Algorithm algorithm, IntraNode intra, int chunkBytes, int radix, double seconds) {
     }
 
     /**
@@ -358,26 +336,16 @@ public final class CostModel {
     }
 
     /**
-     * The best (algorithm, intra-node transport, chunk, radix) for {@code bytes}: the one whose
-     * predicted time is nearest the fastest candidate's in every round of the calibration (least
-     * regret, its worst {@code 1/}{@value #ROUNDS_PER_LEFT_OUT} of the rounds left out), the fastest
-     * prediction breaking ties; where the calibration kept fewer than two rounds, or for device
-     * buffers (which no round measured), the fastest prediction. {@code algorithm}, {@code intra},
-     * {@code chunkBytes} and {@code radix} restrict the search when not AUTO / 0; chunks never exceed
-     * {@code maxChunk}. Remaining ties go to the earlier candidate, so every rank agrees.
-     *
-     * <p>Why regret: with more ranks than cores the machine has spells of seconds in which broadcasts
-     * run two to three times slower, and they do not slow every plan alike: on 2 hosts of 2 ranks
-     * eight chunks of 32 KiB beat one of 256 KiB by 1.5 times in a fast spell and tied it in a slow
-     * one. A broadcast may run in either kind. The weighed curves price the two plans alike, and
-     * whichever wins the tie can be 1.5 times the best where the broadcast meets the other kind; the
-     * plan whose worst round is nearest the best is near the best in both.
+     * The fastest predicted (algorithm, intra-node transport, chunk, radix) for {@code bytes}.
+     * {@code algorithm}, {@code intra}, {@code chunkBytes} and {@code radix} restrict the search when
+     * not AUTO / 0; chunks never exceed {@code maxChunk}. Ties go to the earlier candidate, so every
+     * rank agrees.
      */
     public Choice best(long bytes, ClusterShape shape, MemoryKind memory, int maxChunk,
                        Algorithm algorithm, IntraNode intra, int chunkBytes, int radix) {
         List<Algorithm> algorithms = algorithm == Algorithm.AUTO ? candidateAlgorithms(shape, memory) : List.of(algorithm);
         List<Integer> chunks = chunkBytes > 0 ? List.of(Math.min(chunkBytes, maxChunk)) : candidateChunks(bytes, maxChunk);
-        List<Choice> candidates = new ArrayList<>();
+        Choice best = null;
         for (Algorithm a : algorithms) {
             List<Integer> radices = radix > 0 ? List.of(radix) : candidateRadices(a, shape);
             List<IntraNode> transports = a == Algorithm.HIERARCHICAL ? candidateIntra(shape, memory, intra)
@@ -385,64 +353,14 @@ public final class CostModel {
             for (IntraNode t : transports) {
                 for (int c : a == Algorithm.NATIVE ? chunks.subList(chunks.size() - 1, chunks.size()) : chunks) {
                     for (int k : a == Algorithm.NATIVE ? radices.subList(0, 1) : radices) {
-                        candidates.add(new Choice(a, t, c, k, predict(a, t, bytes, c, k, shape, memory), Double.NaN));
+                        double time = predict(a, t, bytes, c, k, shape, memory);
+                        if (best == null || time < best.seconds()) {
+                            best = new Choice(a, t, c, k, time);
+                        }
                     }
                 }
             }
         }
-        Choice fastest = candidates.get(0);
-        for (Choice c : candidates) {
-            if (c.seconds() < fastest.seconds()) {
-                fastest = c;
-            }
-        }
-        if (rounds.isEmpty() || memory != MemoryKind.HOST || bytes <= 0 || candidates.size() == 1) {
-            return fastest;
-        }
-        // Contenders only: a plan priced at twice the fastest is far from the best in most rounds, and
-        // pricing every candidate in every round would cost each new broadcast a tenth of a second.
-        double limit = CONTENDER_FACTOR * fastest.seconds();
-        candidates.removeIf(c -> !(c.seconds() <= limit));
-        if (candidates.size() == 1) {
-            return fastest;
-        }
-        double[] regret = regrets(candidates, bytes, shape, memory);
-        int chosen = 0;
-        for (int i = 1; i < candidates.size(); i++) {
-            if (regret[i] < regret[chosen]
-                    || (regret[i] == regret[chosen] && candidates.get(i).seconds() < candidates.get(chosen).seconds())) {
-                chosen = i;
-            }
-        }
-        Choice c = candidates.get(chosen);
-        return new Choice(c.algorithm(), c.intra(), c.chunkBytes(), c.radix(), c.seconds(), regret[chosen]);
-    }
-
-    /**
-     * Each candidate's regret: its time over the fastest candidate's in each round, the worst
-     * {@code 1/}{@value #ROUNDS_PER_LEFT_OUT} of the rounds left out, the largest of the rest.
-     */
-    private double[] regrets(List<Choice> candidates, long bytes, ClusterShape shape, MemoryKind memory) {
-        int n = rounds.size();
-        double[][] ratios = new double[candidates.size()][n];
-        for (int r = 0; r < n; r++) {
-            CostModel round = rounds.get(r);
-            double[] times = new double[candidates.size()];
-            double fastest = Double.POSITIVE_INFINITY;
-            for (int i = 0; i < times.length; i++) {
-                Choice c = candidates.get(i);
-                times[i] = round.predict(c.algorithm(), c.intra(), bytes, c.chunkBytes(), c.radix(), shape, memory);
-                fastest = Math.min(fastest, times[i]);
-            }
-            for (int i = 0; i < times.length; i++) {
-                ratios[i][r] = fastest > 0 && Double.isFinite(fastest) ? times[i] / fastest : 1;
-            }
-        }
-        double[] regret = new double[candidates.size()];
-        for (int i = 0; i < regret.length; i++) {
-            Arrays.sort(ratios[i]);
-            regret[i] = ratios[i][n - 1 - n / ROUNDS_PER_LEFT_OUT];
-        }
-        return regret;
+        return best;
     }
 }

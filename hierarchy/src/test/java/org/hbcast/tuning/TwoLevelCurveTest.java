@@ -103,7 +103,7 @@ class TwoLevelCurveTest {
         assertTrue(twice.getMessage().contains("a two-level curve is calibrated twice"), twice.getMessage());
         IllegalArgumentException noLayout = assertThrows(IllegalArgumentException.class, () -> new Calibration(
                 Calibration.FORMAT_VERSION, base.hardware(), "", base.links(), null, List.of(), List.of(), null,
-                List.of(ring(1)), List.of()));
+                List.of(ring(1))));
         assertTrue(noLayout.getMessage().contains("two-level curves without the layout"), noLayout.getMessage());
         assertTrue(base.withTwoLevel("2x2", List.of()).isBuiltIn() == base.isBuiltIn());
         assertNull(base.withTwoLevel("2x2", List.of()).twoLevelLayout(), "no curves, no layout");

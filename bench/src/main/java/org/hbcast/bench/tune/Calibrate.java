@@ -204,16 +204,16 @@ public final class Calibrate implements Callable<Integer> {
         }
         links.removeIf(l -> l == null);
         List<Long> chunkSizes = nodeChunks.equals("none") ? List.of() : ByteSizes.powersOfTwo(nodeChunks);
-        Curves curves = layout.nodeSize(0) > 1 && !chunkSizes.isEmpty()
-                ? nodeCurves(base, layout, chunkSizes) : Curves.NONE;
-        Curves twoLevel = shape.nodes() > 1 && shape.maxNodeSize() > 1 && !chunkSizes.isEmpty()
-                ? twoLevelCurves(base, shape, chunkSizes) : Curves.NONE;
+        List<NodeCurve> curves = layout.nodeSize(0) > 1 && !chunkSizes.isEmpty()
+                ? nodeCurves(base, layout, chunkSizes) : List.of();
+        List<NodeCurve> twoLevel = shape.nodes() > 1 && shape.maxNodeSize() > 1 && !chunkSizes.isEmpty()
+                ? twoLevelCurves(base, shape, chunkSizes) : List.of();
         List<TimedSize> nativeTimes = nativeSizes.equals("none") ? List.of() : nativeCurve();
         Path file = out != null ? out : TuningFiles.calibration(System.getenv(), fp);
         if (rank == 0) {
             Calibration c = Calibration.measured(fp.hardware(), Instant.now().toString(), links,
-                    nativeTimes.isEmpty() ? null : shape.toString(), nativeTimes, curves.weighed())
-                    .withTwoLevel(shape.toString(), twoLevel.weighed()).withRounds(rounds(curves, twoLevel));
+                    nativeTimes.isEmpty() ? null : shape.toString(), nativeTimes, curves)
+                    .withTwoLevel(shape.toString(), twoLevel);
             if (!earlier.isEmpty()) {
                 List<Calibration> launches = new ArrayList<>(earlier);
                 launches.add(c);
@@ -271,10 +271,6 @@ public final class Calibrate implements Callable<Integer> {
         }
         for (TimedSize t : c.nativeTimes()) {
             System.out.printf(Locale.ROOT, "  native bcast %10d B  %10.1f us%n", t.bytes(), t.seconds() * 1e6);
-        }
-        if (!c.rounds().isEmpty()) {
-            System.out.println("  curves kept as each of " + c.rounds().size() + " rounds saw them (the model's choice:"
-                    + " the plan nearest the best in every round)");
         }
     }
 
@@ -520,11 +516,11 @@ public final class Calibrate implements Callable<Integer> {
      * The streaming costs of the ring and the fan-out over every rank of node 0 (as one node, the
      * others sleeping; see {@link #curves}). Returns nothing on the others.
      */
-    private Curves nodeCurves(BcastOptions base, NodeLayout layout, List<Long> chunkSizes) throws MPIException {
+    private List<NodeCurve> nodeCurves(BcastOptions base, NodeLayout layout, List<Long> chunkSizes) throws MPIException {
         int n = layout.nodeSize(0);
         boolean member = layout.nodeOf(rank) == 0;
         Intracomm node = world.split(member ? 0 : 1, rank);
-        Curves curves = Curves.NONE;
+        List<NodeCurve> curves = List.of();
         try {
             if (member) {
                 curves = curves(node, base.withNodeSizes(Integer.toString(n)), n, chunkSizes);
@@ -541,9 +537,9 @@ public final class Calibrate implements Callable<Integer> {
      * ring and with the fan-out inside the nodes (see {@link #curves}): what the leaders' network
      * hop costs while every rank takes part, sharing the cores, as it does in a broadcast.
      */
-    private Curves twoLevelCurves(BcastOptions base, ClusterShape shape, List<Long> chunkSizes)
+    private List<NodeCurve> twoLevelCurves(BcastOptions base, ClusterShape shape, List<Long> chunkSizes)
             throws MPIException {
-        Curves curves = curves(world, base, shape.maxNodeSize(), chunkSizes);
+        List<NodeCurve> curves = curves(world, base, shape.maxNodeSize(), chunkSizes);
         QuietBarrier.await(world);
         return curves;
     }
@@ -572,7 +568,7 @@ public final class Calibrate implements Callable<Integer> {
      * priced 32 chunks of 64 KiB at 2 MiB by a fast spell and missed in a slow check (1.33); the
      * worst ratio over 9 rounds was set by rounds in which a spell began halfway through.
      */
-    private Curves curves(Intracomm comm, BcastOptions o, int nodeSize, List<Long> chunkSizes)
+    private List<NodeCurve> curves(Intracomm comm, BcastOptions o, int nodeSize, List<Long> chunkSizes)
             throws MPIException {
         List<IntraNode> transports = List.of(IntraNode.RING, IntraNode.FANOUT);
         int kinds = transports.size();
@@ -619,25 +615,7 @@ public final class Calibrate implements Callable<Integer> {
         } finally {
             close(hbs);
         }
-        List<List<NodeCurve>> byRound = new ArrayList<>();
-        for (double[] figures : samples.passFigures(groups)) {
-            byRound.add(nodeCurves(figures, transports, nodeSize, chunkSizes, messages, first));
-        }
-        return new Curves(nodeCurves(samples.figures(groups), transports, nodeSize, chunkSizes, messages, first), byRound);
-    }
-
-    /**
-     * Curves measured over rounds: {@code weighed} prices each point by its mean ratio to its rivals
-     * over the rounds; {@code byRound} holds the same curves as each round alone saw them.
-     */
-    record Curves(List<NodeCurve> weighed, List<List<NodeCurve>> byRound) {
-        static final Curves NONE = new Curves(List.of(), List.of());
-    }
-
-    /** The curve of each of {@code transports} from the figure of every point (laid out as {@link #curves} says). */
-    private static List<NodeCurve> nodeCurves(double[] figures, List<IntraNode> transports, int nodeSize,
-                                              List<Long> chunkSizes, List<List<Long>> messages, int[] first) {
-        int kinds = transports.size();
+        double[] figures = samples.figures(groups);
         List<NodeCurve> curves = new ArrayList<>();
         for (int t = 0; t < kinds; t++) {
             List<NodeCurve.ChunkCost> costs = new ArrayList<>();
@@ -651,17 +629,6 @@ public final class Calibrate implements Callable<Integer> {
             curves.add(new NodeCurve(transports.get(t), nodeSize, costs).smoothed());
         }
         return curves;
-    }
-
-    /** One {@link Calibration.Round} per round of the node and the two-level curves (either may be absent). */
-    static List<Calibration.Round> rounds(Curves node, Curves twoLevel) {
-        int count = Math.max(node.byRound().size(), twoLevel.byRound().size());
-        List<Calibration.Round> rounds = new ArrayList<>();
-        for (int r = 0; r < count; r++) {
-            rounds.add(new Calibration.Round(r < node.byRound().size() ? node.byRound().get(r) : List.of(),
-                    r < twoLevel.byRound().size() ? twoLevel.byRound().get(r) : List.of()));
-        }
-        return rounds;
     }
 
     /**

@@ -57,14 +57,21 @@ final class PassSamples {
      */
     double[] figures(List<int[]> groups) {
         double[] f = figures();
-        int passes = passes();
-        double[][] ratios = ratios(groups);
+        int passes = samples.length == 0 ? 0 : samples[0].length;
         for (int[] group : groups) {
-            double level = level(group);
+            double[] fastest = new double[passes];
+            for (int pass = 0; pass < passes; pass++) {
+                fastest[pass] = Double.POSITIVE_INFINITY;
+                for (int point : group) {
+                    fastest[pass] = Math.min(fastest[pass], samples[point][pass]);
+                }
+            }
+            double level = BcastClock.median(fastest);
             for (int point : group) {
                 double worst = 0;
                 double sum = 0;
-                for (double r : ratios[point]) {
+                for (int pass = 0; pass < passes; pass++) {
+                    double r = samples[point][pass] / fastest[pass];
                     worst = Math.max(worst, r);
                     sum += r;
                 }
@@ -72,68 +79,5 @@ final class PassSamples {
             }
         }
         return f;
-    }
-
-    /**
-     * Every point's figure in each pass alone, {@code [pass][point]}: for the points of {@code groups}
-     * its ratio in that pass to the fastest point of its group, times the median of those fastest
-     * times (as {@link #figures(List)}, one pass at a time); for the others the pass's time. The
-     * level is the same in every pass, so a pass's figures differ from another's only where the
-     * plans of a group ranked differently, not where the whole pass met a slower spell.
-     */
-    double[][] passFigures(List<int[]> groups) {
-        int passes = passes();
-        double[][] f = new double[passes][samples.length];
-        for (int pass = 0; pass < passes; pass++) {
-            for (int point = 0; point < samples.length; point++) {
-                f[pass][point] = samples[point][pass];
-            }
-        }
-        double[][] ratios = ratios(groups);
-        for (int[] group : groups) {
-            double level = level(group);
-            for (int point : group) {
-                for (int pass = 0; pass < passes; pass++) {
-                    f[pass][point] = level * ratios[point][pass];
-                }
-            }
-        }
-        return f;
-    }
-
-    private int passes() {
-        return samples.length == 0 ? 0 : samples[0].length;
-    }
-
-    /** The fastest time of {@code group} in each pass. */
-    private double[] fastest(int[] group) {
-        double[] fastest = new double[passes()];
-        for (int pass = 0; pass < fastest.length; pass++) {
-            fastest[pass] = Double.POSITIVE_INFINITY;
-            for (int point : group) {
-                fastest[pass] = Math.min(fastest[pass], samples[point][pass]);
-            }
-        }
-        return fastest;
-    }
-
-    /** The median over the passes of the fastest time of {@code group}. */
-    private double level(int[] group) {
-        return BcastClock.median(fastest(group));
-    }
-
-    /** {@code [point][pass]}: each grouped point's time over its group's fastest in the same pass (null for the others). */
-    private double[][] ratios(List<int[]> groups) {
-        double[][] ratios = new double[samples.length][];
-        for (int[] group : groups) {
-            double[] fastest = fastest(group);
-            for (int point : group) {
-                ratios[point] = new double[fastest.length];
-                for (int pass = 0; pass < fastest.length; pass++) {
-                    ratios[point][pass] = samples[point][pass] / fastest[pass];
-                }
-            }
-        }
-        return ratios;
     }
 }

@@ -59,23 +59,6 @@ class PassSamplesTest {
     }
 
     @Test
-    void eachPassAloneIsPricedByItsRatiosAtTheCommonLevel() {
-        // Pass 0 fast (point 1 twice the best), pass 1 slow for all (point 0 1.25 times), pass 2 slow.
-        PassSamples s = new PassSamples(3, 3);
-        double[][] byPass = {{10e-6, 20e-6, 5e-6}, {50e-6, 40e-6, 6e-6}, {30e-6, 30e-6, 7e-6}};
-        for (int pass = 0; pass < 3; pass++) {
-            for (int point = 0; point < 3; point++) {
-                s.add(point, pass, byPass[pass][point]);
-            }
-        }
-        double[][] f = s.passFigures(List.of(new int[] {0, 1}));
-        // The level: the median of the passes' fastest (10, 40, 30 us), 30 us.
-        assertArrayEquals(new double[] {30e-6, 60e-6, 5e-6}, f[0], 1e-12);
-        assertArrayEquals(new double[] {37.5e-6, 30e-6, 6e-6}, f[1], 1e-12);
-        assertArrayEquals(new double[] {30e-6, 30e-6, 7e-6}, f[2], 1e-12, "a point in no group keeps its own time");
-    }
-
-    @Test
     void needsAtLeastOnePass() {
         assertThrows(IllegalArgumentException.class, () -> new PassSamples(1, 0));
         assertThrows(IllegalArgumentException.class, () -> new PassSamples(-1, 3));
