@@ -2,8 +2,10 @@ package org.hbcast.bench.tune;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.StringJoiner;
 import java.util.stream.IntStream;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -18,77 +20,143 @@ import org.hbcast.tuning.TuningTable;
 /**
  * The selector's acceptance check, side by side in one run: per message size, the sweep's best
  * point, {@code auto} with the tuning table and {@code auto} with the cost model alone, measured
- * interleaved (median of repeats), with the ratios to the best (median of the ratios of neighbouring
- * runs) and the targets (table within 10%, model within 25%). A choice that is the best point's
- * configuration is that configuration's time: timing one configuration twice would only measure the
- * spread between its runs.
+ * interleaved, with the ratios to the best (median of the ratios of neighbouring runs) and the
+ * targets (table within 10%, model within 25%). A choice that is the best point's configuration is
+ * that configuration's time: timing one configuration twice would only measure the spread between
+ * its runs.
+ *
+ * <p>The runs of a size are spread over several passes through all the sizes, so that they meet
+ * the machine at several moments of the check: with more ranks than cores the machine has spells
+ * of seconds in which plans run up to three times slower, and not alike, and a size timed in one
+ * stretch a tenth of a second long is judged by the one spell it met. Each pass's ratio is printed
+ * as well, so the spread between spells stays in view.
  */
 final class SelectorCheck {
     static final double TABLE_TARGET = 1.10;
     static final double MODEL_TARGET = 1.25;
+
+    private static final int BEST = 0;
+    private static final int TABLE = 1;
+    private static final int MODEL = 2;
 
     private final Intracomm world;
     private final BcastOptions auto;
     private final Path table;
     private final ByteBuffer buf;
     private final BcastClock clock;
-    private final int repeat;
+    private final int runs;
+    private final int passes;
 
-    SelectorCheck(Intracomm world, BcastOptions base, Path table, ByteBuffer buf, BcastClock clock, int repeat) {
+    /**
+     * @param runs   interleaved runs per size in all
+     * @param passes passes through the sizes that share those runs (1..{@code runs})
+     */
+    SelectorCheck(Intracomm world, BcastOptions base, Path table, ByteBuffer buf, BcastClock clock, int runs,
+                  int passes) {
+        if (passes < 1 || passes > runs) {
+            throw new IllegalArgumentException("the check's passes must lie within 1.." + runs + " (its runs), got " + passes);
+        }
         this.world = world;
         this.auto = base.withAlgorithm(Algorithm.AUTO).withChunkBytes(0).withRadix(0);
         this.table = table;
         this.buf = buf;
         this.clock = clock;
-        this.repeat = repeat;
+        this.runs = runs;
+        this.passes = passes;
     }
 
     void run(List<TuningTable.Entry> entries) throws MPIException {
         boolean root = world.getRank() == 0;
-        int tableMisses = 0;
-        int modelMisses = 0;
+        // [size][variant][run]; a variant timed by another (measuredBy) keeps no runs of its own.
+        double[][][] times = new double[entries.size()][3][runs];
+        int[][] measuredBy = new int[entries.size()][];
+        String[] bestName = new String[entries.size()];
+        String[][] names = new String[entries.size()][];
         try (HierarchicalBcast tabled = HierarchicalBcast.create(world, auto.withTuningFile(table));
              HierarchicalBcast modelled = HierarchicalBcast.create(world, auto.withTuningFile(Path.of("none")))) {
-            if (root) {
-                System.out.println("# selector check: best point of the sweep vs auto with the table vs auto with the model"
-                        + " alone; median of " + repeat + " interleaved runs, ratios the median of the runs' ratios;"
-                        + " targets table/best <= " + TABLE_TARGET
-                        + ", model/best <= " + MODEL_TARGET);
-                System.out.printf(Locale.ROOT, "%-10s %-30s %11s %-30s %11s %7s %-30s %11s %7s  %s%n", "# size", "best",
-                        "us", "table choice", "us", "ratio", "model choice", "us", "ratio", "verdict");
-            }
-            for (TuningTable.Entry e : entries) {
-                int m = (int) e.bytes();
-                BcastOptions fixed = e.algorithm() == Algorithm.NATIVE ? auto.withAlgorithm(Algorithm.NATIVE)
-                        : auto.withAlgorithm(e.algorithm()).withChunkBytes(e.chunkBytes()).withRadix(e.radix())
-                                .withIntra(e.intra());
-                try (HierarchicalBcast best = HierarchicalBcast.create(world, fixed.withTuningFile(Path.of("none")))) {
-                    HierarchicalBcast[] variants = {best, tabled, modelled};
-                    int[] measuredBy = distinct(variants, m);
-                    double[][] runs = measure(variants, measuredBy, m);
-                    double tBest = BcastClock.median(runs[0]);
-                    double tTable = BcastClock.median(runs[measuredBy[1]]);
-                    double tModel = BcastClock.median(runs[measuredBy[2]]);
-                    double tableRatio = pairedRatio(runs[measuredBy[1]], runs[0]);
-                    double modelRatio = pairedRatio(runs[measuredBy[2]], runs[0]);
-                    boolean tableOk = tableRatio <= TABLE_TARGET;
-                    boolean modelOk = modelRatio <= MODEL_TARGET;
-                    tableMisses += tableOk ? 0 : 1;
-                    modelMisses += modelOk ? 0 : 1;
-                    if (root) {
-                        System.out.printf(Locale.ROOT, "%-10d %-30s %11.1f %-30s %11.1f %7.3f %-30s %11.1f %7.3f  %s%n", m,
-                                describe(best.plan(m)), tBest * 1e6, same(tabled, measuredBy[1], m), tTable * 1e6,
-                                tableRatio, same(modelled, measuredBy[2], m), tModel * 1e6, modelRatio,
-                                (tableOk ? "table ok" : "TABLE MISS") + ", " + (modelOk ? "model ok" : "MODEL MISS"));
-                        System.out.flush();
+            int done = 0;
+            for (int pass = 0; pass < passes; pass++) {
+                int count = runsInPass(runs, passes, pass);
+                if (root) {
+                    System.out.printf(Locale.ROOT, "# selector check: pass %d of %d, %d interleaved runs per size%n",
+                            pass + 1, passes, count);
+                    System.out.flush();
+                }
+                for (int s = 0; s < entries.size(); s++) {
+                    int m = (int) entries.get(s).bytes();
+                    try (HierarchicalBcast best = HierarchicalBcast.create(world, fixed(entries.get(s)))) {
+                        HierarchicalBcast[] variants = {best, tabled, modelled};
+                        if (measuredBy[s] == null) {
+                            measuredBy[s] = distinct(variants, m);
+                            bestName[s] = describe(best.plan(m));
+                            names[s] = new String[] {bestName[s], same(tabled, measuredBy[s][TABLE], m),
+                                same(modelled, measuredBy[s][MODEL], m)};
+                        }
+                        measure(variants, measuredBy[s], m, count, done, times[s]);
                     }
                 }
+                done += count;
             }
         }
         if (root) {
-            System.out.println("# " + entries.size() + " sizes: table choice missed its target at " + tableMisses
-                    + ", model choice at " + modelMisses);
+            report(entries, times, measuredBy, names);
         }
+    }
+
+    private void report(List<TuningTable.Entry> entries, double[][][] times, int[][] measuredBy, String[][] names) {
+        System.out.println("# selector check: best point of the sweep vs auto with the table vs auto with the model"
+                + " alone; median of " + runs + " interleaved runs in " + passes + " passes through the sizes,"
+                + " ratios the median of the runs' ratios (each pass's own after the verdict); targets table/best <= "
+                + TABLE_TARGET + ", model/best <= " + MODEL_TARGET);
+        System.out.printf(Locale.ROOT, "%-10s %-30s %11s %-30s %11s %7s %-30s %11s %7s  %-30s %s%n", "# size", "best",
+                "us", "table choice", "us", "ratio", "model choice", "us", "ratio", "verdict", "model by pass");
+        int tableMisses = 0;
+        int modelMisses = 0;
+        for (int s = 0; s < entries.size(); s++) {
+            double[] best = times[s][BEST];
+            double[] tabled = times[s][measuredBy[s][TABLE]];
+            double[] modelled = times[s][measuredBy[s][MODEL]];
+            double tableRatio = pairedRatio(tabled, best);
+            double modelRatio = pairedRatio(modelled, best);
+            boolean tableOk = tableRatio <= TABLE_TARGET;
+            boolean modelOk = modelRatio <= MODEL_TARGET;
+            tableMisses += tableOk ? 0 : 1;
+            modelMisses += modelOk ? 0 : 1;
+            System.out.printf(Locale.ROOT, "%-10d %-30s %11.1f %-30s %11.1f %7.3f %-30s %11.1f %7.3f  %-30s %s%n",
+                    entries.get(s).bytes(), names[s][BEST], BcastClock.median(best) * 1e6, names[s][TABLE],
+                    BcastClock.median(tabled) * 1e6, tableRatio, names[s][MODEL], BcastClock.median(modelled) * 1e6,
+                    modelRatio, (tableOk ? "table ok" : "TABLE MISS") + ", " + (modelOk ? "model ok" : "MODEL MISS"),
+                    byPass(modelled, best, passes));
+        }
+        System.out.println("# " + entries.size() + " sizes: table choice missed its target at " + tableMisses
+                + ", model choice at " + modelMisses);
+        System.out.flush();
+    }
+
+    /** The sweep's best point as options: its algorithm, chunk, radix and transport, no table. */
+    private BcastOptions fixed(TuningTable.Entry e) {
+        BcastOptions o = e.algorithm() == Algorithm.NATIVE ? auto.withAlgorithm(Algorithm.NATIVE)
+                : auto.withAlgorithm(e.algorithm()).withChunkBytes(e.chunkBytes()).withRadix(e.radix())
+                        .withIntra(e.intra());
+        return o.withTuningFile(Path.of("none"));
+    }
+
+    /** Runs of pass {@code pass} of {@code passes} that share {@code runs}: the first passes take the remainder. */
+    static int runsInPass(int runs, int passes, int pass) {
+        return runs / passes + (pass < runs % passes ? 1 : 0);
+    }
+
+    /** Each of {@code passes} passes' paired ratio ({@link #pairedRatio}), in their order, runs split by {@link #runsInPass}. */
+    static String byPass(double[] variant, double[] best, int passes) {
+        StringJoiner j = new StringJoiner(" ");
+        int from = 0;
+        for (int pass = 0; pass < passes; pass++) {
+            int to = from + runsInPass(variant.length, passes, pass);
+            j.add(String.format(Locale.ROOT, "%.2f",
+                    pairedRatio(Arrays.copyOfRange(variant, from, to), Arrays.copyOfRange(best, from, to))));
+            from = to;
+        }
+        return j.toString();
     }
 
     /**
@@ -110,22 +178,22 @@ final class SelectorCheck {
     }
 
     /**
-     * Runs of every distinct variant, interleaved with the order rotating from run to run
-     * ({@link BcastClock#interleaved}); a variant timed by another ({@code measuredBy}) gets no runs.
+     * {@code count} runs of every distinct variant, interleaved with the order rotating from run to run
+     * ({@link BcastClock#interleaved}) and on across passes, stored from run {@code from} of
+     * {@code times[variant]}.
      */
-    private double[][] measure(HierarchicalBcast[] variants, int[] measuredBy, int m) throws MPIException {
+    private void measure(HierarchicalBcast[] variants, int[] measuredBy, int m, int count, int from, double[][] times)
+            throws MPIException {
         int[] timed = IntStream.range(0, variants.length).filter(v -> measuredBy[v] == v).toArray();
         BcastClock.Call[] calls = new BcastClock.Call[timed.length];
         for (int i = 0; i < timed.length; i++) {
             HierarchicalBcast hb = variants[timed[i]];
             calls[i] = () -> hb.bcast(buf, m, MPI.BYTE, 0);
         }
-        double[][] measured = clock.interleaved(calls, repeat);
-        double[][] runs = new double[variants.length][];
+        double[][] measured = clock.interleaved(calls, count, from);
         for (int i = 0; i < timed.length; i++) {
-            runs[timed[i]] = measured[i];
+            System.arraycopy(measured[i], 0, times[timed[i]], from, count);
         }
-        return runs;
     }
 
     /**
@@ -151,5 +219,4 @@ final class SelectorCheck {
                 : Explanation.name(p.algorithm(), p.intra()) + "/" + Explanation.size(p.chunkBytes()).replace(" ", "")
                         + "/k" + p.radix();
     }
-
 }

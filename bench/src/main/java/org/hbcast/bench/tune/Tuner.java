@@ -81,6 +81,10 @@ public final class Tuner implements Callable<Integer> {
             + " medians over them and need more than the sweep's points (default ${DEFAULT-VALUE})")
     int checkRuns = 15;
 
+    @Option(names = "--check-passes", description = "passes through the sizes that share the check's runs, so that"
+            + " each size meets the machine at several moments, not in one spell (default 5, at most --check-runs)")
+    Integer checkPasses;
+
     @Option(names = "--out", description = "tuning table to write (default: the cache place of this fingerprint)")
     Path out;
 
@@ -121,6 +125,11 @@ public final class Tuner implements Callable<Integer> {
         if (iterations < 1 || warmup < 0 || repeat < 1 || checkRuns < 1 || maxRadix < 2 || !(minRunMs >= 0)) {
             throw new CommandLine.ParameterException(new CommandLine(this),
                     "-i, --repeat, --check-runs >= 1, -x >= 0, --min-run-ms >= 0, --max-radix >= 2");
+        }
+        int passes = checkPasses != null ? checkPasses : Math.min(5, checkRuns);
+        if (passes < 1 || passes > checkRuns) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--check-passes must lie within 1.."
+                    + checkRuns + " (--check-runs: each pass makes at least one run), got " + passes);
         }
         Calibrate calibrator = calibrator();
         BcastOptions base = BcastOptions.defaults();
@@ -164,7 +173,7 @@ public final class Tuner implements Callable<Integer> {
         }
         world.barrier();
         if (validate || validateOnly) {
-            new SelectorCheck(world, base, table, buf, clock, checkRuns).run(entries);
+            new SelectorCheck(world, base, table, buf, clock, checkRuns, passes).run(entries);
         }
         return 0;
     }

@@ -113,7 +113,8 @@ class CalibrateMpiTest {
                 .env("HBCAST_CALIBRATION_FILE", dir.resolve("none.json").toString())
                 .run();
         assertEquals(0, out.exitCode(), out.output());
-        assertTrue(out.output().contains("median of 3 interleaved runs"), out.output());
+        assertTrue(out.output().contains("median of 3 interleaved runs in 3 passes through the sizes"), out.output());
+        assertTrue(out.output().contains("# selector check: pass 3 of 3, 1 interleaved runs per size"), out.output());
         assertTrue(out.output().matches("(?s).*# 2 sizes: table choice missed its target at \\d, model choice at \\d.*"),
                 out.output());
         assertFalse(out.output().contains("Exception"), out.output());
