@@ -35,6 +35,9 @@ final class SelectorCheck {
     static final double TABLE_TARGET = 1.10;
     static final double MODEL_TARGET = 1.25;
 
+    /** Passes through the sizes when {@code --check-passes} is not given (fewer where there are fewer runs). */
+    static final int DEFAULT_PASSES = 5;
+
     private static final int BEST = 0;
     private static final int TABLE = 1;
     private static final int MODEL = 2;
@@ -49,13 +52,10 @@ final class SelectorCheck {
 
     /**
      * @param runs   interleaved runs per size in all
-     * @param passes passes through the sizes that share those runs (1..{@code runs})
+     * @param passes passes through the sizes that share those runs (1..{@code runs}, as the tuner checks)
      */
     SelectorCheck(Intracomm world, BcastOptions base, Path table, ByteBuffer buf, BcastClock clock, int runs,
                   int passes) {
-        if (passes < 1 || passes > runs) {
-            throw new IllegalArgumentException("the check's passes must lie within 1.." + runs + " (its runs), got " + passes);
-        }
         this.world = world;
         this.auto = base.withAlgorithm(Algorithm.AUTO).withChunkBytes(0).withRadix(0);
         this.table = table;
@@ -70,7 +70,6 @@ final class SelectorCheck {
         // [size][variant][run]; a variant timed by another (measuredBy) keeps no runs of its own.
         double[][][] times = new double[entries.size()][3][runs];
         int[][] measuredBy = new int[entries.size()][];
-        String[] bestName = new String[entries.size()];
         String[][] names = new String[entries.size()][];
         try (HierarchicalBcast tabled = HierarchicalBcast.create(world, auto.withTuningFile(table));
              HierarchicalBcast modelled = HierarchicalBcast.create(world, auto.withTuningFile(Path.of("none")))) {
@@ -84,12 +83,12 @@ final class SelectorCheck {
                 }
                 for (int s = 0; s < entries.size(); s++) {
                     int m = (int) entries.get(s).bytes();
+                    // Built again each pass: eleven best points held open at once would hold eleven sets of rings.
                     try (HierarchicalBcast best = HierarchicalBcast.create(world, fixed(entries.get(s)))) {
                         HierarchicalBcast[] variants = {best, tabled, modelled};
                         if (measuredBy[s] == null) {
                             measuredBy[s] = distinct(variants, m);
-                            bestName[s] = describe(best.plan(m));
-                            names[s] = new String[] {bestName[s], same(tabled, measuredBy[s][TABLE], m),
+                            names[s] = new String[] {describe(best.plan(m)), same(tabled, measuredBy[s][TABLE], m),
                                 same(modelled, measuredBy[s][MODEL], m)};
                         }
                         measure(variants, measuredBy[s], m, count, done, times[s]);

@@ -126,7 +126,7 @@ public final class Tuner implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this),
                     "-i, --repeat, --check-runs >= 1, -x >= 0, --min-run-ms >= 0, --max-radix >= 2");
         }
-        int passes = checkPasses != null ? checkPasses : Math.min(5, checkRuns);
+        int passes = checkPasses != null ? checkPasses : Math.min(SelectorCheck.DEFAULT_PASSES, checkRuns);
         if (passes < 1 || passes > checkRuns) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--check-passes must lie within 1.."
                     + checkRuns + " (--check-runs: each pass makes at least one run), got " + passes);
