@@ -9,8 +9,9 @@ import java.util.regex.Pattern;
 
 /**
  * Settings of a {@link HierarchicalBcast}: the algorithm, chunk size, tree radix, timeout, virtual
- * nodes and check mode. {@link #defaults()} reads the {@code HBCAST_*} environment variables and
- * rejects bad values with a message naming the variable; the {@code with*} methods derive variants.
+ * nodes and the rule for counts that differ across ranks. {@link #defaults()} reads the
+ * {@code HBCAST_*} environment variables and rejects bad values with a message naming the
+ * variable; the {@code with*} methods derive variants.
  *
  * @param algorithm which algorithm runs ({@code HBCAST_ALGORITHM}, default auto)
  * @param chunkBytes chunk (segment) size in bytes, 0 to let the selector choose ({@code HBCAST_CHUNK_BYTES})
@@ -19,13 +20,14 @@ import java.util.regex.Pattern;
  *        ({@code HBCAST_TUNING_FILE}; see {@link TuningAgreement})
  * @param timeout longest wait without progress before a call fails ({@code HBCAST_TIMEOUT_S}, default 60 s)
  * @param nodeSizes virtual node sizes like "8,3,3", or null for real nodes ({@code HBCAST_NODE_SIZES})
- * @param check compare (bytes, root) across ranks before each call ({@code HBCAST_CHECK=1})
+ * @param counts which count governs when ranks pass different ones ({@code HBCAST_COUNTS}, default
+ *        {@link CountRule#ROOT}, Open MPI's; {@code HBCAST_CHECK=1} is {@link CountRule#EQUAL})
  * @param ringSlots slots per intra-node ring link ({@code HBCAST_RING_SLOTS}, default 8)
  * @param intra how chunks move inside a node: the ring, the fan-out segment, or the selector's choice
  *        per size ({@code HBCAST_INTRA=auto|ring|fanout}, default auto)
  */
 public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path tuningFile, Duration timeout,
-                           String nodeSizes, boolean check, int ringSlots,
+                           String nodeSizes, CountRule counts, int ringSlots,
                            IntraNode intra) {
 
     /** Largest chunk: bounds the ring's slots (and so its shared memory). */
@@ -38,6 +40,7 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
         Objects.requireNonNull(algorithm, "algorithm");
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(intra, "intra");
+        Objects.requireNonNull(counts, "counts");
         checkChunkBytes(chunkBytes);
         checkRadix(radix);
         if (timeout.isNegative() || timeout.isZero()) {
@@ -79,7 +82,7 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
                 tuning == null || tuning.isBlank() ? null : Path.of(tuning),
                 Duration.ofMillis(Math.round(1000 * doubleVar(env, "HBCAST_TIMEOUT_S", 60, 0.001, 86_400))),
                 nodes == null || nodes.isBlank() ? null : nodes,
-                boolVar(env, "HBCAST_CHECK"),
+                countsVar(env),
                 intVar(env, "HBCAST_RING_SLOTS", 8, 1, MAX_RING_SLOTS),
                 intraVar(env, "HBCAST_INTRA"));
     }
@@ -87,6 +90,20 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
     private static IntraNode intraVar(Map<String, String> env, String name) {
         String v = env.get(name);
         return v == null || v.isBlank() ? IntraNode.AUTO : IntraNode.parse(name, v);
+    }
+
+    /** {@code HBCAST_COUNTS}, or {@code HBCAST_CHECK=1} (its older name for {@code equal}); they must not contradict. */
+    private static CountRule countsVar(Map<String, String> env) {
+        String v = env.get("HBCAST_COUNTS");
+        CountRule rule = v == null || v.isBlank() ? null : CountRule.parse("HBCAST_COUNTS", v);
+        if (boolVar(env, "HBCAST_CHECK")) {
+            if (rule != null && rule != CountRule.EQUAL) {
+                throw new IllegalArgumentException("HBCAST_CHECK=1 asks for HBCAST_COUNTS=equal but HBCAST_COUNTS='" + v
+                        + "'");
+            }
+            return CountRule.EQUAL;
+        }
+        return rule == null ? CountRule.ROOT : rule;
     }
 
     private static int intVar(Map<String, String> env, String name, int dflt, int min, int max) {
@@ -147,39 +164,44 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
     }
 
     public BcastOptions withAlgorithm(Algorithm a) {
-        return new BcastOptions(a, chunkBytes, radix, tuningFile, timeout, nodeSizes, check, ringSlots, intra);
+        return new BcastOptions(a, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra);
     }
 
     public BcastOptions withChunkBytes(int bytes) {
-        return new BcastOptions(algorithm, bytes, radix, tuningFile, timeout, nodeSizes, check, ringSlots, intra);
+        return new BcastOptions(algorithm, bytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra);
     }
 
     public BcastOptions withRadix(int k) {
-        return new BcastOptions(algorithm, chunkBytes, k, tuningFile, timeout, nodeSizes, check, ringSlots, intra);
+        return new BcastOptions(algorithm, chunkBytes, k, tuningFile, timeout, nodeSizes, counts, ringSlots, intra);
     }
 
     /** A tuning table to use; {@code Path.of("none")} for none (the model alone). */
     public BcastOptions withTuningFile(Path file) {
-        return new BcastOptions(algorithm, chunkBytes, radix, file, timeout, nodeSizes, check, ringSlots, intra);
+        return new BcastOptions(algorithm, chunkBytes, radix, file, timeout, nodeSizes, counts, ringSlots, intra);
     }
 
     public BcastOptions withTimeout(Duration t) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, t, nodeSizes, check, ringSlots, intra);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, t, nodeSizes, counts, ringSlots, intra);
     }
 
     public BcastOptions withNodeSizes(String sizes) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, sizes, check, ringSlots, intra);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, sizes, counts, ringSlots, intra);
     }
 
+    /** Check mode on ({@link CountRule#EQUAL}) or off (back to {@link CountRule#ROOT}). */
     public BcastOptions withCheck(boolean on) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, on, ringSlots, intra);
+        return withCounts(on ? CountRule.EQUAL : CountRule.ROOT);
+    }
+
+    public BcastOptions withCounts(CountRule rule) {
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, rule, ringSlots, intra);
     }
 
     public BcastOptions withRingSlots(int slots) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, check, slots, intra);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, slots, intra);
     }
 
     public BcastOptions withIntra(IntraNode i) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, check, ringSlots, i);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, i);
     }
 }

@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import mpi.Datatype;
 import mpi.Intracomm;
-import mpi.MPI;
 import mpi.MPIException;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -62,7 +61,7 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final UnsafeBuffer ringMemory = new UnsafeBuffer(0, 0);
     private final TreeLevel treeLevel;
     private final TwoLevelLoop loop;
-    private final long[] agreement = new long[4];
+    private final CallAgreement agreement;
     private ByteBuffer staging;
     private DeviceBroadcast device;
     private String brokenBy;
@@ -85,6 +84,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         this.leaders = new int[layout.nodeCount()];
         this.treeLevel = new TreeLevel(tree);
         this.loop = new TwoLevelLoop(options.timeout().toNanos());
+        this.agreement = new CallAgreement(comm, rank, options.timeout().toNanos());
     }
 
     /** {@link #create(Intracomm, BcastOptions)} with the options of the environment. Collective. */
@@ -143,10 +143,12 @@ public final class HierarchicalBcast implements AutoCloseable {
 
     /**
      * Broadcasts {@code count} elements of {@code type} in {@code buf} from {@code root} to every
-     * rank: the contract of {@code Intracomm.bcast(Object, int, Datatype, int)}.
+     * rank: the contract of {@code Intracomm.bcast(Object, int, Datatype, int)}, Open MPI's reading
+     * of it included: the root's count governs, a receiver that passed more gets the root's bytes
+     * and keeps the rest of its buffer (see {@link CountRule} and {@link BcastOptions#counts()}).
      *
-     * @throws MPIException on a bad argument (nothing sent), a mismatch across ranks (check mode),
-     *         a timeout (naming the peer) or a failed peer
+     * @throws MPIException on a bad argument or a mismatch across ranks (a truncation, a different
+     *         root: nothing sent, the next call may proceed), a timeout (naming the peer) or a failed peer
      */
     public void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
         requireUsable();
@@ -156,9 +158,7 @@ public final class HierarchicalBcast implements AutoCloseable {
             throw new MPIException("hbcast bcast on rank " + rank + ": " + e.getMessage());
         }
         try {
-            if (options.check()) {
-                checkAgreement();
-            }
+            message.adopt(agree(message.bytes(), message.type(), root));
             if (message.bytes() == 0) {
                 return;
             }
@@ -166,6 +166,21 @@ public final class HierarchicalBcast implements AutoCloseable {
         } finally {
             message.clear();
         }
+    }
+
+    /**
+     * The bytes this call moves: the root's, agreed by every rank unless the options trust the
+     * program to pass the same count everywhere (see {@link CountRule}).
+     */
+    private long agree(long bytes, ElementType type, int root) throws MPIException {
+        if (size == 1 || options.counts() == CountRule.TRUSTED) {
+            return bytes;
+        }
+        long agreed = agreement.agree(bytes, type, root, options.counts());
+        if (agreed == CallAgreement.TIMED_OUT) {
+            fail(agreement.timeoutMessage(bytes, root));
+        }
+        return agreed;
     }
 
     /**
@@ -179,10 +194,8 @@ public final class HierarchicalBcast implements AutoCloseable {
      */
     public void bcast(DeviceBuffer buf, int count, Datatype type, int root) throws MPIException {
         requireUsable();
-        long bytes = DeviceArguments.check(buf, count, type, root, rank, size, topology.position());
-        if (options.check()) {
-            checkAgreement(bytes, root);
-        }
+        long bytes = agree(DeviceArguments.check(buf, count, type, root, rank, size, topology.position()),
+                ElementType.of(type), root);
         if (bytes == 0) {
             return;
         }
@@ -325,28 +338,6 @@ public final class HierarchicalBcast implements AutoCloseable {
             sb.append(p == 0 ? " " : ",").append(layout.rankAt(node, p));
         }
         return sb.append(')').toString();
-    }
-
-    /** Check mode: every rank compares (bytes, root) with everybody's; all fail alike on a mismatch. */
-    private void checkAgreement() throws MPIException {
-        checkAgreement(message.bytes(), message.root());
-    }
-
-    private void checkAgreement(long bytes, int root) throws MPIException {
-        agreement[0] = bytes;
-        agreement[1] = -bytes;
-        agreement[2] = root;
-        agreement[3] = -root;
-        comm.allReduce(agreement, 4, MPI.LONG, MPI.MAX);
-        long maxBytes = agreement[0];
-        long minBytes = -agreement[1];
-        long maxRoot = agreement[2];
-        long minRoot = -agreement[3];
-        if (maxBytes != minBytes || maxRoot != minRoot) {
-            throw new MPIException("hbcast bcast check failed on rank " + rank + ": ranks disagree on the call"
-                    + " (bytes from " + minBytes + " to " + maxBytes + ", root from " + minRoot + " to " + maxRoot
-                    + "); this rank has " + bytes + " bytes and root " + root);
-        }
     }
 
     private void fail(String why) throws MPIException {

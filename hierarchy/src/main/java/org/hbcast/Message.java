@@ -82,6 +82,19 @@ final class Message {
         return this;
     }
 
+    /**
+     * Moves the root's {@code rootBytes} in this call (at most what this rank passed, a whole number
+     * of its elements: see {@link CallAgreement}); a receiver's buffer beyond them stays untouched.
+     */
+    void adopt(long rootBytes) {
+        if (rootBytes > bytes || rootBytes % type.bytes() != 0) {
+            throw new IllegalStateException("cannot take " + rootBytes + " bytes into a call of " + bytes + " bytes of "
+                    + type);
+        }
+        this.bytes = rootBytes;
+        this.count = (int) (rootBytes / type.bytes());
+    }
+
     Object buffer() {
         return buffer;
     }

@@ -25,6 +25,7 @@ class BcastFailureMpiTest {
                 .assertAllRanksOk();
         for (int r = 0; r < 4; r++) {
             assertTrue(out.verdict(r).detail().contains("ranks disagree on the call"), out.describe("rank " + r));
+            assertTrue(out.verdict(r).detail().contains("ranks disagree on the root"), out.describe("rank " + r));
         }
     }
 

@@ -54,7 +54,7 @@ public final class BcastFailureProgram {
             int count = world.getRank() == 0 ? 100_000 : 100_001;
             expect(seen, "ranks disagree on the call", () -> hb.bcast(data, count, MPI.BYTE, 0));
             int root = world.getRank() == 1 ? 0 : 1;
-            expect(seen, "ranks disagree on the call", () -> hb.bcast(data, 1000, MPI.BYTE, root));
+            expect(seen, "ranks disagree on the root", () -> hb.bcast(data, 1000, MPI.BYTE, root));
             BcastMatrixProgram.check(hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 500_000, 0, 78);
         }
         return "check mode caught:" + seen;

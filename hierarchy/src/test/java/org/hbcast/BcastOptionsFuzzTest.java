@@ -19,12 +19,13 @@ import org.junit.jupiter.api.Test;
  */
 class BcastOptionsFuzzTest {
     private static final List<String> VARIABLES = List.of("HBCAST_ALGORITHM", "HBCAST_CHUNK_BYTES", "HBCAST_RADIX",
-            "HBCAST_TIMEOUT_S", "HBCAST_CHECK", "HBCAST_RING_SLOTS", "HBCAST_NODE_SIZES", "HBCAST_INTRA");
+            "HBCAST_TIMEOUT_S", "HBCAST_CHECK", "HBCAST_COUNTS", "HBCAST_RING_SLOTS", "HBCAST_NODE_SIZES", "HBCAST_INTRA");
     private static final List<String> ODD = List.of("", " ", "\t", "-1", "0", "1", "2", "64", "65", "4096", "1e3",
             "0x40", "2147483647", "2147483648", "-2147483649", "99999999999999999999", "NaN", "Infinity", "-0",
             "+8", " 8 ", "8s", "5m", "1.5", ".5", "5.", "64K", "1M", "true", "TRUE", "yes", "auto", "Native",
             " knomial ", "hierarchical\n", "ring", "8,3,3", "2,,2", "0,4", "-2,6", "4", "\u0661\u0662", "5f", "0x1p3",
-            "1_000", "\u0000", "null", "8;rm -rf /", "2,2,", ",2", "fanout", " fanout\t", "Fanout");
+            "1_000", "\u0000", "null", "8;rm -rf /", "2,2,", ",2", "fanout", " fanout\t", "Fanout", "root", " Equal",
+            "trusted");
 
     @Test
     void everyEnvironmentGivesBoundedOptionsOrNamesTheBadVariable() {
@@ -69,7 +70,7 @@ class BcastOptionsFuzzTest {
         assertEquals(4096, o.chunkBytes());
         assertEquals(2500, o.timeout().toMillis());
         assertEquals(8, o.radix());
-        assertTrue(o.check());
+        assertEquals(CountRule.EQUAL, o.counts());
         for (String unit : List.of("5s", "5f", "0x1p3", "1e3", "NaN", "Infinity", "5 s")) {
             IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                     () -> BcastOptions.fromEnvironment(Map.of("HBCAST_TIMEOUT_S", unit)), unit);

@@ -18,7 +18,7 @@ class BcastOptionsTest {
         assertEquals(0, o.chunkBytes());
         assertEquals(Duration.ofSeconds(60), o.timeout());
         assertEquals(8, o.ringSlots());
-        assertEquals(false, o.check());
+        assertEquals(CountRule.ROOT, o.counts());
         assertEquals(IntraNode.AUTO, o.intra());
     }
 
@@ -33,6 +33,20 @@ class BcastOptionsTest {
     }
 
     @Test
+    void countRuleIsTheRootsUnlessAnotherIsAskedFor() {
+        assertEquals(CountRule.ROOT, BcastOptions.fromEnvironment(Map.of("HBCAST_COUNTS", " ")).counts());
+        assertEquals(CountRule.ROOT, BcastOptions.fromEnvironment(Map.of("HBCAST_COUNTS", "Root")).counts());
+        assertEquals(CountRule.EQUAL, BcastOptions.fromEnvironment(Map.of("HBCAST_COUNTS", "equal")).counts());
+        assertEquals(CountRule.TRUSTED, BcastOptions.fromEnvironment(Map.of("HBCAST_COUNTS", " TRUSTED ")).counts());
+        assertEquals(CountRule.EQUAL,
+                BcastOptions.fromEnvironment(Map.of("HBCAST_CHECK", "1", "HBCAST_COUNTS", "equal")).counts());
+        assertEquals(CountRule.TRUSTED,
+                BcastOptions.fromEnvironment(Map.of("HBCAST_CHECK", "0", "HBCAST_COUNTS", "trusted")).counts());
+        assertEquals(CountRule.EQUAL, BcastOptions.defaults().withCheck(true).counts());
+        assertEquals(CountRule.ROOT, BcastOptions.defaults().withCheck(true).withCheck(false).counts());
+    }
+
+    @Test
     void environmentIsRead() {
         BcastOptions o = BcastOptions.fromEnvironment(Map.of("HBCAST_ALGORITHM", "Hierarchical",
                 "HBCAST_CHUNK_BYTES", "65536", "HBCAST_RADIX", "4", "HBCAST_TIMEOUT_S", "2.5",
@@ -42,7 +56,7 @@ class BcastOptionsTest {
         assertEquals(4, o.radix());
         assertEquals(Duration.ofMillis(2500), o.timeout());
         assertEquals("2,2", o.nodeSizes());
-        assertTrue(o.check());
+        assertEquals(CountRule.EQUAL, o.counts());
     }
 
     @Test
@@ -55,6 +69,9 @@ class BcastOptionsTest {
         assertMessage("HBCAST_TIMEOUT_S=0 is outside", Map.of("HBCAST_TIMEOUT_S", "0"));
         assertMessage("HBCAST_TIMEOUT_S='NaN' is not a number of seconds", Map.of("HBCAST_TIMEOUT_S", "NaN"));
         assertMessage("HBCAST_CHECK='maybe' must be", Map.of("HBCAST_CHECK", "maybe"));
+        assertMessage("HBCAST_COUNTS='larger' must be root, equal or trusted", Map.of("HBCAST_COUNTS", "larger"));
+        assertMessage("HBCAST_CHECK=1 asks for HBCAST_COUNTS=equal but HBCAST_COUNTS='trusted'",
+                Map.of("HBCAST_CHECK", "1", "HBCAST_COUNTS", "trusted"));
         assertMessage("HBCAST_RING_SLOTS=0 is outside", Map.of("HBCAST_RING_SLOTS", "0"));
         assertMessage("HBCAST_INTRA='fan-out' must be auto, ring or fanout", Map.of("HBCAST_INTRA", "fan-out"));
     }

@@ -1,0 +1,151 @@
+package org.hbcast;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.LongBuffer;
+import java.util.concurrent.TimeUnit;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+import org.agrona.concurrent.BackoffIdleStrategy;
+
+/**
+ * Makes every rank of a call know what the root sends before anything is sent, so that ranks may
+ * pass different counts as Open MPI allows (see {@link CountRule}): one all-reduce (MAX) of eight
+ * longs per call carries the roots the ranks passed, the root's byte count and element size, the
+ * smallest receiver's byte count (with its rank) and the largest element size. Every rank reaches
+ * the same verdict from the same words, so a mismatch fails on every rank at once and nothing waits.
+ *
+ * <p>The all-reduce is non-blocking and waited for like the rest of a call (yielding first, as Open
+ * MPI's {@code mpi_yield_when_idle} does, then parking), so a rank that never joins (it died, or
+ * called something else) makes the others fail after the timeout instead of hanging in Open MPI.
+ * Reused from call to call; allocates the bindings' request, and strings only for an error.
+ */
+final class CallAgreement {
+    /** Low bits of a receiver's key that hold its rank; the bytes go above them. */
+    /** What {@link #agree} returns when some rank never joined. */
+    static final long TIMED_OUT = -1;
+    private static final int RANK_BITS = 20;
+    private static final long RANK_MASK = (1L << RANK_BITS) - 1;
+
+    private static final int ROOT_MAX = 0;
+    private static final int ROOT_MIN = 1;
+    private static final int ROOT_BYTES = 2;
+    private static final int ROOT_ELEMENT = 3;
+    private static final int RECEIVER_MIN = 4;
+    private static final int ELEMENT_MAX = 5;
+    private static final int BYTES_MAX = 6;
+    private static final int BYTES_MIN = 7;
+
+    private final Intracomm comm;
+    private final int rank;
+    private final long[] words = new long[8];
+    private final LongBuffer reduced = ByteBuffer.allocateDirect(8 * Long.BYTES).order(ByteOrder.nativeOrder())
+            .asLongBuffer();
+    private final ProgressWait wait;
+    private final double timeoutSeconds;
+
+    CallAgreement(Intracomm comm, int rank, long timeoutNs) {
+        this.comm = comm;
+        this.rank = rank;
+        this.wait = new ProgressWait(new BackoffIdleStrategy(100, 10_000, TimeUnit.MICROSECONDS.toNanos(1),
+                TimeUnit.MICROSECONDS.toNanos(100)), timeoutNs);
+        this.timeoutSeconds = timeoutNs / 1e9;
+    }
+
+    /**
+     * Collective over the communicator: agrees on the call and returns the root's byte count, which
+     * every rank then moves.
+     *
+     * @param bytes this rank's count times its element size
+     * @throws MPIException on every rank alike, naming the mismatch, when the ranks name different
+     *         roots, when a receiver passed fewer bytes than the root, when the root's bytes are not a
+     *         whole number of some rank's elements, or under {@link CountRule#EQUAL} when any counts
+     *         differ; nothing has been sent then
+     * @return the root's bytes, or {@link #TIMED_OUT} when some rank did not join within the timeout
+     *         (the communicator is unusable then: the all-reduce stays posted; see {@link #timeoutMessage})
+     */
+    long agree(long bytes, ElementType type, int root, CountRule rule) throws MPIException {
+        fill(words, rank, bytes, type, root);
+        reduced.put(0, words);
+        Request request = comm.iAllReduce(reduced, words.length, MPI.LONG, MPI.MAX);
+        wait.reset();
+        while (!request.test()) {
+            if (wait.timedOut(0)) {
+                return TIMED_OUT;
+            }
+        }
+        reduced.get(0, words);
+        return verdict(words, rank, bytes, type, root, rule);
+    }
+
+    /** This rank's words before the reduction: what it passed, each where MAX keeps what the verdict needs. */
+    static void fill(long[] w, int rank, long bytes, ElementType type, int root) {
+        boolean isRoot = rank == root;
+        w[ROOT_MAX] = root;
+        w[ROOT_MIN] = -root;
+        w[ROOT_BYTES] = isRoot ? bytes : -1;
+        w[ROOT_ELEMENT] = isRoot ? type.bytes() : -1;
+        w[RECEIVER_MIN] = isRoot ? Long.MIN_VALUE : -(bytes << RANK_BITS | Math.min(rank, RANK_MASK));
+        w[ELEMENT_MAX] = type.bytes();
+        w[BYTES_MAX] = bytes;
+        w[BYTES_MIN] = -bytes;
+    }
+
+    /** {@link #fill} into new words, for tests that reduce them as MPI would. */
+    static long[] words(int rank, long bytes, ElementType type, int root) {
+        long[] w = new long[8];
+        fill(w, rank, bytes, type, root);
+        return w;
+    }
+
+    /** The root's byte count agreed in {@code w} (the all-reduced words), or the error every rank raises. */
+    static long verdict(long[] w, int rank, long bytes, ElementType type, int root, CountRule rule)
+            throws MPIException {
+        long maxRoot = w[ROOT_MAX];
+        long minRoot = -w[ROOT_MIN];
+        if (maxRoot != minRoot) {
+            throw new MPIException(where(rank) + "ranks disagree on the root: they passed roots from " + minRoot + " to "
+                    + maxRoot + ", this rank passed " + root + "; nothing was sent");
+        }
+        long rootBytes = w[ROOT_BYTES];
+        long rootElement = w[ROOT_ELEMENT];
+        if (rule == CountRule.EQUAL && w[BYTES_MAX] != -w[BYTES_MIN]) {
+            throw new MPIException(where(rank) + "check mode: ranks disagree on the call (bytes from " + -w[BYTES_MIN]
+                    + " to " + w[BYTES_MAX] + ", root " + root + "); this rank has " + bytes + " bytes; nothing was sent");
+        }
+        if (w[RECEIVER_MIN] != Long.MIN_VALUE) {
+            long key = -w[RECEIVER_MIN];
+            long fewest = key >>> RANK_BITS;
+            if (fewest < rootBytes) {
+                String rootSends = "root " + root + " sends " + rootBytes + " bytes (" + rootBytes / rootElement + " of its "
+                        + rootElement + "-byte elements)";
+                if (rank != root && bytes < rootBytes) {
+                    throw new MPIException(where(rank) + "message truncated: " + rootSends + " but this rank's count of "
+                            + bytes / type.bytes() + " " + type + " holds only " + bytes + " bytes; nothing was sent");
+                }
+                throw new MPIException(where(rank) + "message truncated on rank " + (key & RANK_MASK) + ": " + rootSends
+                        + " but that rank's count holds only " + fewest + " bytes; nothing was sent");
+            }
+        }
+        if (rootBytes % w[ELEMENT_MAX] != 0) {
+            String mine = rootBytes % type.bytes() != 0 ? "this rank's " + type + " (" + type.bytes() + " bytes)"
+                    : "another rank's " + w[ELEMENT_MAX] + "-byte datatype";
+            throw new MPIException(where(rank) + "datatype mismatch: root " + root + " sends " + rootBytes + " bytes of "
+                    + rootElement + "-byte elements, not a whole number of the elements of " + mine
+                    + "; nothing was sent");
+        }
+        return rootBytes;
+    }
+
+    /** Why {@link #agree} returned {@link #TIMED_OUT}. */
+    String timeoutMessage(long bytes, int root) {
+        return where(rank) + "timed out after " + timeoutSeconds + " s agreeing on the call (root " + root + ", "
+                + bytes + " bytes here): some rank of the communicator has not called bcast, or has died";
+    }
+
+    private static String where(int rank) {
+        return "hbcast bcast on rank " + rank + ": ";
+    }
+}

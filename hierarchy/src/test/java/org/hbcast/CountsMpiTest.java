@@ -1,0 +1,48 @@
+package org.hbcast;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.hbcast.testing.MpiLaunch;
+import org.hbcast.testing.MpiOutcome;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Counts that differ across ranks (issue 24) on real launches: every plan delivers the root's bytes
+ * and leaves the rest of larger buffers untouched; mismatches fail on every rank at once and the
+ * next call works. Each rank checks every byte and counts its cases; all must report all of them.
+ */
+class CountsMpiTest {
+    /** Cases per plan in {@link CountsProgram}: 25 names and ints, 17 larger receivers, 6 mismatches. */
+    private static final int CASES_PER_PLAN = 48;
+    private static final String PLANS = "auto,native,knomial,ring,fanout";
+
+    private static void assertEveryRankRanEveryCase(MpiOutcome out, int ranks) {
+        out.assertAllRanksOk();
+        for (int r = 0; r < ranks; r++) {
+            assertEquals("cases=" + 5 * CASES_PER_PLAN + " plans=" + PLANS.replace(',', '+'), out.verdict(r).detail(),
+                    out.describe("rank " + r));
+        }
+        out.assertNoLeakedSegments();
+    }
+
+    @Test
+    void oneNodeOfFour() {
+        assertEveryRankRanEveryCase(MpiLaunch.program(CountsProgram.class).ranks(4).env("HBCAST_TIMEOUT_S", "20").run(),
+                4);
+    }
+
+    @ParameterizedTest(name = "virtual nodes {0}")
+    @ValueSource(strings = {"2,2", "1,2", "3,1,2"})
+    void virtualNodes(String nodes) {
+        MpiLaunch launch = MpiLaunch.program(CountsProgram.class).nodeSizes(nodes).env("HBCAST_TIMEOUT_S", "20");
+        assertEveryRankRanEveryCase(launch.run(), nodes.chars().filter(Character::isDigit).map(c -> c - '0').sum());
+    }
+
+    @Test
+    void testBedTwoHostsOfTwo() {
+        assertEveryRankRanEveryCase(MpiLaunch.program(CountsProgram.class).testBed(2, 2).env("HBCAST_TIMEOUT_S", "20")
+                .run(), 4);
+    }
+}

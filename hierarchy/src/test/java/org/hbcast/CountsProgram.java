@@ -1,0 +1,161 @@
+package org.hbcast;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import org.hbcast.testing.MpiTestProgram;
+
+/**
+ * Counts that differ across ranks, as Open MPI allows (issue 24), on every plan: {@code auto},
+ * {@code native}, {@code knomial}, the hierarchy with the ring and with the fan-out. Each rank
+ * checks every byte it holds after every call and reports {@code cases=N plans=P}, or fails.
+ *
+ * <ul>
+ *   <li>The issue's program: the root broadcasts a 13- or 14-byte name into 256-byte buffers, then
+ *       four broadcasts of four ints; five times, as arrays and as direct buffers.</li>
+ *   <li>Receivers far larger than the root, across the selector's size buckets (Open MPI 4.1's own
+ *       tuned broadcast hangs on 100,003 bytes into 1 MiB on one node of four).</li>
+ *   <li>A root count of 0 into larger receivers.</li>
+ *   <li>A truncation, a root mismatch and a datatype mismatch: the same error on every rank at once,
+ *       naming the counts, and the next call works.</li>
+ * </ul>
+ */
+public final class CountsProgram {
+    private static final int NAME_BUFFER = 256;
+
+    public static void main(String[] args) throws Exception {
+        MpiTestProgram.run(args, (world, rest) -> {
+            Map<String, String> opt = BcastMatrixProgram.parse(rest);
+            int cases = 0;
+            List<String> plans = new ArrayList<>();
+            for (String plan : opt.getOrDefault("plans", "auto,native,knomial,ring,fanout").split(",")) {
+                try (HierarchicalBcast hb = HierarchicalBcast.create(world, options(plan))) {
+                    cases += namesIntoFixedBuffers(hb, world);
+                    cases += receiversLargerThanTheRoot(hb, world);
+                    cases += mismatchesFailEverywhereAndTheNextCallWorks(hb, world);
+                }
+                plans.add(plan);
+            }
+            return "cases=" + cases + " plans=" + String.join("+", plans);
+        });
+    }
+
+    private static BcastOptions options(String plan) {
+        BcastOptions o = BcastOptions.defaults();
+        return switch (plan) {
+            case "auto" -> o;
+            case "native" -> o.withAlgorithm(Algorithm.NATIVE);
+            case "knomial" -> o.withAlgorithm(Algorithm.KNOMIAL);
+            case "ring" -> o.withAlgorithm(Algorithm.HIERARCHICAL).withIntra(IntraNode.RING);
+            case "fanout" -> o.withAlgorithm(Algorithm.HIERARCHICAL).withIntra(IntraNode.FANOUT);
+            default -> throw new IllegalArgumentException("unknown plan " + plan);
+        };
+    }
+
+    /** The issue's reproduction, checked byte by byte, the untouched tail of every name buffer included. */
+    private static int namesIntoFixedBuffers(HierarchicalBcast hb, Intracomm world) throws Exception {
+        int rank = world.getRank();
+        int cases = 0;
+        for (int rep = 0; rep < 5; rep++) {
+            int root = rep % world.getSize();
+            int nameBytes = 13 + rep % 2;
+            Payload.Kind kind = rep % 2 == 0 ? Payload.Kind.ARRAY : Payload.Kind.BUFFER;
+            int count = rank == root ? nameBytes : NAME_BUFFER;
+            expectRootsCount(hb, world, kind, ElementType.BYTE, count, nameBytes, root, 100 + rep);
+            cases++;
+            for (int i = 0; i < 4; i++) {
+                BcastMatrixProgram.check(hb, world, Payload.Kind.ARRAY, ElementType.INT, 4, root, 200 + 10 * rep + i);
+                cases++;
+            }
+        }
+        return cases;
+    }
+
+    private static int receiversLargerThanTheRoot(HierarchicalBcast hb, Intracomm world) throws Exception {
+        int cases = 0;
+        int[][] rootAndReceivers = {{100_003, (1 << 20) + 7}, {1, 4096}, {(3 << 20) + 5, 8 << 20}, {64, 65}, {0, 100}};
+        int seed = 300;
+        for (int[] c : rootAndReceivers) {
+            for (Payload.Kind kind : Payload.Kind.values()) {
+                int root = seed % world.getSize();
+                int count = world.getRank() == root ? c[0] : c[1];
+                expectRootsCount(hb, world, kind, ElementType.BYTE, count, c[0], root, seed++);
+                cases++;
+            }
+        }
+        // Elements wider than a byte: doubles, as an array and a typed buffer.
+        int root = world.getSize() - 1;
+        for (Payload.Kind kind : new Payload.Kind[] {Payload.Kind.ARRAY, Payload.Kind.TYPED}) {
+            int count = world.getRank() == root ? 12_345 : 200_000;
+            expectRootsCount(hb, world, kind, ElementType.DOUBLE, count, 12_345, root, seed++);
+            cases++;
+        }
+        return cases;
+    }
+
+    /** One call in which this rank passes {@code count} and the root {@code rootCount}: the root's data, nothing past it. */
+    private static void expectRootsCount(HierarchicalBcast hb, Intracomm world, Payload.Kind kind, ElementType type,
+                                         int count, int rootCount, int root, long seed) throws Exception {
+        Payload p = new Payload(kind, type, count);
+        boolean isRoot = world.getRank() == root;
+        if (isRoot) {
+            p.fillPattern(count, seed);
+        } else {
+            p.fillStale();
+        }
+        hb.bcast(p.container, count, type.datatype(), root);
+        String problem = p.verify(rootCount, seed, isRoot);
+        if (problem != null) {
+            throw new AssertionError("call " + seed + " (root " + root + " passed " + rootCount + ", this rank " + count
+                    + " " + type + "): " + problem);
+        }
+    }
+
+    private static int mismatchesFailEverywhereAndTheNextCallWorks(HierarchicalBcast hb, Intracomm world)
+            throws Exception {
+        int rank = world.getRank();
+        int last = world.getSize() - 1;
+        ByteBuffer buf = ByteBuffer.allocateDirect(4096);
+        // The last rank passes one byte fewer than root 0 sends.
+        int count = rank == last ? 999 : 1000;
+        expect(() -> hb.bcast(buf, count, MPI.BYTE, 0), rank == last
+                ? "message truncated: root 0 sends 1000 bytes (1000 of its 1-byte elements) but this rank's count of 999"
+                        + " BYTE holds only 999 bytes; nothing was sent"
+                : "message truncated on rank " + last + ": root 0 sends 1000 bytes");
+        BcastMatrixProgram.check(hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 1000, 0, 400);
+        // Rank 0 names itself the root, every other rank names the last rank.
+        expect(() -> hb.bcast(buf, 16, MPI.BYTE, rank == 0 ? 0 : last),
+                "ranks disagree on the root: they passed roots from 0 to " + last);
+        BcastMatrixProgram.check(hb, world, Payload.Kind.ARRAY, ElementType.LONG, 3000, last, 401);
+        // Root 0 sends 3 ints (12 bytes); rank 1 takes longs.
+        expect(() -> {
+            if (rank == 1) {
+                hb.bcast(new long[4], 4, MPI.LONG, 0);
+            } else {
+                hb.bcast(new int[3], 3, MPI.INT, 0);
+            }
+        }, "datatype mismatch: root 0 sends 12 bytes of 4-byte elements");
+        BcastMatrixProgram.check(hb, world, Payload.Kind.TYPED, ElementType.FLOAT, 77_777, 0, 402);
+        return 6;
+    }
+
+    private interface Call {
+        void run() throws MPIException;
+    }
+
+    private static void expect(Call call, String fragment) throws MPIException {
+        try {
+            call.run();
+        } catch (MPIException e) {
+            if (e.getMessage() == null || !e.getMessage().contains(fragment)) {
+                throw new AssertionError("expected an error containing '" + fragment + "', got: " + e.getMessage(), e);
+            }
+            return;
+        }
+        throw new AssertionError("expected an error containing '" + fragment + "', but the call succeeded");
+    }
+}
