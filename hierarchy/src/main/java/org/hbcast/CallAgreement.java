@@ -8,6 +8,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
+import mpi.Status;
 import org.agrona.concurrent.BackoffIdleStrategy;
 
 /**
@@ -26,6 +27,10 @@ final class CallAgreement {
     /** Low bits of a receiver's key that hold its rank; the bytes go above them. */
     /** What {@link #agree} returns when some rank never joined. */
     static final long TIMED_OUT = -1;
+    /** Tag of the roll call after a timeout; the tree uses another. */
+    private static final int ROLL_CALL_TAG = 0x4865;
+    /** How long the ranks that timed out wait for each other's roll-call answers. */
+    private static final long ROLL_CALL_NS = TimeUnit.SECONDS.toNanos(2);
     private static final int RANK_BITS = 20;
     private static final long RANK_MASK = (1L << RANK_BITS) - 1;
 
@@ -139,10 +144,48 @@ final class CallAgreement {
         return rootBytes;
     }
 
-    /** Why {@link #agree} returned {@link #TIMED_OUT}. */
-    String timeoutMessage(long bytes, int root) {
+    /**
+     * Why {@link #agree} returned {@link #TIMED_OUT}, naming the ranks that did not answer a roll
+     * call: every rank that timed out sends each other rank an empty message and collects theirs
+     * for a short window, so the ranks that are still there name the ones that are not. Failure path
+     * only (allocates, waits up to {@link #ROLL_CALL_NS}).
+     */
+    String timeoutMessage(long bytes, int root) throws MPIException {
+        int size = comm.getSize();
+        ByteBuffer empty = ByteBuffer.allocateDirect(1);
+        for (int r = 0; r < size; r++) {
+            if (r != rank) {
+                comm.iSend(empty, 0, MPI.BYTE, r, ROLL_CALL_TAG);
+            }
+        }
+        boolean[] answered = new boolean[size];
+        answered[rank] = true;
+        int missing = size - 1;
+        long deadline = System.nanoTime() + Math.min(ROLL_CALL_NS, wait.timeoutNs());
+        while (missing > 0 && System.nanoTime() < deadline) {
+            Status probe = comm.iProbe(MPI.ANY_SOURCE, ROLL_CALL_TAG);
+            if (probe == null) {
+                Thread.yield();
+                continue;
+            }
+            int from = probe.getSource();
+            comm.recv(empty, 0, MPI.BYTE, from, ROLL_CALL_TAG);
+            if (!answered[from]) {
+                answered[from] = true;
+                missing--;
+            }
+        }
+        StringBuilder absent = new StringBuilder();
+        for (int r = 0, named = 0; r < size && named < 8; r++) {
+            if (!answered[r]) {
+                absent.append(named++ == 0 ? "" : ", ").append("rank ").append(r);
+            }
+        }
+        String who = missing == 0 ? "every rank answered a roll call afterwards, so some rank called something else"
+                : "no answer to a roll call from " + absent + (missing > 8 ? " and " + (missing - 8) + " more" : "")
+                        + ": it has not called bcast on this communicator, or has died";
         return where(rank) + "timed out after " + timeoutSeconds + " s agreeing on the call (root " + root + ", "
-                + bytes + " bytes here): some rank of the communicator has not called bcast, or has died";
+                + bytes + " bytes here): " + who;
     }
 
     private static String where(int rank) {

@@ -17,6 +17,10 @@ final class ProgressWait {
         this.timeoutNs = timeoutNs;
     }
 
+    long timeoutNs() {
+        return timeoutNs;
+    }
+
     /** Call before a loop starts. */
     void reset() {
         idle.reset();

@@ -11,18 +11,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Counts that differ across ranks (issue 24) on real launches: every plan delivers the root's bytes
  * and leaves the rest of larger buffers untouched; mismatches fail on every rank at once and the
- * next call works. Each rank checks every byte and counts its cases; all must report all of them.
+ * next call works; communicators of one rank keep the data. Each rank checks every byte and counts
+ * its cases; all must report all of them.
  */
 class CountsMpiTest {
     /** Cases per plan in {@link CountsProgram}: 25 names and ints, 17 larger receivers, 6 mismatches. */
     private static final int CASES_PER_PLAN = 48;
+    /** Cases on communicators of one rank: 3 kinds x 4 counts and a bad root, on COMM_SELF and a split. */
+    private static final int SINGLES = 2 * (3 * 4 + 1);
     private static final String PLANS = "auto,native,knomial,ring,fanout";
 
     private static void assertEveryRankRanEveryCase(MpiOutcome out, int ranks) {
         out.assertAllRanksOk();
         for (int r = 0; r < ranks; r++) {
-            assertEquals("cases=" + 5 * CASES_PER_PLAN + " plans=" + PLANS.replace(',', '+'), out.verdict(r).detail(),
-                    out.describe("rank " + r));
+            assertEquals("cases=" + 5 * CASES_PER_PLAN + " plans=" + PLANS.replace(',', '+') + " singles=" + SINGLES,
+                    out.verdict(r).detail(), out.describe("rank " + r));
         }
         out.assertNoLeakedSegments();
     }

@@ -22,6 +22,8 @@ import org.hbcast.testing.MpiTestProgram;
  *   <li>A root count of 0 into larger receivers.</li>
  *   <li>A truncation, a root mismatch and a datatype mismatch: the same error on every rank at once,
  *       naming the counts, and the next call works.</li>
+ *   <li>{@code MPI.COMM_SELF} and a communicator of one rank split from the world: a call keeps the
+ *       data, a count of 0 is a no-op, a root other than 0 is refused ({@code singles=N}).</li>
  * </ul>
  */
 public final class CountsProgram {
@@ -40,7 +42,7 @@ public final class CountsProgram {
                 }
                 plans.add(plan);
             }
-            return "cases=" + cases + " plans=" + String.join("+", plans);
+            return "cases=" + cases + " plans=" + String.join("+", plans) + " singles=" + communicatorsOfOne(world);
         });
     }
 
@@ -141,6 +143,30 @@ public final class CountsProgram {
         }, "datatype mismatch: root 0 sends 12 bytes of 4-byte elements");
         BcastMatrixProgram.check(hb, world, Payload.Kind.TYPED, ElementType.FLOAT, 77_777, 0, 402);
         return 6;
+    }
+
+    /** Broadcasts on communicators of one rank: the data stays as it is, nothing waits. */
+    private static int communicatorsOfOne(Intracomm world) throws Exception {
+        Intracomm alone = world.split(world.getRank(), 0);
+        int cases = 0;
+        try {
+            for (Intracomm comm : new Intracomm[] {MPI.COMM_SELF, alone}) {
+                try (HierarchicalBcast hb = HierarchicalBcast.create(comm)) {
+                    for (Payload.Kind kind : Payload.Kind.values()) {
+                        for (int count : new int[] {0, 1, 5000, 3 << 20}) {
+                            BcastMatrixProgram.check(hb, comm, kind, ElementType.SHORT, count, 0, 500 + count);
+                            cases++;
+                        }
+                    }
+                    expect(() -> hb.bcast(new byte[8], 8, MPI.BYTE, 1), "root 1 is out of range: the communicator has"
+                            + " ranks 0..0");
+                    cases++;
+                }
+            }
+        } finally {
+            alone.free();
+        }
+        return cases;
     }
 
     private interface Call {

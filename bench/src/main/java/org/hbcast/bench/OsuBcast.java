@@ -18,6 +18,7 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.Algorithm;
 import org.hbcast.BcastOptions;
+import org.hbcast.CountRule;
 import org.hbcast.HierarchicalBcast;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -72,7 +73,7 @@ public final class OsuBcast implements Callable<Integer> {
     @Option(names = {"-k", "--root-rank", "--root"}, paramLabel = "RANK", description = "root rank (default 0)")
     int root;
 
-    @Option(names = "--impl", split = ",", description = "implementations: native, knomial, hierarchical, auto, staged (native through host memory, for -d cuda) (default native,hierarchical)")
+    @Option(names = "--impl", split = ",", description = "implementations: native, knomial, hierarchical, auto, staged (native through host memory, for -d cuda), each optionally with :root, :equal or :trusted for its count rule (HBCAST_COUNTS), e.g. auto:trusted (default native,hierarchical)")
     List<String> impls = List.of("native", "hierarchical");
 
     @Option(names = "--repeat", description = "measure each size this many times, implementations interleaved, and report the median (default 1)")
@@ -123,9 +124,7 @@ public final class OsuBcast implements Callable<Integer> {
         }
         List<HierarchicalBcast> instances = new ArrayList<>();
         for (String impl : impls) {
-            // Native on device buffers is the staged baseline: device to host, library bcast, host to device.
-            Algorithm algorithm = impl.equals("staged") ? Algorithm.NATIVE : Algorithm.parse(impl);
-            instances.add(HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(algorithm)));
+            instances.add(HierarchicalBcast.create(world, options(cli, impl)));
         }
         BenchBuffer buf = BenchBuffer.of(memory, arrays, (int) range[1], instances.get(0).topology().position());
         BenchBuffer copy = memcpy && rank == 0
@@ -178,6 +177,19 @@ public final class OsuBcast implements Callable<Integer> {
             write(rows, instances.get(0).topology().layout().nodeSizes());
         }
         return allValid ? 0 : 1;
+    }
+
+    /** The options of implementation {@code impl}: {@code ALGORITHM[:COUNTS]}. */
+    private static BcastOptions options(CommandLine cli, String impl) {
+        String[] parts = impl.split(":", 2);
+        try {
+            // Native on device buffers is the staged baseline: device to host, library bcast, host to device.
+            Algorithm algorithm = parts[0].equals("staged") ? Algorithm.NATIVE : Algorithm.parse(parts[0]);
+            BcastOptions options = BcastOptions.defaults().withAlgorithm(algorithm);
+            return parts.length == 1 ? options : options.withCounts(CountRule.parse("--impl " + impl, parts[1]));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cli, "--impl " + impl + ": " + e.getMessage());
+        }
     }
 
     /**
