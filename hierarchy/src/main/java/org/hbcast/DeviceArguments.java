@@ -29,7 +29,7 @@ final class DeviceArguments {
         }
         ElementType element = ElementType.of(type);
         if (element == null) {
-            throw new MPIException(where + "datatype " + type + " is not supported by hbcast: use BYTE, BOOLEAN,"
+            throw new MPIException(where + "datatype " + ElementType.describeUnsupported(type) + " is not supported by hbcast: use BYTE, BOOLEAN,"
                     + " CHAR, SHORT, INT, LONG, FLOAT, DOUBLE, FLOAT_COMPLEX or DOUBLE_COMPLEX");
         }
         if (root < 0 || root >= size) {

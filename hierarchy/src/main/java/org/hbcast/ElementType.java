@@ -95,6 +95,27 @@ public enum ElementType {
     }
 
     /**
+     * Names a datatype hbcast does not broadcast, for the error: Open MPI's name where it has one
+     * (the pair types), otherwise its size and extent as the bindings give them (derived and struct
+     * types). Failure path only.
+     */
+    public static String describeUnsupported(Datatype type) {
+        if (type == null) {
+            return "null";
+        }
+        try {
+            String name = type.getName();
+            if (name != null && !name.isBlank()) {
+                return name.strip();
+            }
+            // The bindings count size and extent in units of the type's base type, not bytes.
+            return "(a derived datatype of size " + type.getSize() + ", extent " + type.getExtent() + ")";
+        } catch (mpi.MPIException | RuntimeException e) {
+            return "(a datatype Open MPI cannot describe: " + e.getMessage() + ")";
+        }
+    }
+
+    /**
      * The element type of an MPI datatype, or null when hbcast does not broadcast it (derived and
      * pair types go to {@code native}).
      */

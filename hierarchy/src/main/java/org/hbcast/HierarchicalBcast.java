@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import mpi.Datatype;
 import mpi.Intracomm;
+import mpi.MPI;
 import mpi.MPIException;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -35,8 +36,10 @@ import org.hbcast.tuning.MemoryKind;
  * <p>Buffers are Java primitive arrays or direct {@code java.nio} buffers (used from their address
  * on, ignoring position, as the bindings do). Arguments are checked before anything is sent; a peer
  * that stops answering makes the call fail after the timeout with a message naming it; after such a
- * failure the instance refuses further calls. Not thread-safe: one call at a time, like MPI
- * collectives on one communicator.
+ * failure the instance refuses further calls. One call at a time per instance, like MPI collectives
+ * on one communicator; instances on different communicators may be called from different threads
+ * at once when MPI provides {@code THREAD_MULTIPLE}, and otherwise such a call is refused with a
+ * message saying so.
  */
 public final class HierarchicalBcast implements AutoCloseable {
     private static final int TAG = 0x4862;
@@ -62,6 +65,7 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final TreeLevel treeLevel;
     private final TwoLevelLoop loop;
     private final CallAgreement agreement;
+    private final ThreadGuard guard;
     private ByteBuffer staging;
     private DeviceBroadcast device;
     private String brokenBy;
@@ -85,6 +89,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         this.treeLevel = new TreeLevel(tree);
         this.loop = new TwoLevelLoop(options.timeout().toNanos());
         this.agreement = new CallAgreement(comm, rank, options.timeout().toNanos());
+        this.guard = new ThreadGuard(MPI.queryThread(), rank);
     }
 
     /** {@link #create(Intracomm, BcastOptions)} with the options of the environment. Collective. */
@@ -152,8 +157,19 @@ public final class HierarchicalBcast implements AutoCloseable {
      */
     public void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
         requireUsable();
+        guard.enter();
         try {
-            message.bind(buf, count, ElementType.of(type), root, rank, size, typeName(type));
+            hostCall(buf, count, type, root);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    private void hostCall(Object buf, int count, Datatype type, int root) throws MPIException {
+        try {
+            ElementType element = ElementType.of(type);
+            message.bind(buf, count, element, root, rank, size,
+                    element == null ? ElementType.describeUnsupported(type) : null);
         } catch (IllegalArgumentException e) {
             throw new MPIException("hbcast bcast on rank " + rank + ": " + e.getMessage());
         }
@@ -194,6 +210,15 @@ public final class HierarchicalBcast implements AutoCloseable {
      */
     public void bcast(DeviceBuffer buf, int count, Datatype type, int root) throws MPIException {
         requireUsable();
+        guard.enter();
+        try {
+            deviceCall(buf, count, type, root);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    private void deviceCall(DeviceBuffer buf, int count, Datatype type, int root) throws MPIException {
         long bytes = agree(DeviceArguments.check(buf, count, type, root, rank, size, topology.position()),
                 ElementType.of(type), root);
         if (bytes == 0) {
@@ -352,10 +377,6 @@ public final class HierarchicalBcast implements AutoCloseable {
         if (brokenBy != null) {
             throw new MPIException("hbcast: unusable after an earlier failure: " + brokenBy);
         }
-    }
-
-    private static String typeName(Datatype type) {
-        return type == null ? "null" : type.toString();
     }
 
     /** Frees the ring's shared memory and the communicators. Collective; idempotent. */

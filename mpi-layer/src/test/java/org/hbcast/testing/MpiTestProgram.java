@@ -42,7 +42,19 @@ public final class MpiTestProgram {
     }
 
     public static void run(String[] args, Body body, Finish finish) throws Exception {
-        String[] rest = MPI.Init(args);
+        runInitialised(MPI.Init(args), body, finish);
+    }
+
+    /**
+     * {@link #run(String[], Body)} with MPI initialised by {@code MPI.InitThread(args, required)};
+     * the body reads the level MPI provides with {@code MPI.queryThread()}.
+     */
+    public static void runThreaded(String[] args, int required, Body body) throws Exception {
+        MPI.InitThread(args, required);
+        runInitialised(args, body, Finish.FINALIZE);
+    }
+
+    private static void runInitialised(String[] rest, Body body, Finish finish) throws Exception {
         Intracomm world = MPI.COMM_WORLD;
         int rank = world.getRank();
         String detail;

@@ -1,0 +1,254 @@
+package org.hbcast;
+
+import java.io.IOException;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import mpi.Datatype;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import org.hbcast.testing.MpiTestProgram;
+
+/**
+ * What real programs do besides plain broadcasts (issue 24), each rank checking data and errors.
+ *
+ * <ul>
+ *   <li>{@code suite=churn}: {@code loops} communicators created and freed one after another, each
+ *       with its own {@link HierarchicalBcast} and a checked broadcast; the rank's open descriptors,
+ *       its heap after a GC, its direct and mapped buffers and hbcast's segments in /dev/shm must not
+ *       grow.</li>
+ *   <li>{@code suite=threads}: MPI initialised with {@code THREAD_MULTIPLE}; two threads broadcast on
+ *       two communicators at once, every call checked.</li>
+ *   <li>{@code suite=serialized}: MPI initialised with {@code THREAD_SERIALIZED}; while one thread is
+ *       in a call, a second thread's call on another communicator is refused with a message naming
+ *       the thread level, and both communicators work afterwards.</li>
+ *   <li>{@code suite=types}: derived and struct datatypes are refused before anything is sent, with a
+ *       message that describes them.</li>
+ * </ul>
+ */
+public final class HabitsProgram {
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opt = BcastMatrixProgram.parse(args);
+        String suite = opt.getOrDefault("suite", "churn");
+        switch (suite) {
+            case "threads" -> MpiTestProgram.runThreaded(args, MPI.THREAD_MULTIPLE, (world, rest) -> threads(world));
+            case "serialized" -> MpiTestProgram.runThreaded(args, MPI.THREAD_SERIALIZED,
+                    (world, rest) -> serialized(world));
+            case "churn" -> MpiTestProgram.run(args, (world, rest) -> churn(world,
+                    Integer.parseInt(opt.getOrDefault("loops", "2000"))));
+            case "types" -> MpiTestProgram.run(args, (world, rest) -> types(world));
+            default -> throw new IllegalArgumentException("unknown suite " + suite);
+        }
+    }
+
+    private static String churn(Intracomm world, int loops) throws Exception {
+        int warm = Math.min(100, loops / 10);
+        long fds0 = 0;
+        long heap0 = 0;
+        long offHeap0 = 0;
+        for (int i = 0; i < loops; i++) {
+            if (i == warm) {
+                fds0 = openDescriptors();
+                heap0 = heapAfterGc();
+                offHeap0 = directAndMapped();
+            }
+            // Alternate the two ways programs make communicators: a split and a dup.
+            Intracomm comm = i % 2 == 0 ? world.split(world.getRank() % 2, world.getRank()) : world.dup();
+            try (HierarchicalBcast hb = HierarchicalBcast.create(comm)) {
+                BcastMatrixProgram.check(hb, comm, Payload.Kind.BUFFER, ElementType.INT, 100 + i % 5000,
+                        i % comm.getSize(), 1000 + i);
+            }
+            comm.free();
+        }
+        world.barrier();
+        long fds = openDescriptors();
+        long heap = heapAfterGc();
+        long offHeap = directAndMapped();
+        long segments = hbcastSegments();
+        if (fds > fds0 + 2) {
+            throw new AssertionError("open descriptors grew from " + fds0 + " to " + fds + " over " + (loops - warm)
+                    + " communicators");
+        }
+        if (heap > heap0 + (16 << 20)) {
+            throw new AssertionError("heap after GC grew from " + heap0 + " to " + heap + " bytes over "
+                    + (loops - warm) + " communicators");
+        }
+        if (offHeap > offHeap0 + (16 << 20)) {
+            throw new AssertionError("direct and mapped buffers grew from " + offHeap0 + " to " + offHeap + " bytes over "
+                    + (loops - warm) + " communicators");
+        }
+        if (segments != 0) {
+            throw new AssertionError(segments + " hbcast segments left in /dev/shm after " + loops + " communicators");
+        }
+        return "communicators=" + loops + " fds " + fds0 + "->" + fds + " heapMiB " + (heap0 >> 20) + "->" + (heap >> 20)
+                + " offHeapMiB " + (offHeap0 >> 20) + "->" + (offHeap >> 20);
+    }
+
+    private static long openDescriptors() throws IOException {
+        // The fewest of three reads: a descriptor Open MPI or the JVM holds for a moment is no leak.
+        long fewest = Long.MAX_VALUE;
+        for (int i = 0; i < 3; i++) {
+            try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+                fewest = Math.min(fewest, fds.count());
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return fewest;
+    }
+
+    private static long heapAfterGc() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    /** Bytes of the JVM's direct and mapped buffer pools (after {@link #heapAfterGc()} has collected). */
+    private static long directAndMapped() {
+        return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+                .mapToLong(BufferPoolMXBean::getMemoryUsed).sum();
+    }
+
+    private static long hbcastSegments() throws IOException {
+        try (Stream<Path> files = Files.list(Path.of("/dev/shm"))) {
+            return files.filter(f -> f.getFileName().toString().startsWith("hbcast")).count();
+        }
+    }
+
+    private static String threads(Intracomm world) throws Exception {
+        if (MPI.queryThread() != MPI.THREAD_MULTIPLE) {
+            throw new AssertionError("Open MPI here provides thread level "
+                    + ThreadGuard.levelName(MPI.queryThread()) + ", not THREAD_MULTIPLE");
+        }
+        Intracomm a = world.dup();
+        Intracomm b = world.dup();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        int calls = 150;
+        try (HierarchicalBcast ha = HierarchicalBcast.create(a); HierarchicalBcast hbB = HierarchicalBcast.create(b)) {
+            Thread other = new Thread(() -> {
+                try {
+                    for (int i = 0; i < calls; i++) {
+                        BcastMatrixProgram.check(hbB, b, Payload.Kind.ARRAY, ElementType.DOUBLE, 1 + i * 331,
+                                (i + 1) % b.getSize(), 5000 + i);
+                    }
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            });
+            other.start();
+            for (int i = 0; i < calls; i++) {
+                BcastMatrixProgram.check(ha, a, Payload.Kind.BUFFER, ElementType.BYTE, 1 + i * 977, i % a.getSize(),
+                        6000 + i);
+            }
+            other.join();
+        } finally {
+            a.free();
+            b.free();
+        }
+        if (failure.get() != null) {
+            throw new AssertionError("the second thread failed: " + failure.get(), failure.get());
+        }
+        return "threads=2 calls=" + 2 * calls;
+    }
+
+    private static String serialized(Intracomm world) throws Exception {
+        int provided = MPI.queryThread();
+        if (provided == MPI.THREAD_MULTIPLE) {
+            throw new AssertionError("asked for THREAD_SERIALIZED and got THREAD_MULTIPLE: nothing to refuse");
+        }
+        Intracomm a = world.dup();
+        Intracomm b = world.dup();
+        String refused;
+        try (HierarchicalBcast ha = HierarchicalBcast.create(a); HierarchicalBcast hbB = HierarchicalBcast.create(b)) {
+            int rank = world.getRank();
+            ByteBuffer data = ByteBuffer.allocateDirect(64);
+            AtomicReference<String> seen = new AtomicReference<>("nothing");
+            CountDownLatch inCall = new CountDownLatch(1);
+            if (rank == 0) {
+                // Rank 0 enters a call on a that the others join only later; meanwhile a second thread tries b.
+                Thread second = new Thread(() -> {
+                    try {
+                        inCall.await();
+                        Thread.sleep(300);
+                        hbB.bcast(data, 64, MPI.BYTE, 0);
+                        seen.set("the call on b was not refused");
+                    } catch (MPIException e) {
+                        seen.set(e.getMessage());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                second.start();
+                inCall.countDown();
+                ha.bcast(data, 64, MPI.BYTE, 0);
+                second.join();
+                String want = "another thread is in a broadcast on another communicator, but MPI provides thread level "
+                        + ThreadGuard.levelName(provided) + "; concurrent calls need MPI.InitThread(args,"
+                        + " MPI.THREAD_MULTIPLE)";
+                if (!seen.get().contains(want)) {
+                    throw new AssertionError("expected '" + want + "', got: " + seen.get());
+                }
+            } else {
+                Thread.sleep(1500);
+                ha.bcast(data, 64, MPI.BYTE, 0);
+            }
+            refused = seen.get();
+            // Both communicators work afterwards, one call at a time.
+            BcastMatrixProgram.check(ha, a, Payload.Kind.ARRAY, ElementType.LONG, 10_000, 1 % a.getSize(), 7000);
+            BcastMatrixProgram.check(hbB, b, Payload.Kind.ARRAY, ElementType.LONG, 10_000, 0, 7001);
+        } finally {
+            a.free();
+            b.free();
+        }
+        return world.getRank() == 0 ? "refused: " + refused : "joined";
+    }
+
+    private static String types(Intracomm world) throws Exception {
+        Datatype vector = Datatype.createVector(4, 1, 2, MPI.INT);
+        vector.commit();
+        Datatype struct = Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8}, new Datatype[] {MPI.INT, MPI.DOUBLE});
+        struct.commit();
+        StringBuilder seen = new StringBuilder();
+        try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
+            expect(seen, () -> hb.bcast(new int[64], 2, vector, 0),
+                    "datatype (a derived datatype of size 4, extent 7) is not supported by hbcast");
+            expect(seen, () -> hb.bcast(ByteBuffer.allocateDirect(64), 2, struct, 0),
+                    "datatype (a derived datatype of size");
+            expect(seen, () -> hb.bcast(new int[64], 8, MPI.INT2, 0), "datatype MPI_2INT is not supported by hbcast");
+            // Nothing was sent: a valid call right after still delivers exactly the root's data.
+            BcastMatrixProgram.check(hb, world, Payload.Kind.ARRAY, ElementType.INT, 1000, 0, 8000);
+        } finally {
+            vector.free();
+            struct.free();
+        }
+        return "refused:" + seen;
+    }
+
+    private interface Call {
+        void run() throws MPIException;
+    }
+
+    private static void expect(StringBuilder seen, Call call, String fragment) throws MPIException {
+        try {
+            call.run();
+        } catch (MPIException e) {
+            if (e.getMessage() == null || !e.getMessage().contains(fragment)) {
+                throw new AssertionError("expected an error containing '" + fragment + "', got: " + e.getMessage(), e);
+            }
+            seen.append(" [").append(e.getMessage()).append(']');
+            return;
+        }
+        throw new AssertionError("expected an error containing '" + fragment + "', but the call succeeded");
+    }
+}
