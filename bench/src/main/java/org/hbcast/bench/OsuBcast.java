@@ -180,7 +180,7 @@ public final class OsuBcast implements Callable<Integer> {
     }
 
     /** The options of implementation {@code impl}: {@code ALGORITHM[:COUNTS]}. */
-    private static BcastOptions options(CommandLine cli, String impl) {
+    static BcastOptions options(CommandLine cli, String impl) {
         String[] parts = impl.split(":", 2);
         try {
             // Native on device buffers is the staged baseline: device to host, library bcast, host to device.
