@@ -13,6 +13,7 @@ import org.hbcast.gpu.IntraNodeBroadcast;
 import org.hbcast.gpu.cuda.DeviceBuffer;
 import org.hbcast.gpu.ring.RingException;
 import org.hbcast.gpu.ring.RingPipeline;
+import org.hbcast.gpu.shm.CallBoard;
 import org.hbcast.gpu.shm.ShmFanout;
 import org.hbcast.mpi.KnomialBroadcast;
 import org.hbcast.mpi.NodeLayout;
@@ -66,13 +67,18 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final TwoLevelLoop loop;
     private final CallAgreement agreement;
     private final ThreadGuard guard;
+    /** The node's board of call headers, on a communicator of one node of several ranks (else null). */
+    private final CallBoard board;
+    private final CallHeaders headers;
     private ByteBuffer staging;
+    /** Where a rank that cannot take the root's bytes receives them, to drop them (made on first need). */
+    private ByteBuffer scratch;
     private DeviceBroadcast device;
     private String brokenBy;
     private boolean closed;
 
     private HierarchicalBcast(Intracomm comm, Topology topology, BcastOptions options, Selector selector,
-            NodeRing ring, ShmFanout fanout) throws MPIException {
+            NodeRing ring, ShmFanout fanout, CallBoard board) throws MPIException {
         this.comm = comm;
         this.topology = topology;
         this.layout = topology.layout();
@@ -90,6 +96,8 @@ public final class HierarchicalBcast implements AutoCloseable {
         this.loop = new TwoLevelLoop(options.timeout().toNanos());
         this.agreement = new CallAgreement(comm, rank, options.timeout().toNanos());
         this.guard = new ThreadGuard(MPI.queryThread(), rank);
+        this.board = board;
+        this.headers = board == null ? null : new CallHeaders(board, rank, options.timeout().toNanos());
     }
 
     /** {@link #create(Intracomm, BcastOptions)} with the options of the environment. Collective. */
@@ -114,6 +122,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         Topology topology = null;
         NodeRing ring = null;
         ShmFanout fanout = null;
+        CallBoard board = null;
         try {
             try {
                 topology = Topology.discover(dup, options.nodeSizes());
@@ -131,15 +140,27 @@ public final class HierarchicalBcast implements AutoCloseable {
                     ring = NodeRing.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options, ringChunk));
                 }
                 if (fanoutChunk > 0) {
-                    fanout = NodeFanout.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options, fanoutChunk));
+                    fanout = NodeSegments.fanout(topology.nodeComm(), options.ringSlots(), slotBytes(options, fanoutChunk));
                 }
             }
-            return new HierarchicalBcast(dup, topology, options, selector, ring, fanout);
+            if (usesCallBoard(topology, options)) {
+                board = NodeSegments.board(topology.nodeComm());
+            }
+            return new HierarchicalBcast(dup, topology, options, selector, ring, fanout, board);
         } catch (MPIException | RuntimeException e) {
-            closeQuietly(topology, fanout, ring);
+            closeQuietly(topology, board, fanout, ring);
             dup.free();
             throw e;
         }
+    }
+
+    /**
+     * Open MPI's contract for counts costs only a header on the node's board where the communicator
+     * is one node; across nodes it takes the per-call agreement (see {@link CallAgreement}).
+     */
+    private static boolean usesCallBoard(Topology topology, BcastOptions options) throws MPIException {
+        return options.counts() == CountRule.ROOT && topology.layout().nodeCount() == 1
+                && topology.nodeComm().getSize() > 1;
     }
 
     private static int slotBytes(BcastOptions options, int largestChunk) {
@@ -166,14 +187,22 @@ public final class HierarchicalBcast implements AutoCloseable {
     }
 
     private void hostCall(Object buf, int count, Datatype type, int root) throws MPIException {
+        ElementType element = ElementType.of(type);
+        String refused = null;
         try {
-            ElementType element = ElementType.of(type);
             message.bind(buf, count, element, root, rank, size,
                     element == null ? ElementType.describeUnsupported(type) : null);
         } catch (IllegalArgumentException e) {
-            throw new MPIException("hbcast bcast on rank " + rank + ": " + e.getMessage());
+            refused = "hbcast bcast on rank " + rank + ": " + e.getMessage();
         }
         try {
+            if (headers != null) {
+                boardCall(refused, root, type);
+                return;
+            }
+            if (refused != null) {
+                throw new MPIException(refused);
+            }
             message.adopt(agree(message.bytes(), message.type(), root));
             if (message.bytes() == 0) {
                 return;
@@ -181,6 +210,38 @@ public final class HierarchicalBcast implements AutoCloseable {
             run(selector.plan(message.bytes()), type);
         } finally {
             message.clear();
+        }
+    }
+
+    /** A host call on one node: the root's header on the board decides what every rank moves. */
+    private void boardCall(String refused, int root, Datatype type) throws MPIException {
+        boolean ok = refused == null;
+        switch (headers.exchange(refused, root, root >= 0 && root < size, ok ? message.bytes() : 0,
+                ok ? message.type() : null)) {
+            case ROOT -> {
+                if (message.bytes() > 0) {
+                    run(selector.plan(message.bytes()), type);
+                }
+            }
+            case RECEIVE -> {
+                message.adopt(headers.rootBytes());
+                if (message.bytes() > 0) {
+                    run(selector.plan(message.bytes()), type);
+                }
+            }
+            case SCRATCH -> {
+                // Take part so the others finish, then fail: the data is dropped, as Open MPI drops it.
+                long bytes = headers.rootBytes();
+                if (bytes > 0) {
+                    scratch = HostCopy.atLeast(scratch, bytes);
+                    message.bind(scratch, (int) bytes, ElementType.BYTE, headers.root(), rank, size, null);
+                    run(selector.plan(bytes), MPI.BYTE);
+                }
+                throw new MPIException(headers.problem());
+            }
+            case REFUSED -> throw new MPIException(headers.problem());
+            case TIMED_OUT -> fail(headers.problem());
+            default -> throw new IllegalStateException("no such outcome");
         }
     }
 
@@ -386,7 +447,7 @@ public final class HierarchicalBcast implements AutoCloseable {
             return;
         }
         closed = true;
-        closeQuietly(topology, device, fanout, ring);
+        closeQuietly(topology, device, board, fanout, ring);
         comm.free();
     }
 

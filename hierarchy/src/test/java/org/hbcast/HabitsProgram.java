@@ -176,7 +176,7 @@ public final class HabitsProgram {
             AtomicReference<String> seen = new AtomicReference<>("nothing");
             CountDownLatch inCall = new CountDownLatch(1);
             if (rank == 0) {
-                // Rank 0 enters a call on a that the others join only later; meanwhile a second thread tries b.
+                // Rank 0 waits in a call on a whose root (rank 1) comes only later; meanwhile a second thread tries b.
                 Thread second = new Thread(() -> {
                     try {
                         inCall.await();
@@ -191,7 +191,7 @@ public final class HabitsProgram {
                 });
                 second.start();
                 inCall.countDown();
-                ha.bcast(data, 64, MPI.BYTE, 0);
+                ha.bcast(data, 64, MPI.BYTE, 1);
                 second.join();
                 String want = "another thread is in a broadcast on another communicator, but MPI provides thread level "
                         + ThreadGuard.levelName(provided) + "; concurrent calls need MPI.InitThread(args,"
@@ -201,7 +201,7 @@ public final class HabitsProgram {
                 }
             } else {
                 Thread.sleep(1500);
-                ha.bcast(data, 64, MPI.BYTE, 0);
+                ha.bcast(data, 64, MPI.BYTE, 1);
             }
             refused = seen.get();
             // Both communicators work afterwards, one call at a time.
