@@ -9,7 +9,6 @@ import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
 import mpi.Status;
-import org.agrona.concurrent.BackoffIdleStrategy;
 
 /**
  * Makes every rank of a call know what the root sends before anything is sent, so that ranks may
@@ -18,9 +17,9 @@ import org.agrona.concurrent.BackoffIdleStrategy;
  * smallest receiver's byte count (with its rank) and the largest element size. Every rank reaches
  * the same verdict from the same words, so a mismatch fails on every rank at once and nothing waits.
  *
- * <p>The all-reduce is non-blocking and waited for like the rest of a call (yielding first, as Open
- * MPI's {@code mpi_yield_when_idle} does, then parking), so a rank that never joins (it died, or
- * called something else) makes the others fail after the timeout instead of hanging in Open MPI.
+ * <p>The all-reduce is non-blocking and waited for like the rest of a call ({@link
+ * ProgressWait#backingOff}), so a rank that never joins (it died, or called something else) makes
+ * the others fail after the timeout instead of hanging in Open MPI.
  * Reused from call to call; allocates the bindings' request, and strings only for an error.
  */
 final class CallAgreement {
@@ -54,8 +53,7 @@ final class CallAgreement {
     CallAgreement(Intracomm comm, int rank, long timeoutNs) {
         this.comm = comm;
         this.rank = rank;
-        this.wait = new ProgressWait(new BackoffIdleStrategy(100, 10_000, TimeUnit.MICROSECONDS.toNanos(1),
-                TimeUnit.MICROSECONDS.toNanos(100)), timeoutNs);
+        this.wait = ProgressWait.backingOff(timeoutNs);
         this.timeoutSeconds = timeoutNs / 1e9;
     }
 

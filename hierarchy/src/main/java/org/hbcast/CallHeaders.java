@@ -1,8 +1,6 @@
 package org.hbcast;
 
-import java.util.concurrent.TimeUnit;
 import mpi.MPIException;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.hbcast.gpu.shm.CallBoard;
 
 /**
@@ -42,8 +40,7 @@ final class CallHeaders {
     CallHeaders(CallBoard board, int rank, long timeoutNs) {
         this.board = board;
         this.rank = rank;
-        this.wait = new ProgressWait(new BackoffIdleStrategy(100, 20, TimeUnit.MICROSECONDS.toNanos(1),
-                TimeUnit.MICROSECONDS.toNanos(100)), timeoutNs);
+        this.wait = ProgressWait.backingOff(timeoutNs);
         this.timeoutSeconds = timeoutNs / 1e9;
     }
 

@@ -1,5 +1,7 @@
 package org.hbcast;
 
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -15,6 +17,15 @@ final class ProgressWait {
     ProgressWait(IdleStrategy idle, long timeoutNs) {
         this.idle = idle;
         this.timeoutNs = timeoutNs;
+    }
+
+    /**
+     * The wait of every loop of a call: 100 spins, 20 yields, then parks from 1 to 100 µs, so a rank
+     * that waits soon gives its core to the peer it waits for on an oversubscribed node.
+     */
+    static ProgressWait backingOff(long timeoutNs) {
+        return new ProgressWait(new BackoffIdleStrategy(100, 20, TimeUnit.MICROSECONDS.toNanos(1),
+                TimeUnit.MICROSECONDS.toNanos(100)), timeoutNs);
     }
 
     long timeoutNs() {

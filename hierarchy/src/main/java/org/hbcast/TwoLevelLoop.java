@@ -1,8 +1,6 @@
 package org.hbcast;
 
-import java.util.concurrent.TimeUnit;
 import mpi.MPIException;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.hbcast.gpu.IntraNodeBroadcast;
 
 /**
@@ -16,8 +14,7 @@ final class TwoLevelLoop {
     private boolean stalledInNode;
 
     TwoLevelLoop(long timeoutNs) {
-        this.wait = new ProgressWait(new BackoffIdleStrategy(100, 20, TimeUnit.MICROSECONDS.toNanos(1),
-                TimeUnit.MICROSECONDS.toNanos(100)), timeoutNs);
+        this.wait = ProgressWait.backingOff(timeoutNs);
     }
 
     /**

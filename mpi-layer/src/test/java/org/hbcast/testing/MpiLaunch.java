@@ -40,6 +40,8 @@ public final class MpiLaunch {
     private final List<String> args = new ArrayList<>();
     private final List<String> jvmOptions = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-Xss1m"));
     private final Map<String, String> env = new LinkedHashMap<>();
+    private String classpath;
+    private boolean agent;
     private final List<String> mca = new ArrayList<>();
 
     private MpiLaunch(Class<?> program) {
@@ -100,6 +102,18 @@ public final class MpiLaunch {
         return this;
     }
 
+    /** The ranks' classpath instead of the test JVM's (for programs that must not see hbcast's classes). */
+    public MpiLaunch classpath(String cp) {
+        this.classpath = cp;
+        return this;
+    }
+
+    /** Runs the program under hbcast's Java agent ({@code scripts/hbrun --agent}). */
+    public MpiLaunch agent() {
+        this.agent = true;
+        return this;
+    }
+
     public MpiLaunch jvmOption(String option) {
         jvmOptions.add(option);
         return this;
@@ -127,8 +141,11 @@ public final class MpiLaunch {
             cmd.add("--");
         }
         cmd.addAll(List.of(root.resolve("scripts/hbrun").toString(), "-n", Integer.toString(ranks),
-                "--cp", System.getProperty("java.class.path"),
+                "--cp", classpath != null ? classpath : System.getProperty("java.class.path"),
                 "--timeout", Long.toString(timeout.toSeconds())));
+        if (agent) {
+            cmd.add("--agent");
+        }
         if (nodeSizes != null) {
             cmd.addAll(List.of("--nodes", nodeSizes));
         }

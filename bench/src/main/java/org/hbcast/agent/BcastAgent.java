@@ -1,0 +1,76 @@
+package org.hbcast.agent;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import java.lang.instrument.Instrumentation;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+
+/**
+ * The Java agent ({@code -javaagent:hbcast-agent.jar}) that gives an unmodified MPI Java program
+ * hbcast: it weaves three small pieces of advice into Open MPI's bindings when they load, so that
+ * {@code Comm.bcast} goes to a {@link org.hbcast.HierarchicalBcast} of the communicator where hbcast
+ * supports the call, {@code Comm.free} closes that instance, and {@code MPI.Finalize} closes the rest
+ * (see {@link Redirect}). Everything else runs in the bindings as before.
+ */
+public final class BcastAgent {
+    private BcastAgent() {
+    }
+
+    public static void premain(String arguments, Instrumentation instrumentation) {
+        install(instrumentation);
+    }
+
+    public static void agentmain(String arguments, Instrumentation instrumentation) {
+        install(instrumentation);
+    }
+
+    private static void install(Instrumentation instrumentation) {
+        new AgentBuilder.Default()
+                .disableClassFormatChanges()
+                .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                .type(named("mpi.Comm"))
+                .transform((builder, type, loader, module, domain) -> builder
+                        .visit(Advice.to(BcastAdvice.class).on(named("bcast").and(takesArguments(4))))
+                        .visit(Advice.to(FreeAdvice.class).on(named("free").and(takesArguments(0)))))
+                .type(named("mpi.MPI"))
+                .transform((builder, type, loader, module, domain) -> builder
+                        .visit(Advice.to(FinalizeAdvice.class).on(named("Finalize").and(takesArguments(0)))))
+                .installOn(instrumentation);
+    }
+
+    /** Woven into {@code Comm.bcast(Object, int, Datatype, int)}: skips the bindings' body when hbcast took the call. */
+    static final class BcastAdvice {
+        private BcastAdvice() {
+        }
+
+        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
+        static boolean enter(@Advice.This Object comm, @Advice.Argument(0) Object buf, @Advice.Argument(1) int count,
+                             @Advice.Argument(2) Object type, @Advice.Argument(3) int root) throws Exception {
+            return Redirect.bcast(comm, buf, count, type, root);
+        }
+    }
+
+    /** Woven into {@code Comm.free()}: closes the communicator's instance first (both are collective). */
+    static final class FreeAdvice {
+        private FreeAdvice() {
+        }
+
+        @Advice.OnMethodEnter
+        static void enter(@Advice.This Object comm) throws Exception {
+            Redirect.freeing(comm);
+        }
+    }
+
+    /** Woven into {@code MPI.Finalize()}: closes every instance left, then reports. */
+    static final class FinalizeAdvice {
+        private FinalizeAdvice() {
+        }
+
+        @Advice.OnMethodEnter
+        static void enter() throws Exception {
+            Redirect.finalizing();
+        }
+    }
+}

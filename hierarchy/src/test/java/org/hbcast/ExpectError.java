@@ -1,0 +1,32 @@
+package org.hbcast;
+
+import mpi.MPIException;
+
+/** For MPI test programs: runs a call that must fail with an {@link MPIException} containing a fragment. */
+final class ExpectError {
+    /** A call that may throw. */
+    interface Call {
+        void run() throws Exception;
+    }
+
+    private ExpectError() {
+    }
+
+    /** Runs {@code call}; returns its error message, or throws naming what was expected instead. */
+    static String of(String fragment, Call call) throws Exception {
+        try {
+            call.run();
+        } catch (MPIException e) {
+            if (e.getMessage() == null || !e.getMessage().contains(fragment)) {
+                throw new AssertionError("expected an error containing '" + fragment + "', got: " + e.getMessage(), e);
+            }
+            return e.getMessage();
+        }
+        throw new AssertionError("expected an error containing '" + fragment + "', but the call succeeded");
+    }
+
+    /** {@link #of}, appending {@code " [message]"} to {@code seen}. */
+    static void into(StringBuilder seen, String fragment, Call call) throws Exception {
+        seen.append(" [").append(of(fragment, call)).append(']');
+    }
+}
