@@ -13,10 +13,11 @@ import java.util.Locale;
 public enum CountRule {
     /**
      * Open MPI's contract, the default: the root's count governs. A receiver that passed more gets
-     * the root's bytes and the rest of its buffer stays untouched; one that passed less makes every
-     * rank fail with a truncation error naming both counts, before anything is sent. So do ranks
-     * that disagree on the root, and a root's byte count that is not a whole number of some rank's
-     * elements. Costs one small all-reduce per call.
+     * the root's bytes and the rest of its buffer stays untouched. On a communicator of one node the
+     * root posts its header on the node's call board ({@link CallHeaders}) and a rank that cannot take
+     * the root's call (fewer bytes, another root, elements that do not divide the bytes) takes part
+     * into scratch memory and fails alone, naming both sides; across nodes one small all-reduce per
+     * call ({@link CallAgreement}) makes every rank fail alike, before anything is sent.
      */
     ROOT,
     /** Every rank must pass the same byte count and root; any difference fails on every rank (check mode). */
