@@ -3,6 +3,7 @@ package org.hbcast.agent;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import mpi.Datatype;
+import mpi.Intercomm;
 import mpi.Intracomm;
 import mpi.MPI;
 import org.hbcast.testing.MpiTestProgram;
@@ -86,7 +87,10 @@ public final class PlainMpiProgram {
         return 2;
     }
 
-    /** A heap buffer and a derived datatype: hbcast leaves them to Open MPI, and they still arrive. */
+    /**
+     * A heap buffer, a derived datatype and an inter-communicator: hbcast leaves them to Open MPI,
+     * and they still arrive.
+     */
     private static int passedThrough(Intracomm world) throws Exception {
         int rank = world.getRank();
         ByteBuffer heap = ByteBuffer.allocate(64);
@@ -109,7 +113,27 @@ public final class PlainMpiProgram {
         if (!Arrays.equals(data, new int[] {1, 2, 3, 4, 5, 6})) {
             throw new AssertionError("derived datatype: " + Arrays.toString(data));
         }
-        return 2;
+        return 2 + interCommunicator(world);
+    }
+
+    /** The lower half of the ranks broadcasts to the upper half over an inter-communicator. */
+    private static int interCommunicator(Intracomm world) throws Exception {
+        int rank = world.getRank();
+        int half = world.getSize() / 2;
+        int color = rank < half ? 0 : 1;
+        Intracomm local = world.split(color, rank);
+        // The bindings call it on the peer communicator, with the local one as the argument.
+        Intercomm inter = world.createIntercomm(local, 0, color == 0 ? half : 0, 77);
+        int[] data = rank == 0 ? new int[] {9, 8, 7} : new int[3];
+        int root = color == 1 ? 0 : local.getRank() == 0 ? MPI.ROOT : MPI.PROC_NULL;
+        inter.bcast(data, 3, MPI.INT, root);
+        inter.free();
+        local.free();
+        boolean receives = color == 1;
+        if (receives && !Arrays.equals(data, new int[] {9, 8, 7})) {
+            throw new AssertionError("inter-communicator: " + Arrays.toString(data));
+        }
+        return 1;
     }
 
     /** Communicators made and freed in a loop, each broadcast on. */

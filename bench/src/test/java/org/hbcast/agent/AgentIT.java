@@ -20,10 +20,13 @@ import org.junit.jupiter.api.Test;
  * is right, the supported calls went to hbcast and the rest to Open MPI, as each rank reports at
  * Finalize.
  */
-class AgentMpiTest {
-    /** Calls the program makes: 25 names and ints, 2 large, 2 passed through, 40 on fresh communicators. */
+class AgentIT {
+    /**
+     * Calls the program makes: 25 names and ints, 2 large and 40 on fresh communicators go to
+     * hbcast; a heap buffer, a derived datatype and an inter-communicator go to Open MPI.
+     */
     private static final int REDIRECTED = 25 + 2 + 40;
-    private static final int PASSED = 2;
+    private static final int PASSED = 3;
     private static final Pattern REPORT =
             Pattern.compile("hbcast agent: (\\d+) bcast calls redirected, (\\d+) passed to Open MPI");
 
@@ -56,6 +59,12 @@ class AgentMpiTest {
                 .env("HBCAST_AGENT_REPORT", "1").run();
         assertRedirected(out, 4);
         assertTrue(out.verdict(0).detail().equals("checks=" + (REDIRECTED + PASSED)), out.describe("checks"));
+    }
+
+    @Test
+    void anUnmodifiedProgramOnATestBedOfTwoHosts() throws Exception {
+        assertRedirected(MpiLaunch.program(PlainMpiProgram.class).testBed(2, 2).classpath(programClasspath()).agent()
+                .env("HBCAST_AGENT_REPORT", "1").run(), 4);
     }
 
     @Test
