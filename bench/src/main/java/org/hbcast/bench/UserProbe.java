@@ -131,12 +131,17 @@ public final class UserProbe implements Callable<Integer> {
             sb.append(String.format(Locale.ROOT, "%22s", impl + " (us)"));
         }
         for (int k = 1; k < impls.size(); k++) {
-            sb.append(String.format(Locale.ROOT, "%22s", impls.get(0) + "/" + impls.get(k)));
+            sb.append(String.format(Locale.ROOT, "%" + ratioWidth(k) + "s", impls.get(0) + "/" + impls.get(k)));
         }
         if (twin > 0) {
             sb.append("   (A/A: column ").append(impls.get(0)).append('/').append(impls.get(twin)).append(')');
         }
         System.out.println(sb);
+    }
+
+    /** Width of ratio column {@code k}: its label and two spaces, at least 12. */
+    private int ratioWidth(int k) {
+        return Math.max(12, impls.get(0).length() + impls.get(k).length() + 3);
     }
 
     private void row(long size, double[] us, int twin) {
@@ -145,7 +150,7 @@ public final class UserProbe implements Callable<Integer> {
             sb.append(String.format(Locale.ROOT, "%22.2f", u));
         }
         for (int k = 1; k < us.length; k++) {
-            sb.append(String.format(Locale.ROOT, "%22.3f", us[0] / us[k]));
+            sb.append(String.format(Locale.ROOT, "%" + ratioWidth(k) + ".3f", us[0] / us[k]));
         }
         System.out.println(sb);
     }
