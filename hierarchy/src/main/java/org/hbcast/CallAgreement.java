@@ -24,6 +24,9 @@ import mpi.Status;
  */
 final class CallAgreement {
     /** Low bits of a receiver's key that hold its rank; the bytes go above them. */
+    /** All-reduces given up on after a timeout, with their buffers: never freed, since MPI may still write them. */
+    private static final java.util.List<Object> ABANDONED = java.util.Collections.synchronizedList(
+            new java.util.ArrayList<>());
     /** What {@link #agree} returns when some rank never joined. */
     static final long TIMED_OUT = -1;
     /** Tag of the roll call after a timeout; the tree uses another. */
@@ -41,11 +44,14 @@ final class CallAgreement {
     private static final int ELEMENT_MAX = 5;
     private static final int BYTES_MAX = 6;
     private static final int BYTES_MIN = 7;
+    /** 1 + the highest rank that refused its own arguments, or 0: such a rank still joins, so no rank falls a call behind. */
+    private static final int REFUSED_BY = 8;
+    private static final int WORDS = 9;
 
     private final Intracomm comm;
     private final int rank;
-    private final long[] words = new long[8];
-    private final LongBuffer reduced = ByteBuffer.allocateDirect(8 * Long.BYTES).order(ByteOrder.nativeOrder())
+    private final long[] words = new long[WORDS];
+    private final LongBuffer reduced = ByteBuffer.allocateDirect(WORDS * Long.BYTES).order(ByteOrder.nativeOrder())
             .asLongBuffer();
     private final ProgressWait wait;
     private final double timeoutSeconds;
@@ -71,21 +77,40 @@ final class CallAgreement {
      */
     long agree(long bytes, ElementType type, int root, CountRule rule) throws MPIException {
         fill(words, rank, bytes, type, root);
+        return reduce() == TIMED_OUT ? TIMED_OUT : verdict(words, rank, bytes, type, root, rule);
+    }
+
+    /**
+     * This rank refused its own arguments: it still joins the call's all-reduce, so that every rank
+     * fails this call at once and stays in step for the next one. Returns {@link #TIMED_OUT} when
+     * some rank did not join; otherwise the caller throws its own error.
+     */
+    long refuse(int root) throws MPIException {
+        fillRefused(words, rank, root);
+        return reduce();
+    }
+
+    /** All-reduces {@link #words} in place; {@link #TIMED_OUT} when some rank never joined, else 0. */
+    private long reduce() throws MPIException {
         reduced.put(0, words);
         Request request = comm.iAllReduce(reduced, words.length, MPI.LONG, MPI.MAX);
         wait.reset();
         while (!request.test()) {
             if (wait.timedOut(0)) {
+                // The all-reduce stays posted into this buffer: keep both alive, or a late peer writes freed memory.
+                ABANDONED.add(reduced);
+                ABANDONED.add(request);
                 return TIMED_OUT;
             }
         }
         reduced.get(0, words);
-        return verdict(words, rank, bytes, type, root, rule);
+        return 0;
     }
 
     /** This rank's words before the reduction: what it passed, each where MAX keeps what the verdict needs. */
     static void fill(long[] w, int rank, long bytes, ElementType type, int root) {
         boolean isRoot = rank == root;
+        w[REFUSED_BY] = 0;
         w[ROOT_MAX] = root;
         w[ROOT_MIN] = -root;
         w[ROOT_BYTES] = isRoot ? bytes : -1;
@@ -96,16 +121,40 @@ final class CallAgreement {
         w[BYTES_MIN] = -bytes;
     }
 
+    /** The words of a rank that refused its arguments: neutral everywhere but the refusal. */
+    static void fillRefused(long[] w, int rank, int root) {
+        w[ROOT_MAX] = Long.MIN_VALUE;
+        w[ROOT_MIN] = Long.MIN_VALUE;
+        w[ROOT_BYTES] = -1;
+        w[ROOT_ELEMENT] = -1;
+        w[RECEIVER_MIN] = Long.MIN_VALUE;
+        w[ELEMENT_MAX] = 1;
+        w[BYTES_MAX] = Long.MIN_VALUE;
+        w[BYTES_MIN] = Long.MIN_VALUE;
+        w[REFUSED_BY] = 1L + rank;
+    }
+
     /** {@link #fill} into new words, for tests that reduce them as MPI would. */
     static long[] words(int rank, long bytes, ElementType type, int root) {
-        long[] w = new long[8];
+        long[] w = new long[WORDS];
         fill(w, rank, bytes, type, root);
+        return w;
+    }
+
+    /** {@link #fillRefused} into new words, for tests. */
+    static long[] refusedWords(int rank, int root) {
+        long[] w = new long[WORDS];
+        fillRefused(w, rank, root);
         return w;
     }
 
     /** The root's byte count agreed in {@code w} (the all-reduced words), or the error every rank raises. */
     static long verdict(long[] w, int rank, long bytes, ElementType type, int root, CountRule rule)
             throws MPIException {
+        if (w[REFUSED_BY] != 0) {
+            throw new MPIException(where(rank) + "rank " + (w[REFUSED_BY] - 1) + " refused the call (a bad argument"
+                    + " there, see its error); nothing was sent");
+        }
         long maxRoot = w[ROOT_MAX];
         long minRoot = -w[ROOT_MIN];
         if (maxRoot != minRoot) {

@@ -79,7 +79,15 @@ final class CallHeaders {
             }
         }
         wait.reset();
+        board.markWaiting(c, rootInRange ? root : -1);
         while (!board.isPosted(c)) {
+            if (rootInRange && root != rank && board.waitsForAnother(root, c)) {
+                // The root this rank names waits for another root itself: nobody will post this call.
+                if (board.claim(c)) {
+                    board.post(c, CallBoard.NO_ROOT, rank, root);
+                }
+                continue;
+            }
             if (wait.timedOut(0)) {
                 problem = where() + "timed out after " + timeoutSeconds + " s waiting for the header of call " + c
                         + " from " + (rootInRange ? "root " + root : "its root") + ": the root has not called bcast on"
@@ -93,6 +101,11 @@ final class CallHeaders {
         board.markRead(c);
         this.root = claimer;
         this.rootBytes = posted;
+        if (posted == CallBoard.NO_ROOT) {
+            problem = refused != null ? refused : where() + "ranks disagree on the root: in call " + c + " rank " + claimer
+                    + " passed root " + rootElement + ", which passed another root itself; no rank sent anything";
+            return Outcome.REFUSED;
+        }
         if (posted == CallBoard.REFUSED) {
             problem = refused != null ? refused : where() + "rank " + claimer + " refused call " + c + " (a bad argument"
                     + " there, see its error); nothing was sent";

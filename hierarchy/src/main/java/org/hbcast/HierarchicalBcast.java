@@ -201,6 +201,7 @@ public final class HierarchicalBcast implements AutoCloseable {
                 return;
             }
             if (refused != null) {
+                refuse(root);
                 throw new MPIException(refused);
             }
             message.adopt(agree(message.bytes(), message.type(), root));
@@ -249,6 +250,17 @@ public final class HierarchicalBcast implements AutoCloseable {
      * The bytes this call moves: the root's, agreed by every rank unless the options trust the
      * program to pass the same count everywhere (see {@link CountRule}).
      */
+    /**
+     * This rank refused its arguments: under the per-call agreement it still joins it, so the other
+     * ranks fail this call too instead of pairing their next call with this one.
+     */
+    private void refuse(int root) throws MPIException {
+        if (size > 1 && options.counts() != CountRule.TRUSTED
+                && agreement.refuse(root) == CallAgreement.TIMED_OUT) {
+            fail(agreement.timeoutMessage(0, root));
+        }
+    }
+
     private long agree(long bytes, ElementType type, int root) throws MPIException {
         if (size == 1 || options.counts() == CountRule.TRUSTED) {
             return bytes;
@@ -280,8 +292,14 @@ public final class HierarchicalBcast implements AutoCloseable {
     }
 
     private void deviceCall(DeviceBuffer buf, int count, Datatype type, int root) throws MPIException {
-        long bytes = agree(DeviceArguments.check(buf, count, type, root, rank, size, topology.position()),
-                ElementType.of(type), root);
+        long checked;
+        try {
+            checked = DeviceArguments.check(buf, count, type, root, rank, size, topology.position());
+        } catch (MPIException e) {
+            refuse(root);
+            throw e;
+        }
+        long bytes = agree(checked, ElementType.of(type), root);
         if (bytes == 0) {
             return;
         }

@@ -88,6 +88,24 @@ class CallAgreementTest {
     }
 
     @Test
+    void aRankThatRefusedItsArgumentsStillJoinsAndEveryOtherRankFailsTheCall() {
+        long[] reduced = CallAgreement.words(0, 64, ElementType.INT, 0);
+        long[][] others = {CallAgreement.refusedWords(1, 0), CallAgreement.words(2, 64, ElementType.INT, 0),
+            CallAgreement.refusedWords(3, 7)};
+        for (long[] w : others) {
+            for (int i = 0; i < w.length; i++) {
+                reduced[i] = Math.max(reduced[i], w[i]);
+            }
+        }
+        for (int r : new int[] {0, 2}) {
+            MPIException e = assertThrows(MPIException.class,
+                    () -> CallAgreement.verdict(reduced, r, 64, ElementType.INT, 0, CountRule.ROOT));
+            assertTrue(e.getMessage().contains("rank 3 refused the call (a bad argument there, see its error); nothing"
+                    + " was sent"), e.getMessage());
+        }
+    }
+
+    @Test
     void zeroBytesAtTheRootMoveNothingWhateverTheReceiversPassed() throws MPIException {
         List<Call> calls = List.of(new Call(0, ElementType.DOUBLE, 1), new Call(0, ElementType.DOUBLE, 1),
                 new Call(800, ElementType.DOUBLE, 1));

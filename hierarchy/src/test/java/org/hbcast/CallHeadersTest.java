@@ -165,6 +165,20 @@ class CallHeadersTest {
     }
 
     @Test
+    void ranksThatNameARootWhichNamesAnotherFailAtOnceNotAfterTheTimeout() throws Exception {
+        // Rank 1 names root 0 and every other rank names root 1: nobody names itself, nobody would post.
+        long start = System.nanoTime();
+        List<Told> told = call(Args.of(1, 8), Args.of(0, 8), Args.of(1, 8), Args.of(1, 8));
+        assertTrue(System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(250), "waited for the timeout");
+        for (Told t : told) {
+            assertEquals(CallHeaders.Outcome.REFUSED, t.outcome(), told.toString());
+            assertTrue(t.problem().contains("ranks disagree on the root: in call 1 rank"), t.problem());
+        }
+        told = call(Args.of(2, 8), Args.of(2, 8), Args.of(2, 8), Args.of(2, 8));
+        assertEquals(CallHeaders.Outcome.ROOT, told.get(2).outcome());
+    }
+
+    @Test
     void aRootThatNeverComesTimesOutNamingIt() throws Exception {
         List<Future<Told>> futures = new ArrayList<>();
         for (int p = 0; p < 3; p++) {

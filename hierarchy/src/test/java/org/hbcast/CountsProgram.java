@@ -167,7 +167,22 @@ public final class CountsProgram {
             }
         }
         BcastMatrixProgram.check(hb, world, Payload.Kind.TYPED, ElementType.FLOAT, 77_777, 0, 404);
-        return 6;
+        // The last rank passes a null buffer: it fails; the others get the data on one node, fail across nodes.
+        outcomeOrNull(hb, world, rank == last, onlyTheMismatched, 405);
+        BcastMatrixProgram.check(hb, world, Payload.Kind.ARRAY, ElementType.SHORT, 5000, last, 406);
+        return 7;
+    }
+
+    /** A call of 4000 bytes from root 0 in which {@code nullBuffer} ranks pass a null buffer. */
+    private static void outcomeOrNull(HierarchicalBcast hb, Intracomm world, boolean nullBuffer, boolean othersSucceed,
+                                      long seed) throws Exception {
+        if (nullBuffer) {
+            ExpectError.of("buffer is null", () -> hb.bcast((Object) null, 4000, MPI.BYTE, 0));
+        } else if (othersSucceed) {
+            outcome(hb, world, true, "", 4000, 0, 0, seed);
+        } else {
+            outcome(hb, world, false, "refused the call (a bad argument there", 4000, 0, 0, seed);
+        }
     }
 
     /**

@@ -19,9 +19,11 @@ import org.hbcast.HierarchicalBcast;
  * a direct buffer of a supported type. Calls made by hbcast itself (its own communicators) are
  * never redirected.
  *
- * <p>The decision is made per rank from its own arguments, as the bindings' would be; a program
+ * <p>The decision is made per rank from its own arguments, as the bindings' would be. A program
  * whose ranks pass different kinds of buffer to the same broadcast (a heap buffer on some, a direct
- * one on others) would split between the two and fail after hbcast's timeout.
+ * one on others) splits between Open MPI and hbcast, and that can hang: the first such call on a
+ * communicator makes its instance, a collective that Open MPI runs without a timeout. A program
+ * that builds its own {@link HierarchicalBcast} should not also run under the agent.
  */
 public final class Redirect {
     /** Set while hbcast runs on this thread: its own MPI calls go to the bindings. */
@@ -66,12 +68,22 @@ public final class Redirect {
         return buf.getClass().isArray() && buf.getClass().getComponentType().isPrimitive();
     }
 
-    private static synchronized HierarchicalBcast instance(Intracomm comm) throws MPIException {
-        HierarchicalBcast hb = INSTANCES.get(comm);
+    /**
+     * The communicator's instance, made on first use. Made outside the lock: creation is collective,
+     * and under THREAD_MULTIPLE two threads may be making instances of two communicators at once,
+     * in different orders on different ranks. One communicator is never in two calls at once.
+     */
+    private static HierarchicalBcast instance(Intracomm comm) throws MPIException {
+        HierarchicalBcast hb;
+        synchronized (Redirect.class) {
+            hb = INSTANCES.get(comm);
+        }
         if (hb == null) {
             hb = HierarchicalBcast.create(comm);
-            INSTANCES.put(comm, hb);
-            ORDER.add(comm);
+            synchronized (Redirect.class) {
+                INSTANCES.put(comm, hb);
+                ORDER.add(comm);
+            }
         }
         return hb;
     }
@@ -110,7 +122,12 @@ public final class Redirect {
             ORDER.clear();
         }
         for (HierarchicalBcast hb : left) {
-            close(hb);
+            try {
+                close(hb);
+            } catch (MPIException | RuntimeException e) {
+                // Finalize must still run, or Open MPI aborts the job; the others still get closed.
+                System.err.println("hbcast agent: closing a broadcast at MPI.Finalize failed: " + e.getMessage());
+            }
         }
         if ("1".equals(System.getenv("HBCAST_AGENT_REPORT"))) {
             System.out.println(report());

@@ -26,7 +26,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   +16                  4       RANK           the claimer: the root, or the rank that refused
  *   +20                  4       ELEMENT_BYTES  the root's element size
  * readsOffset + 128 p    8     READ[p]        node rank p: the newest call whose header it has read
+ *   +8                   8     WAITING_CALL   node rank p: the call whose header it waits for (root written first)
+ *   +16                  8     WAITING_ROOT   node rank p: the root it passed for that call
  * </pre>
+ *
+ * A rank that waits for the header of a call from a root that itself waits for that call's header
+ * knows nobody will post it (the ranks disagree on the root) and claims the call with {@link #NO_ROOT}.
  *
  * A claimer may post call q only once every rank has read call q - ENTRIES ({@link #hasRoom}), so an
  * entry is never overwritten before all have read it. Calls are numbered from 1 over the life of the
@@ -41,6 +46,8 @@ public final class CallBoard implements AutoCloseable
     public static final int ENTRIES = 64;
     /** {@code BYTES} of a refused call: the claimer refused its own arguments. */
     public static final long REFUSED = -1;
+    /** {@code BYTES} of a call no rank would root: {@code RANK} is the rank that saw it, {@code ELEMENT_BYTES} the root it passed. */
+    public static final long NO_ROOT = -2;
 
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 8;
@@ -54,6 +61,8 @@ public final class CallBoard implements AutoCloseable
     static final int ELEMENT_BYTES = 20;
     static final int READS_OFFSET = ENTRIES_OFFSET + ENTRIES * ENTRY_BYTES;
     static final int READ_STRIDE = 128;
+    static final int WAITING_CALL = 8;
+    static final int WAITING_ROOT = 16;
 
     private final SharedSegment segment;
     private final UnsafeBuffer shm;
@@ -195,6 +204,24 @@ public final class CallBoard implements AutoCloseable
     public void markRead(final long call)
     {
         shm.putLongOrdered(READS_OFFSET + position * READ_STRIDE, call);
+    }
+
+    /** This rank waits for the header of {@code call}, having passed {@code root}. */
+    public void markWaiting(final long call, final int root)
+    {
+        final int line = READS_OFFSET + position * READ_STRIDE;
+        shm.putLong(line + WAITING_ROOT, root);
+        shm.putLongOrdered(line + WAITING_CALL, call);
+    }
+
+    /**
+     * True when node rank {@code p} waits for the header of {@code call} as a receiver: it passed a
+     * root other than itself, so it will not post that header.
+     */
+    public boolean waitsForAnother(final int p, final long call)
+    {
+        final int line = READS_OFFSET + p * READ_STRIDE;
+        return shm.getLongVolatile(line + WAITING_CALL) == call && shm.getLong(line + WAITING_ROOT) != p;
     }
 
     private static int entryOffset(final long call)
