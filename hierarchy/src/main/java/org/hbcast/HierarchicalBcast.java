@@ -129,6 +129,7 @@ public final class HierarchicalBcast implements AutoCloseable {
             } catch (IllegalArgumentException e) {
                 throw new MPIException("hbcast: " + e.getMessage());
             }
+            requireSameCountRule(dup, options.counts());
             Selector selector = new Selector(options, ClusterShape.of(topology.layout(), topology.isVirtual()),
                     options.chunkBytes() != 0 ? options.chunkBytes() : Selector.AUTO_MAX_CHUNK_BYTES,
                     TuningAgreement.agree(dup, options, topology, System.getenv()));
@@ -151,6 +152,20 @@ public final class HierarchicalBcast implements AutoCloseable {
             closeQuietly(topology, board, fanout, ring);
             dup.free();
             throw e;
+        }
+    }
+
+    /**
+     * Every rank must run the same rule for counts ({@code HBCAST_COUNTS} is read from each rank's
+     * environment): one rank on the board and another not would wait for each other forever.
+     */
+    private static void requireSameCountRule(Intracomm comm, CountRule rule) throws MPIException {
+        int[] range = {rule.ordinal(), -rule.ordinal()};
+        comm.allReduce(range, 2, MPI.INT, MPI.MAX);
+        if (range[0] != -range[1]) {
+            throw new MPIException("hbcast: ranks disagree on HBCAST_COUNTS: this rank has " + rule + ", another has "
+                    + CountRule.values()[range[0] == rule.ordinal() ? -range[1] : range[0]]
+                    + "; set it alike on every rank");
         }
     }
 
@@ -464,7 +479,10 @@ public final class HierarchicalBcast implements AutoCloseable {
         if (closed) {
             return;
         }
+        // A call still running on another thread would use the segments unmapped below.
+        guard.enter();
         closed = true;
+        guard.exit();
         closeQuietly(topology, device, board, fanout, ring);
         comm.free();
     }

@@ -30,7 +30,7 @@ import org.hbcast.testing.MpiTestProgram;
  *       in a call, a second thread's call on another communicator is refused with a message naming
  *       the thread level, and both communicators work afterwards.</li>
  *   <li>{@code suite=types}: derived and struct datatypes are refused before anything is sent, with a
- *       message that describes them.</li>
+ *       message that describes them; ranks with different {@code HBCAST_COUNTS} are refused at create.</li>
  * </ul>
  */
 public final class HabitsProgram {
@@ -229,6 +229,9 @@ public final class HabitsProgram {
                     () -> hb.bcast(new int[64], 8, MPI.INT2, 0));
             // Nothing was sent: a valid call right after still delivers exactly the root's data.
             BcastMatrixProgram.check(hb, world, Payload.Kind.ARRAY, ElementType.INT, 1000, 0, 8000);
+            // Ranks whose HBCAST_COUNTS differ are refused at create, on every rank, instead of hanging later.
+            ExpectError.into(seen, "ranks disagree on HBCAST_COUNTS", () -> HierarchicalBcast.create(world,
+                    BcastOptions.defaults().withCounts(world.getRank() == 0 ? CountRule.TRUSTED : CountRule.ROOT)));
         } finally {
             vector.free();
             struct.free();
