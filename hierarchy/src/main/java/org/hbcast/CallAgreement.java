@@ -3,6 +3,9 @@ package org.hbcast;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.LongBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -25,8 +28,7 @@ import mpi.Status;
 final class CallAgreement {
     /** Low bits of a receiver's key that hold its rank; the bytes go above them. */
     /** All-reduces given up on after a timeout, with their buffers: never freed, since MPI may still write them. */
-    private static final java.util.List<Object> ABANDONED = java.util.Collections.synchronizedList(
-            new java.util.ArrayList<>());
+    private static final List<Object> ABANDONED = Collections.synchronizedList(new ArrayList<>());
     /** What {@link #agree} returns when some rank never joined. */
     static final long TIMED_OUT = -1;
     /** Tag of the roll call after a timeout; the tree uses another. */

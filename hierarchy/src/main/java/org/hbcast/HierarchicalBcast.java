@@ -234,12 +234,8 @@ public final class HierarchicalBcast implements AutoCloseable {
         boolean ok = refused == null;
         switch (headers.exchange(refused, root, root >= 0 && root < size, ok ? message.bytes() : 0,
                 ok ? message.type() : null)) {
-            case ROOT -> {
-                if (message.bytes() > 0) {
-                    run(selector.plan(message.bytes()), type);
-                }
-            }
-            case RECEIVE -> {
+            case ROOT, RECEIVE -> {
+                // The root's own bytes for the root; a receiver keeps its buffer past them untouched.
                 message.adopt(headers.rootBytes());
                 if (message.bytes() > 0) {
                     run(selector.plan(message.bytes()), type);
@@ -261,23 +257,27 @@ public final class HierarchicalBcast implements AutoCloseable {
         }
     }
 
-    /**
-     * The bytes this call moves: the root's, agreed by every rank unless the options trust the
-     * program to pass the same count everywhere (see {@link CountRule}).
-     */
+    /** True when calls go through the per-call agreement (several ranks, counts not trusted). */
+    private boolean agrees() {
+        return size > 1 && options.counts() != CountRule.TRUSTED;
+    }
+
     /**
      * This rank refused its arguments: under the per-call agreement it still joins it, so the other
      * ranks fail this call too instead of pairing their next call with this one.
      */
     private void refuse(int root) throws MPIException {
-        if (size > 1 && options.counts() != CountRule.TRUSTED
-                && agreement.refuse(root) == CallAgreement.TIMED_OUT) {
+        if (agrees() && agreement.refuse(root) == CallAgreement.TIMED_OUT) {
             fail(agreement.timeoutMessage(0, root));
         }
     }
 
+    /**
+     * The bytes this call moves: the root's, agreed by every rank unless the options trust the
+     * program to pass the same count everywhere (see {@link CountRule}).
+     */
     private long agree(long bytes, ElementType type, int root) throws MPIException {
-        if (size == 1 || options.counts() == CountRule.TRUSTED) {
+        if (!agrees()) {
             return bytes;
         }
         long agreed = agreement.agree(bytes, type, root, options.counts());

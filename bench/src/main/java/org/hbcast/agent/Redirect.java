@@ -2,9 +2,10 @@ package org.hbcast.agent;
 
 import java.nio.Buffer;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPIException;
@@ -28,11 +29,12 @@ import org.hbcast.HierarchicalBcast;
 public final class Redirect {
     /** Set while hbcast runs on this thread: its own MPI calls go to the bindings. */
     private static final ThreadLocal<boolean[]> INSIDE = ThreadLocal.withInitial(() -> new boolean[1]);
-    private static final Map<Object, HierarchicalBcast> INSTANCES = new IdentityHashMap<>();
+    /** By communicator; the bindings' communicators keep Object's identity equality. */
+    private static final Map<Object, HierarchicalBcast> INSTANCES = new ConcurrentHashMap<>();
     /** Communicators in the order their instances were made: closed in that order at Finalize, on every rank alike. */
     private static final List<Object> ORDER = new ArrayList<>();
-    private static long redirected;
-    private static long passed;
+    private static final AtomicLong REDIRECTED = new AtomicLong();
+    private static final AtomicLong PASSED = new AtomicLong();
 
     private Redirect() {
     }
@@ -44,7 +46,7 @@ public final class Redirect {
             return false;
         }
         if (!(comm instanceof Intracomm intra) || !supported(buf, type)) {
-            count(false);
+            PASSED.incrementAndGet();
             return false;
         }
         inside[0] = true;
@@ -54,7 +56,7 @@ public final class Redirect {
         } finally {
             inside[0] = false;
         }
-        count(true);
+        REDIRECTED.incrementAndGet();
         return true;
     }
 
@@ -74,26 +76,15 @@ public final class Redirect {
      * in different orders on different ranks. One communicator is never in two calls at once.
      */
     private static HierarchicalBcast instance(Intracomm comm) throws MPIException {
-        HierarchicalBcast hb;
-        synchronized (Redirect.class) {
-            hb = INSTANCES.get(comm);
-        }
+        HierarchicalBcast hb = INSTANCES.get(comm);
         if (hb == null) {
             hb = HierarchicalBcast.create(comm);
-            synchronized (Redirect.class) {
+            synchronized (ORDER) {
                 INSTANCES.put(comm, hb);
                 ORDER.add(comm);
             }
         }
         return hb;
-    }
-
-    private static synchronized void count(boolean toHbcast) {
-        if (toHbcast) {
-            redirected++;
-        } else {
-            passed++;
-        }
     }
 
     /** Before {@code comm.free()}: closes its instance (collective, as free is). */
@@ -103,7 +94,7 @@ public final class Redirect {
             return;
         }
         HierarchicalBcast hb;
-        synchronized (Redirect.class) {
+        synchronized (ORDER) {
             hb = INSTANCES.remove(comm);
             ORDER.remove(comm);
         }
@@ -115,7 +106,7 @@ public final class Redirect {
     /** Before {@code MPI.Finalize()}: closes every instance left, in the order they were made, then reports. */
     public static void finalizing() throws MPIException {
         List<HierarchicalBcast> left = new ArrayList<>();
-        synchronized (Redirect.class) {
+        synchronized (ORDER) {
             for (Object comm : ORDER) {
                 left.add(INSTANCES.remove(comm));
             }
@@ -136,8 +127,8 @@ public final class Redirect {
     }
 
     /** The line {@code HBCAST_AGENT_REPORT=1} prints at Finalize. */
-    public static synchronized String report() {
-        return "hbcast agent: " + redirected + " bcast calls redirected, " + passed + " passed to Open MPI";
+    public static String report() {
+        return "hbcast agent: " + REDIRECTED.get() + " bcast calls redirected, " + PASSED.get() + " passed to Open MPI";
     }
 
     private static void close(HierarchicalBcast hb) throws MPIException {
