@@ -1,17 +1,31 @@
 package org.hbcast;
 
+import java.nio.ByteBuffer;
 import mpi.MPIException;
 import org.hbcast.gpu.shm.CallBoard;
+import org.hbcast.mpi.HeaderRelay;
+import org.hbcast.mpi.NodeLayout;
 
 /**
- * Open MPI's contract for counts on a node of its own (see {@link CountRule#ROOT}), at the price of
- * a few shared-memory words per call: the root posts its byte count and element size on the node's
- * {@link CallBoard} and goes on; every other rank reads the header before it moves anything and runs
- * the root's call. A receiver that cannot take the root's bytes (it passed fewer, a different root,
- * a datatype they do not divide into, or a bad argument) still takes part into scratch memory, so
- * the others finish, and then fails with the reason: only it fails, as with Open MPI.
+ * Open MPI's contract for counts (see {@link CountRule#ROOT}) at the price of a header that goes one
+ * way, from the root to the receivers, before the data: no rank waits for a receiver, and no
+ * message is added where the data fits in the header.
  *
- * <p>Allocates only for an error (messages, scratch memory).
+ * <ul>
+ * <li>Inside a node, the root posts its byte count and element size on the node's {@link CallBoard}
+ * and goes on; every other rank reads the header before it moves anything and runs the root's call.
+ * <li>Across nodes, the root sends the header down a k-nomial tree of node leaders ({@link HeaderRelay});
+ * each leader forwards it and posts it on its node's board on the root's behalf.
+ * <li>A message of at most {@link CallBoard#INLINE_BYTES} rides in the header (when the options
+ * let the library choose how to move it): the broadcast is then the header.
+ * </ul>
+ *
+ * A receiver that cannot take the root's bytes (it passed fewer, a different root, a datatype they
+ * do not divide into, or a bad argument) still takes part into scratch memory, so the others finish,
+ * and then fails with the reason: only it fails, as with Open MPI.
+ *
+ * <p>Allocates only for an error (messages, scratch memory) and, across nodes, the bindings'
+ * request objects.
  */
 final class CallHeaders {
     /** What {@link #exchange} found for this rank. */
@@ -25,21 +39,54 @@ final class CallHeaders {
         /** The call was refused by its claimer: nothing moves, every rank fails with {@link #problem()}. */
         REFUSED,
         /** No header came (or no room) within the timeout: the instance is unusable, see {@link #problem()}. */
-        TIMED_OUT
+        TIMED_OUT,
+        /**
+         * Two ranks claimed the root (or a header came that is not this call's): what is left in flight
+         * cannot be matched safely, so the instance is unusable, see {@link #problem()}.
+         */
+        CONFLICT
     }
 
+    /** Radix of the leaders' header tree: few rounds for the few leaders a small message reaches. */
+    static final int HEADER_RADIX = 4;
+
     private final CallBoard board;
+    private final HeaderRelay relay;
+    private final NodeLayout layout;
+    private final int[] leaderRanks;
     private final int rank;
+    private final int node;
+    private final int position;
+    private final boolean inlineAllowed;
     private final ProgressWait wait;
     private final double timeoutSeconds;
     private long call;
     private long rootBytes;
     private int root;
+    private boolean inlined;
     private String problem;
 
+    /** The header exchange of a communicator that is one node, without inline payloads. */
     CallHeaders(CallBoard board, int rank, long timeoutNs) {
+        this(board, null, null, rank, 0, rank, false, timeoutNs);
+    }
+
+    /**
+     * @param board the node's board, null on a node of one rank
+     * @param relay the leaders' header tree, null on a communicator of one node
+     * @param layout the communicator's nodes (used with {@code relay})
+     * @param inlineAllowed whether small messages may ride in their header (the library chooses how data moves)
+     */
+    CallHeaders(CallBoard board, HeaderRelay relay, NodeLayout layout, int rank, int node, int position,
+            boolean inlineAllowed, long timeoutNs) {
         this.board = board;
+        this.relay = relay;
+        this.layout = layout;
+        this.leaderRanks = new int[layout == null ? 1 : layout.nodeCount()];
         this.rank = rank;
+        this.node = node;
+        this.position = position;
+        this.inlineAllowed = inlineAllowed;
         this.wait = ProgressWait.backingOff(timeoutNs);
         this.timeoutSeconds = timeoutNs / 1e9;
     }
@@ -48,43 +95,145 @@ final class CallHeaders {
      * This rank's side of the next call's header.
      *
      * @param refused this rank's argument error, or null when its arguments are good
-     * @param root the root this rank passed (any value when {@code refused} says it is out of range)
+     * @param root the root this rank passed (any value when {@code refused} says it is out of range;
+     *        across nodes, an out-of-range root must be refused before, without an exchange)
      * @param bytes this rank's byte count (when {@code refused} is null)
      * @param type this rank's element type (when {@code refused} is null)
+     * @param data this rank's message (when {@code refused} is null), for a payload that rides in the
+     *        header; null for none
      */
-    Outcome exchange(String refused, int root, boolean rootInRange, long bytes, ElementType type) {
+    Outcome exchange(String refused, int root, boolean rootInRange, long bytes, ElementType type, Message data)
+            throws MPIException {
         long c = ++call;
         problem = null;
-        boolean claims = rootInRange ? root == rank : refused != null;
+        inlined = false;
+        boolean claims = rootInRange ? root == rank : refused != null && relay == null;
         if (claims) {
-            wait.reset();
-            while (!board.hasRoom(c)) {
-                if (wait.timedOut(0)) {
-                    problem = where() + "timed out after " + timeoutSeconds + " s waiting for node rank "
-                            + board.slowestReader() + " to read the header of call " + (c - CallBoard.ENTRIES)
-                            + ": it is " + CallBoard.ENTRIES + " calls behind, or has died";
-                    return Outcome.TIMED_OUT;
-                }
+            Outcome posted = post(c, refused, bytes, type, data);
+            if (posted != null) {
+                return posted;
             }
-            if (board.claim(c)) {
-                board.post(c, refused != null ? CallBoard.REFUSED : bytes, rank, refused != null ? 0 : type.bytes());
-                board.markRead(c);
-                if (refused != null) {
-                    problem = refused;
-                    return Outcome.REFUSED;
-                }
-                this.root = rank;
-                this.rootBytes = bytes;
-                return Outcome.ROOT;
+            // Another rank of the node claimed the call first: this rank reads its header.
+        } else if (relay != null && position == 0) {
+            return leaderOrMember(c, refused, root, bytes, type, data);
+        }
+        return member(c, refused, root, rootInRange, bytes, type, data);
+    }
+
+    /** The root's side: claims the call, posts the header on the board and sends it to the leaders. */
+    private Outcome post(long c, String refused, long bytes, ElementType type, Message data) throws MPIException {
+        boolean inline = refused == null && inlineAllowed && data != null && bytes <= CallBoard.INLINE_BYTES;
+        long posted = refused != null ? CallBoard.REFUSED : bytes;
+        int element = refused != null ? 0 : type.bytes();
+        if (board != null) {
+            if (!waitForRoom(c)) {
+                return Outcome.TIMED_OUT;
+            }
+            if (!board.claim(c)) {
+                return null;
             }
         }
+        if (relay != null) {
+            // The network first: it is the longer way.
+            ByteBuffer out = relay.outbox();
+            out.putLong(HeaderRelay.CALL, c).putLong(HeaderRelay.BYTES, posted).putInt(HeaderRelay.ROOT, rank)
+                    .putInt(HeaderRelay.ELEMENT_BYTES, element).putInt(HeaderRelay.FLAGS, inline ? 1 : 0);
+            if (inline) {
+                data.copyTo(HostCopy.address(out) + HeaderRelay.PAYLOAD);
+            }
+            relay.forward(out, HeaderRelay.PAYLOAD + (inline ? (int) bytes : 0), leaders(rank), leaderRanks.length,
+                    node, node);
+        }
+        if (board != null) {
+            if (inline) {
+                data.copyTo(board.payloadAddress(c));
+            }
+            board.post(c, posted, rank, element, inline);
+            board.markRead(c);
+        }
+        if (!sent()) {
+            return Outcome.TIMED_OUT;
+        }
+        this.root = rank;
+        this.rootBytes = posted;
+        this.inlined = inline;
+        if (refused != null) {
+            problem = refused;
+            return Outcome.REFUSED;
+        }
+        return Outcome.ROOT;
+    }
+
+    /**
+     * Node rank 0 across nodes: it leads its node unless the root is on it, which it learns from
+     * whichever comes first, the header from the network or the root's post on the board.
+     */
+    private Outcome leaderOrMember(long c, String refused, int root, long bytes, ElementType type, Message data)
+            throws MPIException {
+        relay.expect(c);
+        wait.reset();
+        boolean arrived = relay.arrived();
+        while (!arrived) {
+            if (board != null && board.isPosted(c)) {
+                if (relay.withdraw()) {
+                    return member(c, refused, root, true, bytes, type, data);
+                }
+                return conflict("call " + c + " had a root on this node (rank " + board.rank(c)
+                        + ") and another that sent its header over the network");
+            }
+            if (wait.timedOut(0)) {
+                if (relay.withdraw()) {
+                    problem = where() + "timed out after " + timeoutSeconds + " s waiting for the header of call " + c
+                            + " from root " + root + " through the node leaders: the root, or a leader between, has"
+                            + " not called bcast on this communicator, or has died";
+                    return Outcome.TIMED_OUT;
+                }
+                break;
+            }
+            arrived = relay.arrived();
+        }
+        ByteBuffer in = relay.inbox();
+        long q = in.getLong(HeaderRelay.CALL);
+        long posted = in.getLong(HeaderRelay.BYTES);
+        int claimer = in.getInt(HeaderRelay.ROOT);
+        int element = in.getInt(HeaderRelay.ELEMENT_BYTES);
+        boolean inline = in.getInt(HeaderRelay.FLAGS) != 0;
+        if (q != c || claimer < 0 || claimer >= layout.size() || layout.nodeOf(claimer) == node) {
+            return conflict("the header received for call " + c + " is of call " + q + " from root " + claimer);
+        }
+        relay.forward(in, HeaderRelay.PAYLOAD + (inline ? (int) posted : 0), leaders(claimer), leaderRanks.length,
+                node, layout.nodeOf(claimer));
+        if (board != null) {
+            if (!waitForRoom(c)) {
+                return Outcome.TIMED_OUT;
+            }
+            if (!board.claim(c)) {
+                return conflict("call " + c + " had a root on another node (rank " + claimer + ") and one on this"
+                        + " node");
+            }
+            if (inline) {
+                HostCopy.memoryToMemory(HostCopy.address(in) + HeaderRelay.PAYLOAD, board.payloadAddress(c), posted);
+            }
+            board.post(c, posted, claimer, element, inline);
+            board.markRead(c);
+        }
+        if (!sent()) {
+            return Outcome.TIMED_OUT;
+        }
+        return decide(c, refused, root, bytes, type, data, posted, claimer, element, inline,
+                HostCopy.address(in) + HeaderRelay.PAYLOAD);
+    }
+
+    /** A rank that reads the header on its node's board. */
+    private Outcome member(long c, String refused, int root, boolean rootInRange, long bytes, ElementType type,
+            Message data) {
         wait.reset();
         board.markWaiting(c, rootInRange ? root : -1);
         while (!board.isPosted(c)) {
-            if (rootInRange && root != rank && board.waitsForAnother(root, c)) {
+            if (relay == null && rootInRange && root != rank && board.waitsForAnother(root, c)) {
                 // The root this rank names waits for another root itself: nobody will post this call.
                 if (board.claim(c)) {
-                    board.post(c, CallBoard.NO_ROOT, rank, root);
+                    board.post(c, CallBoard.NO_ROOT, rank, root, false);
                 }
                 continue;
             }
@@ -95,12 +244,18 @@ final class CallHeaders {
                 return Outcome.TIMED_OUT;
             }
         }
-        long posted = board.bytes(c);
-        int claimer = board.rank(c);
-        int rootElement = board.elementBytes(c);
+        Outcome outcome = decide(c, refused, root, bytes, type, data, board.bytes(c), board.rank(c),
+                board.elementBytes(c), board.isInline(c), board.payloadAddress(c));
         board.markRead(c);
+        return outcome;
+    }
+
+    /** What a receiver does with the header it read; takes a payload that rode with it. */
+    private Outcome decide(long c, String refused, int myRoot, long bytes, ElementType type, Message data, long posted,
+            int claimer, int rootElement, boolean inline, long payload) {
         this.root = claimer;
         this.rootBytes = posted;
+        this.inlined = inline;
         if (posted == CallBoard.NO_ROOT) {
             problem = refused != null ? refused : where() + "ranks disagree on the root: in call " + c + " rank " + claimer
                     + " passed root " + rootElement + ", which passed another root itself; no rank sent anything";
@@ -111,8 +266,59 @@ final class CallHeaders {
                     + " there, see its error); nothing was sent";
             return Outcome.REFUSED;
         }
-        problem = refused != null ? refused : check(c, root, bytes, type, claimer, posted, rootElement);
-        return problem == null ? Outcome.RECEIVE : Outcome.SCRATCH;
+        problem = refused != null ? refused : check(c, myRoot, bytes, type, claimer, posted, rootElement);
+        if (problem != null) {
+            return Outcome.SCRATCH;
+        }
+        if (inline && data != null) {
+            data.adopt(posted);
+            data.copyFrom(payload);
+        }
+        return Outcome.RECEIVE;
+    }
+
+    private boolean waitForRoom(long c) {
+        wait.reset();
+        while (!board.hasRoom(c)) {
+            if (wait.timedOut(0)) {
+                problem = where() + "timed out after " + timeoutSeconds + " s waiting for node rank "
+                        + board.slowestReader() + " to read the header of call " + (c - CallBoard.ENTRIES)
+                        + ": it is " + CallBoard.ENTRIES + " calls behind, or has died";
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Waits until the headers this rank sent have left it (at once for a header: it goes eagerly). */
+    private boolean sent() throws MPIException {
+        if (relay == null) {
+            return true;
+        }
+        wait.reset();
+        while (!relay.sent()) {
+            if (wait.timedOut(0)) {
+                problem = where() + "timed out after " + timeoutSeconds + " s sending the header of call " + call
+                        + " to the leaders of other nodes";
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Communicator rank of each node's leader in a call from {@code rootRank}: the root leads its node. */
+    private int[] leaders(int rootRank) {
+        int rootNode = layout.nodeOf(rootRank);
+        for (int n = 0; n < leaderRanks.length; n++) {
+            leaderRanks[n] = n == rootNode ? rootRank : layout.rankAt(n, 0);
+        }
+        return leaderRanks;
+    }
+
+    private Outcome conflict(String what) {
+        problem = where() + "ranks disagree on the root: " + what + "; messages may be left in flight, so this"
+                + " instance stops here";
+        return Outcome.CONFLICT;
     }
 
     private String check(long c, int myRoot, long bytes, ElementType type, int rootRank, long posted, int rootElement) {
@@ -147,7 +353,12 @@ final class CallHeaders {
         return root;
     }
 
-    /** Why this rank fails the call (for {@link Outcome#SCRATCH}, {@link Outcome#REFUSED}, {@link Outcome#TIMED_OUT}). */
+    /** True when the root's bytes rode in the header: they are in place, no plan runs. */
+    boolean inlined() {
+        return inlined;
+    }
+
+    /** Why this rank fails the call (for every outcome but {@link Outcome#ROOT} and {@link Outcome#RECEIVE}). */
     String problem() {
         return problem;
     }

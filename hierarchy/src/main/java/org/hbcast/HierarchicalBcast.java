@@ -15,6 +15,7 @@ import org.hbcast.gpu.ring.RingException;
 import org.hbcast.gpu.ring.RingPipeline;
 import org.hbcast.gpu.shm.CallBoard;
 import org.hbcast.gpu.shm.ShmFanout;
+import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.mpi.KnomialBroadcast;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
@@ -67,8 +68,9 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final TwoLevelLoop loop;
     private final CallAgreement agreement;
     private final ThreadGuard guard;
-    /** The node's board of call headers, on a communicator of one node of several ranks (else null). */
+    /** The node's board of call headers, on a node of several ranks when the root's count governs (else null). */
     private final CallBoard board;
+    /** The call headers, when the root's count governs (see {@link CountRule#ROOT}; else null). */
     private final CallHeaders headers;
     private ByteBuffer staging;
     /** Where a rank that cannot take the root's bytes receives them, to drop them (made on first need). */
@@ -97,7 +99,11 @@ public final class HierarchicalBcast implements AutoCloseable {
         this.agreement = new CallAgreement(comm, rank, options.timeout().toNanos());
         this.guard = new ThreadGuard(MPI.queryThread(), rank);
         this.board = board;
-        this.headers = board == null ? null : new CallHeaders(board, rank, options.timeout().toNanos());
+        this.headers = options.counts() != CountRule.ROOT || size == 1 ? null
+                : new CallHeaders(board, layout.nodeCount() == 1 ? null
+                        : new HeaderRelay(comm, CallHeaders.HEADER_RADIX, layout.nodeCount(), CallBoard.INLINE_BYTES),
+                        layout, rank, topology.node(), topology.position(), options.algorithm() == Algorithm.AUTO,
+                        options.timeout().toNanos());
     }
 
     /** {@link #create(Intracomm, BcastOptions)} with the options of the environment. Collective. */
@@ -169,13 +175,9 @@ public final class HierarchicalBcast implements AutoCloseable {
         }
     }
 
-    /**
-     * Open MPI's contract for counts costs only a header on the node's board where the communicator
-     * is one node; across nodes it takes the per-call agreement (see {@link CallAgreement}).
-     */
+    /** Open MPI's contract for counts costs a header, read on the node's board by all but the root and leader. */
     private static boolean usesCallBoard(Topology topology, BcastOptions options) throws MPIException {
-        return options.counts() == CountRule.ROOT && topology.layout().nodeCount() == 1
-                && topology.nodeComm().getSize() > 1;
+        return options.counts() == CountRule.ROOT && topology.nodeComm().getSize() > 1;
     }
 
     private static int slotBytes(BcastOptions options, int largestChunk) {
@@ -212,7 +214,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         }
         try {
             if (headers != null) {
-                boardCall(refused, root, type);
+                headerCall(refused, root, type);
                 return;
             }
             if (refused != null) {
@@ -229,22 +231,27 @@ public final class HierarchicalBcast implements AutoCloseable {
         }
     }
 
-    /** A host call on one node: the root's header on the board decides what every rank moves. */
-    private void boardCall(String refused, int root, Datatype type) throws MPIException {
+    /** A host call under the root's count: the root's header decides what every rank moves. */
+    private void headerCall(String refused, int root, Datatype type) throws MPIException {
         boolean ok = refused == null;
-        switch (headers.exchange(refused, root, root >= 0 && root < size, ok ? message.bytes() : 0,
-                ok ? message.type() : null)) {
+        boolean rootInRange = root >= 0 && root < size;
+        if (!rootInRange && layout.nodeCount() > 1) {
+            // Across nodes no rank can tell this one's peers that it will not take part: a header may be on its way.
+            fail(refused + "; a call across nodes cannot be refused safely without a root, so this instance stops here");
+        }
+        switch (headers.exchange(refused, root, rootInRange, ok ? message.bytes() : 0, ok ? message.type() : null,
+                ok ? message : null)) {
             case ROOT, RECEIVE -> {
                 // The root's own bytes for the root; a receiver keeps its buffer past them untouched.
                 message.adopt(headers.rootBytes());
-                if (message.bytes() > 0) {
+                if (message.bytes() > 0 && !headers.inlined()) {
                     run(selector.plan(message.bytes()), type);
                 }
             }
             case SCRATCH -> {
                 // Take part so the others finish, then fail: the data is dropped, as Open MPI drops it.
                 long bytes = headers.rootBytes();
-                if (bytes > 0) {
+                if (bytes > 0 && !headers.inlined()) {
                     scratch = HostCopy.atLeast(scratch, bytes);
                     message.bind(scratch, (int) bytes, ElementType.BYTE, headers.root(), rank, size, null);
                     run(selector.plan(bytes), MPI.BYTE);
@@ -252,7 +259,7 @@ public final class HierarchicalBcast implements AutoCloseable {
                 throw new MPIException(headers.problem());
             }
             case REFUSED -> throw new MPIException(headers.problem());
-            case TIMED_OUT -> fail(headers.problem());
+            case TIMED_OUT, CONFLICT -> fail(headers.problem());
             default -> throw new IllegalStateException("no such outcome");
         }
     }

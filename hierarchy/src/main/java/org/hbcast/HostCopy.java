@@ -26,6 +26,10 @@ final class HostCopy {
         UnsafeAccess.UNSAFE.copyMemory(null, address, array, UnsafeAccess.UNSAFE.arrayBaseOffset(array.getClass()), bytes);
     }
 
+    static void memoryToMemory(long from, long to, long bytes) {
+        UnsafeAccess.UNSAFE.copyMemory(from, to, bytes);
+    }
+
     /** A direct buffer of at least {@code bytes}, {@code current} when it is large enough. */
     static ByteBuffer atLeast(ByteBuffer current, long bytes) {
         if (current != null && current.capacity() >= bytes) {

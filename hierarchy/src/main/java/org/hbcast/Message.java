@@ -2,6 +2,7 @@ package org.hbcast;
 
 import java.lang.reflect.Array;
 import java.nio.Buffer;
+import org.agrona.UnsafeAccess;
 
 /**
  * One call's message, checked: where the bytes live, how many there are and who sends them.
@@ -122,6 +123,24 @@ final class Message {
     /** Bytes per entry of the container, the unit in which slices of it are made. */
     int entryBytes() {
         return type.entryBytes(buffer);
+    }
+
+    /** Copies this message's bytes to memory at {@code address} (the root's side of a header's payload). */
+    void copyTo(long address) {
+        if (isArray()) {
+            HostCopy.arrayToMemory(buffer, address, bytes);
+        } else {
+            UnsafeAccess.UNSAFE.copyMemory(HostCopy.address((Buffer) buffer), address, bytes);
+        }
+    }
+
+    /** Fills this message's bytes from memory at {@code address} (a receiver's side of a header's payload). */
+    void copyFrom(long address) {
+        if (isArray()) {
+            HostCopy.memoryToArray(address, buffer, bytes);
+        } else {
+            UnsafeAccess.UNSAFE.copyMemory(address, HostCopy.address((Buffer) buffer), bytes);
+        }
     }
 
     /** Drops the reference to the caller's buffer once the call is over. */

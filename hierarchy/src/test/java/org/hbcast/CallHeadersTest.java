@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,7 +50,7 @@ class CallHeadersTest {
             boards.add(CallBoard.open(boards.get(0).path(), p, RANKS));
         }
         for (int p = 0; p < RANKS; p++) {
-            headers.add(new CallHeaders(boards.get(p), p, TimeUnit.MILLISECONDS.toNanos(300)));
+            headers.add(new CallHeaders(boards.get(p), null, null, p, 0, p, true, TimeUnit.MILLISECONDS.toNanos(300)));
         }
     }
 
@@ -74,7 +75,7 @@ class CallHeadersTest {
             Args a = args[p];
             Callable<Told> rank = () -> {
                 CallHeaders.Outcome o = h.exchange(a.refused(), a.root(), a.root() >= 0 && a.root() < RANKS, a.bytes(),
-                        a.type());
+                        a.type(), null);
                 return new Told(o, h.rootBytes(), h.root(), h.problem());
             };
             futures.add(pool.submit(rank));
@@ -183,12 +184,54 @@ class CallHeadersTest {
         List<Future<Told>> futures = new ArrayList<>();
         for (int p = 0; p < 3; p++) {
             CallHeaders h = headers.get(p);
-            futures.add(pool.submit(() -> new Told(h.exchange(null, 3, true, 8, ElementType.BYTE), 0, 0, h.problem())));
+            futures.add(pool.submit(() -> new Told(h.exchange(null, 3, true, 8, ElementType.BYTE, null), 0, 0, h.problem())));
         }
         for (Future<Told> f : futures) {
             Told t = f.get(10, TimeUnit.SECONDS);
             assertEquals(CallHeaders.Outcome.TIMED_OUT, t.outcome());
             assertTrue(t.problem().contains("waiting for the header of call 1 from root 3"), t.problem());
+        }
+    }
+
+    @Test
+    void aSmallMessageRidesInItsHeaderAndALargerReceiverKeepsItsTail() throws Exception {
+        int[][] arrays = {new int[10], new int[64], new int[64], new int[10]};
+        for (int call = 1; call <= 3 * CallBoard.ENTRIES; call++) {
+            List<Future<Boolean>> futures = new ArrayList<>();
+            for (int p = 0; p < RANKS; p++) {
+                int[] a = arrays[p];
+                java.util.Arrays.fill(a, p == 1 ? call : -1);
+                CallHeaders h = headers.get(p);
+                int count = p == 1 ? 10 : a.length;
+                futures.add(pool.submit(() -> {
+                    Message m = new Message().bind(a, Math.min(count, a.length), ElementType.INT, 1, 0, RANKS, null);
+                    CallHeaders.Outcome o = h.exchange(null, 1, true, m.bytes(), ElementType.INT, m);
+                    return (o == CallHeaders.Outcome.ROOT || o == CallHeaders.Outcome.RECEIVE) && h.inlined()
+                            && h.rootBytes() == 40;
+                }));
+            }
+            for (Future<Boolean> f : futures) {
+                assertTrue(f.get(10, TimeUnit.SECONDS), "call " + call);
+            }
+            for (int p = 0; p < RANKS; p++) {
+                for (int i = 0; i < arrays[p].length; i++) {
+                    assertEquals(i < 10 || p == 1 ? call : -1, arrays[p][i], "rank " + p + " element " + i + " call " + call);
+                }
+            }
+        }
+        // Beyond the payload's room the header goes alone and the plan moves the data.
+        ByteBuffer big = ByteBuffer.allocateDirect(CallBoard.INLINE_BYTES + 8);
+        List<Future<Boolean>> futures = new ArrayList<>();
+        for (int p = 0; p < RANKS; p++) {
+            CallHeaders h = headers.get(p);
+            futures.add(pool.submit(() -> {
+                Message m = new Message().bind(big, big.capacity(), ElementType.BYTE, 0, 0, RANKS, null);
+                h.exchange(null, 0, true, m.bytes(), ElementType.BYTE, m);
+                return !h.inlined() && h.rootBytes() == big.capacity();
+            }));
+        }
+        for (Future<Boolean> f : futures) {
+            assertTrue(f.get(10, TimeUnit.SECONDS));
         }
     }
 }

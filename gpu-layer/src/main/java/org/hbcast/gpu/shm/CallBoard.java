@@ -7,7 +7,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * A node's board of call headers: before a broadcast moves any data, its root posts what it sends
  * (its rank, byte count and element size) under the call's number, and every other rank of the node
- * reads it there. So every rank runs the root's call, whatever count it passed itself, and no rank
+ * reads it there. A message of at most {@link #INLINE_BYTES} rides in the header's entry: the
+ * broadcast is then the header. On a node without the root, the node's leader posts the header it
+ * received from the network on the root's behalf. So every rank runs the root's call, whatever count it passed itself, and no rank
  * waits for a receiver: the root posts and goes on, as a broadcast's root does.
  *
  * <p>Any rank may claim a call's header, by compare-and-set of {@code CLAIMED} from the call before:
@@ -20,11 +22,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * 8                      4     VERSION        creator
  * 12                     4     PARTICIPANTS   creator (n, the node's rank count)
  * 128                    8     CLAIMED        any rank, by CAS from q - 1 to q: call q's header is taken
- * 256 + 64 e             64    ENTRY[e]       the claimer of call q, e = q mod ENTRIES:
+ * 256 + 2112 e           2112  ENTRY[e]       the claimer of call q, e = q mod ENTRIES:
  *   +0                   8       SEQUENCE       q, written last (ordered): the entry is complete
  *   +8                   8       BYTES          the root's bytes, or {@link #REFUSED}
  *   +16                  4       RANK           the claimer: the root, or the rank that refused
  *   +20                  4       ELEMENT_BYTES  the root's element size
+ *   +24                  4       INLINE         1 when the root's bytes are in PAYLOAD
+ *   +64                  2048    PAYLOAD        the root's bytes, when they ride with the header
  * readsOffset + 128 p    8     READ[p]        node rank p: the newest call whose header it has read
  *   +8                   8     WAITING_CALL   node rank p: the call whose header it waits for (root written first)
  *   +16                  8     WAITING_ROOT   node rank p: the root it passed for that call
@@ -41,9 +45,11 @@ public final class CallBoard implements AutoCloseable
 {
     /** "HBCCALL1" read as a little-endian long. */
     public static final long MAGIC = 0x314C4C4143434248L;
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     /** Headers kept: how far the fastest root may run ahead of the slowest reader. */
     public static final int ENTRIES = 64;
+    /** Most bytes of a message that ride in its header's entry. */
+    public static final int INLINE_BYTES = 2048;
     /** {@code BYTES} of a refused call: the claimer refused its own arguments. */
     public static final long REFUSED = -1;
     /** {@code BYTES} of a call no rank would root: {@code RANK} is the rank that saw it, {@code ELEMENT_BYTES} the root it passed. */
@@ -54,11 +60,13 @@ public final class CallBoard implements AutoCloseable
     static final int PARTICIPANTS_OFFSET = 12;
     static final int CLAIMED_OFFSET = 128;
     static final int ENTRIES_OFFSET = 256;
-    static final int ENTRY_BYTES = 64;
+    static final int PAYLOAD = 64;
+    static final int ENTRY_BYTES = PAYLOAD + INLINE_BYTES;
     static final int SEQUENCE = 0;
     static final int BYTES = 8;
     static final int RANK = 16;
     static final int ELEMENT_BYTES = 20;
+    static final int INLINE = 24;
     static final int READS_OFFSET = ENTRIES_OFFSET + ENTRIES * ENTRY_BYTES;
     static final int READ_STRIDE = 128;
     static final int WAITING_CALL = 8;
@@ -172,10 +180,20 @@ public final class CallBoard implements AutoCloseable
     /** The claimer writes the header of call {@code call}; readers see it complete or not at all. */
     public void post(final long call, final long bytes, final int rank, final int elementBytes)
     {
+        post(call, bytes, rank, elementBytes, false);
+    }
+
+    /**
+     * As {@link #post(long, long, int, int)}, saying whether the root's bytes are in the entry's
+     * payload (written there before, see {@link #payloadAddress}).
+     */
+    public void post(final long call, final long bytes, final int rank, final int elementBytes, final boolean inline)
+    {
         final int entry = entryOffset(call);
         shm.putLong(entry + BYTES, bytes);
         shm.putInt(entry + RANK, rank);
         shm.putInt(entry + ELEMENT_BYTES, elementBytes);
+        shm.putInt(entry + INLINE, inline ? 1 : 0);
         shm.putLongOrdered(entry + SEQUENCE, call);
     }
 
@@ -198,6 +216,18 @@ public final class CallBoard implements AutoCloseable
     public int elementBytes(final long call)
     {
         return shm.getInt(entryOffset(call) + ELEMENT_BYTES);
+    }
+
+    /** True when call {@code call}'s payload holds the root's bytes. */
+    public boolean isInline(final long call)
+    {
+        return shm.getInt(entryOffset(call) + INLINE) != 0;
+    }
+
+    /** Address of call {@code call}'s payload: the root writes it before {@link #post}, readers read it after. */
+    public long payloadAddress(final long call)
+    {
+        return shm.addressOffset() + entryOffset(call) + PAYLOAD;
     }
 
     /** This rank is done with call {@code call}'s header: its entry may be reused. */
