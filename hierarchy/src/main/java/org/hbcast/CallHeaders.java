@@ -107,7 +107,9 @@ final class CallHeaders {
         long c = ++call;
         problem = null;
         inlined = false;
-        boolean claims = rootInRange ? root == rank : refused != null && relay == null;
+        // A root out of range is refused by whoever claims first on one node; across nodes rank 0
+        // sends the refusal, so the others, wherever they are, hear of it before they move anything.
+        boolean claims = rootInRange ? root == rank : refused != null && (relay == null || rank == 0);
         if (claims) {
             Outcome posted = post(c, refused, bytes, type, data);
             if (posted != null) {
@@ -115,7 +117,7 @@ final class CallHeaders {
             }
             // Another rank of the node claimed the call first: this rank reads its header.
         } else if (relay != null && position == 0) {
-            return leaderOrMember(c, refused, root, bytes, type, data);
+            return leaderOrMember(c, refused, root, rootInRange, bytes, type, data);
         }
         return member(c, refused, root, rootInRange, bytes, type, data);
     }
@@ -168,30 +170,34 @@ final class CallHeaders {
      * Node rank 0 across nodes: it leads its node unless the root is on it, which it learns from
      * whichever comes first, the header from the network or the root's post on the board.
      */
-    private Outcome leaderOrMember(long c, String refused, int root, long bytes, ElementType type, Message data)
-            throws MPIException {
-        relay.expect(c);
+    private Outcome leaderOrMember(long c, String refused, int root, boolean rootInRange, long bytes, ElementType type,
+            Message data) throws MPIException {
         wait.reset();
-        boolean arrived = relay.arrived();
-        while (!arrived) {
-            if (board != null && board.isPosted(c)) {
-                if (relay.withdraw()) {
-                    return member(c, refused, root, true, bytes, type, data);
+        do {
+            relay.expect(c);
+            boolean arrived = relay.arrived();
+            while (!arrived) {
+                if (board != null && board.isPosted(c)) {
+                    if (relay.withdraw()) {
+                        return member(c, refused, root, rootInRange, bytes, type, data);
+                    }
+                    return conflict("call " + c + " had a root on this node (rank " + board.rank(c)
+                            + ") and another that sent its header over the network");
                 }
-                return conflict("call " + c + " had a root on this node (rank " + board.rank(c)
-                        + ") and another that sent its header over the network");
-            }
-            if (wait.timedOut(0)) {
-                if (relay.withdraw()) {
-                    problem = where() + "timed out after " + timeoutSeconds + " s waiting for the header of call " + c
-                            + " from root " + root + " through the node leaders: the root, or a leader between, has"
-                            + " not called bcast on this communicator, or has died";
-                    return Outcome.TIMED_OUT;
+                if (wait.timedOut(0)) {
+                    if (relay.withdraw()) {
+                        problem = where() + "timed out after " + timeoutSeconds + " s waiting for the header of call "
+                                + c + " from " + (rootInRange ? "root " + root : "its root") + " through the node"
+                                + " leaders: the root, or a leader between, has not called bcast on this communicator,"
+                                + " or has died";
+                        return Outcome.TIMED_OUT;
+                    }
+                    break;
                 }
-                break;
+                arrived = relay.arrived();
             }
-            arrived = relay.arrived();
-        }
+            // A header of an earlier call under the same tag is one a disagreeing root left behind: drop it.
+        } while (relay.inbox().getLong(HeaderRelay.CALL) < c);
         ByteBuffer in = relay.inbox();
         long q = in.getLong(HeaderRelay.CALL);
         long posted = in.getLong(HeaderRelay.BYTES);

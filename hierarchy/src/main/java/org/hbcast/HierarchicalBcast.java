@@ -235,10 +235,6 @@ public final class HierarchicalBcast implements AutoCloseable {
     private void headerCall(String refused, int root, Datatype type) throws MPIException {
         boolean ok = refused == null;
         boolean rootInRange = root >= 0 && root < size;
-        if (!rootInRange && layout.nodeCount() > 1) {
-            // Across nodes no rank can tell this one's peers that it will not take part: a header may be on its way.
-            fail(refused + "; a call across nodes cannot be refused safely without a root, so this instance stops here");
-        }
         switch (headers.exchange(refused, root, rootInRange, ok ? message.bytes() : 0, ok ? message.type() : null,
                 ok ? message : null)) {
             case ROOT, RECEIVE -> {
