@@ -22,13 +22,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * 8                      4     VERSION        creator
  * 12                     4     PARTICIPANTS   creator (n, the node's rank count)
  * 128                    8     CLAIMED        any rank, by CAS from q - 1 to q: call q's header is taken
- * 256 + 2112 e           2112  ENTRY[e]       the claimer of call q, e = q mod ENTRIES:
+ * 256 + 32832 e          32832 ENTRY[e]       the claimer of call q, e = q mod ENTRIES:
  *   +0                   8       SEQUENCE       q, written last (ordered): the entry is complete
  *   +8                   8       BYTES          the root's bytes, or {@link #REFUSED}
- *   +16                  4       RANK           the claimer: the root, or the rank that refused
+ *   +16                  4       RANK           the root (posted by itself or by the node's leader), or the rank that refused
  *   +20                  4       ELEMENT_BYTES  the root's element size
  *   +24                  4       INLINE         1 when the root's bytes are in PAYLOAD
- *   +64                  2048    PAYLOAD        the root's bytes, when they ride with the header
+ *   +64                  32768   PAYLOAD        the root's bytes, when they ride with the header
  * readsOffset + 128 p    8     READ[p]        node rank p: the newest call whose header it has read
  *   +8                   8     WAITING_CALL   node rank p: the call whose header it waits for (root written first)
  *   +16                  8     WAITING_ROOT   node rank p: the root it passed for that call
@@ -47,9 +47,9 @@ public final class CallBoard implements AutoCloseable
     public static final long MAGIC = 0x314C4C4143434248L;
     public static final int VERSION = 2;
     /** Headers kept: how far the fastest root may run ahead of the slowest reader. */
-    public static final int ENTRIES = 64;
+    public static final int ENTRIES = 32;
     /** Most bytes of a message that ride in its header's entry. */
-    public static final int INLINE_BYTES = 2048;
+    public static final int INLINE_BYTES = 32 << 10;
     /** {@code BYTES} of a refused call: the claimer refused its own arguments. */
     public static final long REFUSED = -1;
     /** {@code BYTES} of a call no rank would root: {@code RANK} is the rank that saw it, {@code ELEMENT_BYTES} the root it passed. */
