@@ -47,6 +47,14 @@ public final class HierarchicalBcast implements AutoCloseable {
     private static final int TAG = 0x4862;
     /** Smallest ring slot, so that explicit plans of small chunks still have room. */
     private static final int MIN_SLOT_BYTES = 64 << 10;
+    /** Warm-up calls through the header path, each rank the root in turn. */
+    static final int WARMUP_HEADER_CALLS = 256;
+    /** Warm-up calls of each plan, of {@link #WARMUP_CHUNKS} chunks of {@link #WARMUP_CHUNK_BYTES}. */
+    static final int WARMUP_PLAN_CALLS = 64;
+    static final int WARMUP_CHUNKS = 4;
+    static final int WARMUP_CHUNK_BYTES = 4096;
+    /** Whether this JVM has run a warm-up: the JIT's work is per process, not per instance. */
+    private static volatile boolean warmedUp;
 
     private final Intracomm comm;
     private final Topology topology;
@@ -135,7 +143,7 @@ public final class HierarchicalBcast implements AutoCloseable {
             } catch (IllegalArgumentException e) {
                 throw new MPIException("hbcast: " + e.getMessage());
             }
-            requireSameCountRule(dup, options.counts());
+            boolean warmUp = requireSameCountRule(dup, options.counts(), !warmedUp);
             Selector selector = new Selector(options, ClusterShape.of(topology.layout(), topology.isVirtual()),
                     options.chunkBytes() != 0 ? options.chunkBytes() : Selector.AUTO_MAX_CHUNK_BYTES,
                     TuningAgreement.agree(dup, options, topology, System.getenv()));
@@ -153,7 +161,16 @@ public final class HierarchicalBcast implements AutoCloseable {
             if (usesCallBoard(topology, options)) {
                 board = NodeSegments.board(topology.nodeComm());
             }
-            return new HierarchicalBcast(dup, topology, options, selector, ring, fanout, board);
+            HierarchicalBcast hb = new HierarchicalBcast(dup, topology, options, selector, ring, fanout, board);
+            if (warmUp) {
+                try {
+                    hb.warmUp();
+                } catch (MPIException | RuntimeException e) {
+                    hb.close();
+                    throw e;
+                }
+            }
+            return hb;
         } catch (MPIException | RuntimeException e) {
             closeQuietly(topology, board, fanout, ring);
             dup.free();
@@ -163,16 +180,49 @@ public final class HierarchicalBcast implements AutoCloseable {
 
     /**
      * Every rank must run the same rule for counts ({@code HBCAST_COUNTS} is read from each rank's
-     * environment): one rank on the board and another not would wait for each other forever.
+     * environment): one rank on the board and another not would wait for each other forever. The
+     * same reduction tells whether any rank's JVM still needs the warm-up (then all run it).
      */
-    private static void requireSameCountRule(Intracomm comm, CountRule rule) throws MPIException {
-        int[] range = {rule.ordinal(), -rule.ordinal()};
-        comm.allReduce(range, 2, MPI.INT, MPI.MAX);
+    private static boolean requireSameCountRule(Intracomm comm, CountRule rule, boolean cold) throws MPIException {
+        int[] range = {rule.ordinal(), -rule.ordinal(), cold ? 1 : 0};
+        comm.allReduce(range, 3, MPI.INT, MPI.MAX);
         if (range[0] != -range[1]) {
             throw new MPIException("hbcast: ranks disagree on HBCAST_COUNTS: this rank has " + rule + ", another has "
                     + CountRule.values()[range[0] == rule.ordinal() ? -range[1] : range[0]]
                     + "; set it alike on every rank");
         }
+        return range[2] != 0 && comm.getSize() > 1;
+    }
+
+    /**
+     * Runs the hot paths a few hundred times on a small message, so that the JIT has compiled them
+     * before the program's first calls: without it a program's first thousand calls run interpreted
+     * and lose to Open MPI. Collective and bounded: {@link #WARMUP_HEADER_CALLS} calls through the
+     * full call path with a message that rides in its header, {@link #WARMUP_PLAN_CALLS} with one
+     * past it, then as many of each plan the selector may choose, on a few small chunks.
+     * Each rank is the root in turn, so every role is compiled. Once per JVM (see {@link #create}).
+     */
+    private void warmUp() throws MPIException {
+        ByteBuffer buf = ByteBuffer.allocateDirect(CallBoard.INLINE_BYTES + WARMUP_CHUNKS * WARMUP_CHUNK_BYTES);
+        for (int i = 0; i < WARMUP_HEADER_CALLS; i++) {
+            bcast(buf, 64, MPI.BYTE, i % size);
+        }
+        // Past the header's payload too, so that the branch into the plans is compiled, not trapped.
+        for (int i = 0; i < WARMUP_PLAN_CALLS; i++) {
+            bcast(buf, buf.capacity(), MPI.BYTE, i % size);
+        }
+        for (Plan p : selector.distinctHostPlans()) {
+            Plan small = new Plan(p.algorithm(), WARMUP_CHUNK_BYTES, p.radix(), p.intra(), "warm-up");
+            for (int i = 0; i < WARMUP_PLAN_CALLS; i++) {
+                message.bind(buf, buf.capacity(), ElementType.BYTE, i % size, rank, size, null);
+                try {
+                    run(small, MPI.BYTE);
+                } finally {
+                    message.clear();
+                }
+            }
+        }
+        warmedUp = true;
     }
 
     /** Open MPI's contract for counts costs a header, read on the node's board by all but the root and leader. */

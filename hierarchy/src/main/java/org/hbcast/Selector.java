@@ -2,7 +2,9 @@ package org.hbcast;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
 import org.hbcast.tuning.ClusterShape;
@@ -81,6 +83,17 @@ public final class Selector {
     public int largestChunk() {
         return Stream.concat(Arrays.stream(hostPlans), Arrays.stream(devicePlans))
                 .filter(p -> p.algorithm() != Algorithm.NATIVE).mapToInt(Plan::chunkBytes).max().orElse(1);
+    }
+
+    /** The host plans that move data themselves (not native), one of each algorithm, transport and radix. */
+    public List<Plan> distinctHostPlans() {
+        Map<String, Plan> distinct = new LinkedHashMap<>();
+        for (Plan p : hostPlans) {
+            if (p.algorithm() != Algorithm.NATIVE) {
+                distinct.putIfAbsent(p.algorithm() + "/" + p.intra() + "/" + p.radix(), p);
+            }
+        }
+        return List.copyOf(distinct.values());
     }
 
     /**

@@ -211,4 +211,22 @@ class SelectorTest {
                         List.of()));
         assertEquals(IntraNode.RING, older.plan(1 << 20).intra(), "tables without a transport meant the ring");
     }
+
+    @Test
+    void theWarmUpRunsEachPlanThatMovesDataOnce() {
+        for (String layout : new String[] {"4", "2x2", "8,3,3", "1,1"}) {
+            Selector selector = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES);
+            java.util.List<Plan> plans = selector.distinctHostPlans();
+            java.util.Set<String> kinds = new java.util.HashSet<>();
+            for (Plan p : plans) {
+                assertNotEquals(Algorithm.NATIVE, p.algorithm(), layout);
+                assertTrue(kinds.add(p.algorithm() + "/" + p.intra() + "/" + p.radix()), layout + ": " + plans);
+            }
+            for (long bytes = 1; bytes <= 1L << 30; bytes *= 2) {
+                Plan p = selector.plan(bytes);
+                assertTrue(p.algorithm() == Algorithm.NATIVE || kinds.contains(p.algorithm() + "/" + p.intra() + "/"
+                        + p.radix()), layout + " " + bytes + ": " + p);
+            }
+        }
+    }
 }

@@ -20,6 +20,7 @@ import org.hbcast.Algorithm;
 import org.hbcast.BcastOptions;
 import org.hbcast.CountRule;
 import org.hbcast.HierarchicalBcast;
+import org.hbcast.IntraNode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -73,7 +74,7 @@ public final class OsuBcast implements Callable<Integer> {
     @Option(names = {"-k", "--root-rank", "--root"}, paramLabel = "RANK", description = "root rank (default 0)")
     int root;
 
-    @Option(names = "--impl", split = ",", description = "implementations: native, knomial, hierarchical, auto, staged (native through host memory, for -d cuda), each optionally with :root, :equal or :trusted for its count rule (HBCAST_COUNTS), e.g. auto:trusted (default native,hierarchical)")
+    @Option(names = "--impl", split = ",", description = "implementations: native, knomial, hierarchical (or hierarchical/ring, hierarchical/fanout), auto, staged (native through host memory, for -d cuda), each optionally with :root, :equal or :trusted for its count rule (HBCAST_COUNTS), e.g. auto:trusted (default native,hierarchical)")
     List<String> impls = List.of("native", "hierarchical");
 
     @Option(names = "--repeat", description = "measure each size this many times, implementations interleaved, and report the median (default 1)")
@@ -179,13 +180,17 @@ public final class OsuBcast implements Callable<Integer> {
         return allValid ? 0 : 1;
     }
 
-    /** The options of implementation {@code impl}: {@code ALGORITHM[:COUNTS]}. */
+    /** The options of implementation {@code impl}: {@code ALGORITHM[/INTRA][:COUNTS]}. */
     static BcastOptions options(CommandLine cli, String impl) {
         String[] parts = impl.split(":", 2);
         try {
             // Native on device buffers is the staged baseline: device to host, library bcast, host to device.
-            Algorithm algorithm = parts[0].equals("staged") ? Algorithm.NATIVE : Algorithm.parse(parts[0]);
+            String[] plan = parts[0].split("/", 2);
+            Algorithm algorithm = plan[0].equals("staged") ? Algorithm.NATIVE : Algorithm.parse(plan[0]);
             BcastOptions options = BcastOptions.defaults().withAlgorithm(algorithm);
+            if (plan.length == 2) {
+                options = options.withIntra(IntraNode.parse("--impl " + impl, plan[1]));
+            }
             return parts.length == 1 ? options : options.withCounts(CountRule.parse("--impl " + impl, parts[1]));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cli, "--impl " + impl + ": " + e.getMessage());

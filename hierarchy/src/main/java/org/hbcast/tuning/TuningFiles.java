@@ -4,8 +4,8 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * Default places of tuning tables and calibrations: {@code $XDG_CACHE_HOME/hbcast} or
- * {@code ~/.cache/hbcast}, named by fingerprint id ({@code tuning-<id>.json}) and hardware id
+ * Default places of tuning tables and calibrations: {@code $HBCAST_CACHE_DIR}, else
+ * {@code $XDG_CACHE_HOME/hbcast}, else {@code ~/.cache/hbcast}, named by fingerprint id ({@code tuning-<id>.json}) and hardware id
  * ({@code calibration-<hardware id>.json}).
  */
 public final class TuningFiles {
@@ -15,7 +15,14 @@ public final class TuningFiles {
     private TuningFiles() {
     }
 
+    /** Names the cache directory itself (a benchmark points it at an empty one: a fresh machine). */
+    public static final String CACHE_DIRECTORY_VARIABLE = "HBCAST_CACHE_DIR";
+
     public static Path cacheDirectory(Map<String, String> env) {
+        String own = env.get(CACHE_DIRECTORY_VARIABLE);
+        if (own != null && !own.isBlank()) {
+            return Path.of(own);
+        }
         String xdg = env.get("XDG_CACHE_HOME");
         if (xdg != null && !xdg.isBlank()) {
             return Path.of(xdg, "hbcast");

@@ -5,7 +5,10 @@ import jcuda.runtime.JCuda;
 import jcuda.runtime.cudaDeviceProp;
 import jcuda.runtime.cudaError;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -17,6 +20,9 @@ import java.util.List;
  */
 public final class CudaDevices
 {
+    /** Where a loaded NVIDIA driver shows itself on Linux (WSL's through /dev/dxg). */
+    private static final String[] DRIVER_MARKS = {"/proc/driver/nvidia", "/dev/nvidiactl", "/dev/dxg"};
+    // After DRIVER_MARKS: static fields are set in order.
     private static final CudaDevices PROBED = probe();
 
     private final List<String> names;
@@ -83,6 +89,11 @@ public final class CudaDevices
 
     private static CudaDevices probe()
     {
+        if (isLinux() && Arrays.stream(DRIVER_MARKS).noneMatch(p -> Files.exists(Path.of(p))))
+        {
+            // Loading JCuda only to hear "insufficient driver" costs about a second at start-up.
+            return new CudaDevices(List.of(), "no NVIDIA driver (none of " + String.join(", ", DRIVER_MARKS) + ")");
+        }
         try
         {
             JCuda.setExceptionsEnabled(false);
@@ -109,5 +120,10 @@ public final class CudaDevices
         {
             return new CudaDevices(List.of(), "JCuda natives could not be loaded: " + ex.getMessage());
         }
+    }
+
+    private static boolean isLinux()
+    {
+        return System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).startsWith("linux");
     }
 }
