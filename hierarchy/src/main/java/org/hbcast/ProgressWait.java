@@ -28,17 +28,6 @@ final class ProgressWait {
                 TimeUnit.MICROSECONDS.toNanos(100)), timeoutNs);
     }
 
-    /**
-     * The wait for a call's header: 100 spins, then yields for about a millisecond before it parks.
-     * A header is one small message; the wait for it is short unless the root is late, and parking
-     * (50 µs or more with the kernel's timer slack) would cost more than the whole broadcast.
-     * Yielding still gives the core to the peer the rank waits for.
-     */
-    static ProgressWait yieldingLonger(long timeoutNs) {
-        return new ProgressWait(new BackoffIdleStrategy(100, 2000, TimeUnit.MICROSECONDS.toNanos(1),
-                TimeUnit.MICROSECONDS.toNanos(100)), timeoutNs);
-    }
-
     long timeoutNs() {
         return timeoutNs;
     }

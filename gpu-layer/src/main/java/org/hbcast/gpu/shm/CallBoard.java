@@ -47,7 +47,7 @@ public final class CallBoard implements AutoCloseable
     public static final long MAGIC = 0x314C4C4143434248L;
     public static final int VERSION = 2;
     /** Headers kept: how far the fastest root may run ahead of the slowest reader. */
-    public static final int ENTRIES = 32;
+    public static final int ENTRIES = 128;
     /** Most bytes of a message that ride in its header's entry. */
     public static final int INLINE_BYTES = 32 << 10;
     /** {@code BYTES} of a refused call: the claimer refused its own arguments. */
