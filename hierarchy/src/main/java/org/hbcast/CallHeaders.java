@@ -87,7 +87,7 @@ final class CallHeaders {
         this.node = node;
         this.position = position;
         this.inlineAllowed = inlineAllowed;
-        this.wait = ProgressWait.backingOff(timeoutNs);
+        this.wait = ProgressWait.yieldingLonger(timeoutNs);
         this.timeoutSeconds = timeoutNs / 1e9;
     }
 

@@ -28,6 +28,17 @@ final class ProgressWait {
                 TimeUnit.MICROSECONDS.toNanos(100)), timeoutNs);
     }
 
+    /**
+     * The wait for a call's header: 100 spins, then yields for a millisecond or two before it parks.
+     * A header is one small message, usually there within microseconds; a park costs 60 µs or
+     * more here (the kernel's timer slack), more than the whole broadcast, while a yield still gives
+     * the core to the peer this rank waits for.
+     */
+    static ProgressWait yieldingLonger(long timeoutNs) {
+        return new ProgressWait(new BackoffIdleStrategy(100, 2000, TimeUnit.MICROSECONDS.toNanos(1),
+                TimeUnit.MICROSECONDS.toNanos(100)), timeoutNs);
+    }
+
     long timeoutNs() {
         return timeoutNs;
     }

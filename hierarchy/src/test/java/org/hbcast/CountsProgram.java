@@ -79,7 +79,9 @@ public final class CountsProgram {
 
     private static int receiversLargerThanTheRoot(HierarchicalBcast hb, Intracomm world) throws Exception {
         int cases = 0;
-        int[][] rootAndReceivers = {{100_003, (1 << 20) + 7}, {1, 4096}, {(3 << 20) + 5, 8 << 20}, {64, 65}, {0, 100}};
+        // Around the header's payload: its first message's 2 KiB, its 32 KiB limit.
+        int[][] rootAndReceivers = {{100_003, (1 << 20) + 7}, {1, 4096}, {(3 << 20) + 5, 8 << 20}, {64, 65}, {0, 100},
+            {2049, 40_000}, {32_768, 32_769}, {32_769, 65_536}};
         int seed = 300;
         for (int[] c : rootAndReceivers) {
             for (Payload.Kind kind : Payload.Kind.values()) {

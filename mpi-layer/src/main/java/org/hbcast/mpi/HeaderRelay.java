@@ -6,6 +6,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
+import mpi.Status;
 
 /**
  * Carries a call's header (and, for small messages, its data) down a k-nomial tree of node leaders,
@@ -27,6 +28,9 @@ import mpi.Request;
  * 64      n     PAYLOAD        the root's bytes when FLAGS says so (n = BYTES)
  * </pre>
  *
+ * The first message holds the header and at most {@link #FIRST_PAYLOAD} bytes of payload; the rest
+ * of a larger payload follows from the same sender under {@link #restTag(long) restTag(q)}.
+ *
  * Both buffers are direct and in native byte order, read with absolute gets. Allocates the bindings' {@code Request} objects per message, nothing else.
  */
 public final class HeaderRelay {
@@ -36,8 +40,12 @@ public final class HeaderRelay {
     public static final int ELEMENT_BYTES = 20;
     public static final int FLAGS = 24;
     public static final int PAYLOAD = 64;
+    /** Payload bytes that travel in the header's first message; the rest follows in a second. */
+    public static final int FIRST_PAYLOAD = 2048;
     /** Tags {@code TAG_BASE .. TAG_BASE + TAG_MASK}: below 32768, the least any MPI must allow. */
     static final int TAG_BASE = 0x6000;
+    /** Tags of the payload's rest, {@code REST_TAG_BASE .. REST_TAG_BASE + TAG_MASK}, clear of hbcast's others. */
+    static final int REST_TAG_BASE = 0x2000;
     static final int TAG_MASK = 0x1FFF;
 
     private final Intracomm comm;
@@ -47,7 +55,10 @@ public final class HeaderRelay {
     private final int[] children;
     private Request[] sends;
     private int sendCount;
-    private Request receive;
+    private final ByteBuffer inboxRest;
+    private final ByteBuffer outboxRest;
+    private Request first;
+    private Request rest;
 
     /**
      * @param radix the leaders' tree radix
@@ -57,14 +68,21 @@ public final class HeaderRelay {
     public HeaderRelay(Intracomm comm, int radix, int leaders, int payloadBytes) {
         this.comm = comm;
         this.radix = radix;
-        this.inbox = ByteBuffer.allocateDirect(PAYLOAD + payloadBytes).order(ByteOrder.nativeOrder());
-        this.outbox = ByteBuffer.allocateDirect(PAYLOAD + payloadBytes).order(ByteOrder.nativeOrder());
+        int capacity = PAYLOAD + Math.max(payloadBytes, FIRST_PAYLOAD + 1);
+        this.inbox = ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+        this.outbox = ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+        this.inboxRest = inbox.duplicate().position(PAYLOAD + FIRST_PAYLOAD).slice();
+        this.outboxRest = outbox.duplicate().position(PAYLOAD + FIRST_PAYLOAD).slice();
         this.children = new int[Math.max(1, KnomialTree.maxChildren(Math.max(leaders, 1), radix))];
-        this.sends = new Request[children.length];
+        this.sends = new Request[2 * children.length];
     }
 
     static int tag(long call) {
         return TAG_BASE + (int) (call & TAG_MASK);
+    }
+
+    static int restTag(long call) {
+        return REST_TAG_BASE + (int) (call & TAG_MASK);
     }
 
     /** Where a received header lies (valid once {@link #arrived()}). */
@@ -77,15 +95,35 @@ public final class HeaderRelay {
         return outbox;
     }
 
-    /** Posts the receive of call {@code call}'s header, from any leader. */
+    /**
+     * Posts the receive of call {@code call}'s header, from any leader. Only its first part is
+     * received ahead, at a small size ({@link #FIRST_PAYLOAD} bytes of payload): a receive posted
+     * at the largest size made every small header slow over Open MPI's shared-memory transport. The
+     * rest of a larger payload follows as a second message from the same sender.
+     */
     public void expect(long call) throws MPIException {
-        receive = comm.iRecv(inbox, inbox.capacity(), MPI.BYTE, MPI.ANY_SOURCE, tag(call));
+        first = comm.iRecv(inbox, PAYLOAD + FIRST_PAYLOAD, MPI.BYTE, MPI.ANY_SOURCE, tag(call));
+        rest = null;
     }
 
-    /** True once the header posted for by {@link #expect} is in {@link #inbox()}. */
+    /** True once the header posted for by {@link #expect} is in {@link #inbox()}, payload and all. */
     public boolean arrived() throws MPIException {
-        if (receive != null && receive.test()) {
-            receive = null;
+        if (first != null) {
+            Status status = first.testStatus();
+            if (status == null) {
+                return false;
+            }
+            first = null;
+            long bytes = inbox.getInt(FLAGS) != 0 ? inbox.getLong(BYTES) : 0;
+            if (bytes > FIRST_PAYLOAD) {
+                rest = comm.iRecv(inboxRest, (int) (bytes - FIRST_PAYLOAD), MPI.BYTE, status.getSource(),
+                        restTag(inbox.getLong(CALL)));
+            } else {
+                return true;
+            }
+        }
+        if (rest != null && rest.test()) {
+            rest = null;
             return true;
         }
         return false;
@@ -93,16 +131,29 @@ public final class HeaderRelay {
 
     /**
      * Withdraws the receive posted by {@link #expect}: true when it is withdrawn, false when the
-     * header had already arrived (it is then in {@link #inbox()}).
+     * header had already arrived (it is then complete in {@link #inbox()}).
      */
     public boolean withdraw() throws MPIException {
-        if (receive == null) {
+        if (first != null) {
+            first.cancel();
+            boolean cancelled = first.waitStatus().isCancelled();
+            first = null;
+            if (cancelled) {
+                return true;
+            }
+            long bytes = inbox.getInt(FLAGS) != 0 ? inbox.getLong(BYTES) : 0;
+            if (bytes > FIRST_PAYLOAD) {
+                // The header came after all: take its rest too, so nothing of it is left behind.
+                comm.recv(inboxRest, (int) (bytes - FIRST_PAYLOAD), MPI.BYTE, MPI.ANY_SOURCE,
+                        restTag(inbox.getLong(CALL)));
+            }
             return false;
         }
-        receive.cancel();
-        boolean cancelled = receive.waitStatus().isCancelled();
-        receive = null;
-        return cancelled;
+        if (rest != null) {
+            rest.waitFor();
+            rest = null;
+        }
+        return false;
     }
 
     /**
@@ -115,10 +166,15 @@ public final class HeaderRelay {
             throws MPIException {
         int rel = KnomialTree.toRelative(me, rootLeader, leaderCount);
         int n = KnomialTree.children(rel, leaderCount, radix, children);
-        int tag = tag(header.getLong(CALL));
+        long call = header.getLong(CALL);
+        int firstBytes = Math.min(bytes, PAYLOAD + FIRST_PAYLOAD);
+        ByteBuffer rest = header == inbox ? inboxRest : outboxRest;
         for (int c = 0; c < n; c++) {
             int dest = leaderRanks[KnomialTree.toAbsolute(children[c], rootLeader, leaderCount)];
-            sends[sendCount++] = comm.iSend(header, bytes, MPI.BYTE, dest, tag);
+            sends[sendCount++] = comm.iSend(header, firstBytes, MPI.BYTE, dest, tag(call));
+            if (bytes > firstBytes) {
+                sends[sendCount++] = comm.iSend(rest, bytes - firstBytes, MPI.BYTE, dest, restTag(call));
+            }
         }
     }
 

@@ -101,6 +101,7 @@ public final class CallBoard implements AutoCloseable
         final UnsafeBuffer shm = segment.buffer();
         shm.putInt(VERSION_OFFSET, VERSION);
         shm.putInt(PARTICIPANTS_OFFSET, participants);
+        touchEntries(shm, true);
         shm.putLongOrdered(MAGIC_OFFSET, MAGIC);
         return new CallBoard(segment, position);
     }
@@ -118,7 +119,29 @@ public final class CallBoard implements AutoCloseable
             throw new IOException(path + " is not a call board of version " + VERSION + " for " + participants +
                 " ranks");
         }
+        touchEntries(shm, false);
         return new CallBoard(segment, position);
+    }
+
+    /**
+     * Faults in the page of every entry's header now (the creator allocates it, the others map it),
+     * so that a program's first calls do not each pay a page fault; payload pages past the first
+     * are left to the payloads that use them.
+     */
+    private static void touchEntries(final UnsafeBuffer shm, final boolean write)
+    {
+        for (int e = 0; e < ENTRIES; e++)
+        {
+            final int entry = ENTRIES_OFFSET + e * ENTRY_BYTES;
+            if (write)
+            {
+                shm.putLong(entry + SEQUENCE, 0);
+            }
+            else
+            {
+                shm.getLongVolatile(entry + SEQUENCE);
+            }
+        }
     }
 
     private static void checkPosition(final int position, final int participants)
