@@ -58,7 +58,10 @@ final class CallHeaders {
     private final int node;
     private final int position;
     private final boolean inlineAllowed;
+    /** Waits on the board: parks soon, so a rank that waits gives its core to those that work. */
     private final ProgressWait wait;
+    /** Waits on the network: yields longer, since a park costs more than the header's whole trip. */
+    private final ProgressWait networkWait;
     private final double timeoutSeconds;
     private long call;
     private long rootBytes;
@@ -87,7 +90,8 @@ final class CallHeaders {
         this.node = node;
         this.position = position;
         this.inlineAllowed = inlineAllowed;
-        this.wait = ProgressWait.yieldingLonger(timeoutNs);
+        this.wait = ProgressWait.backingOff(timeoutNs);
+        this.networkWait = ProgressWait.yieldingLonger(timeoutNs);
         this.timeoutSeconds = timeoutNs / 1e9;
     }
 
@@ -172,7 +176,7 @@ final class CallHeaders {
      */
     private Outcome leaderOrMember(long c, String refused, int root, boolean rootInRange, long bytes, ElementType type,
             Message data) throws MPIException {
-        wait.reset();
+        networkWait.reset();
         do {
             relay.expect(c);
             boolean arrived = relay.arrived();
@@ -184,7 +188,7 @@ final class CallHeaders {
                     return conflict("call " + c + " had a root on this node (rank " + board.rank(c)
                             + ") and another that sent its header over the network");
                 }
-                if (wait.timedOut(0)) {
+                if (networkWait.timedOut(0)) {
                     if (relay.withdraw()) {
                         problem = where() + "timed out after " + timeoutSeconds + " s waiting for the header of call "
                                 + c + " from " + (rootInRange ? "root " + root : "its root") + " through the node"
@@ -301,9 +305,9 @@ final class CallHeaders {
         if (relay == null) {
             return true;
         }
-        wait.reset();
+        networkWait.reset();
         while (!relay.sent()) {
-            if (wait.timedOut(0)) {
+            if (networkWait.timedOut(0)) {
                 problem = where() + "timed out after " + timeoutSeconds + " s sending the header of call " + call
                         + " to the leaders of other nodes";
                 return false;

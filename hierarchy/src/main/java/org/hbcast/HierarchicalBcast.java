@@ -143,7 +143,7 @@ public final class HierarchicalBcast implements AutoCloseable {
             } catch (IllegalArgumentException e) {
                 throw new MPIException("hbcast: " + e.getMessage());
             }
-            boolean warmUp = requireSameCountRule(dup, options.counts(), !warmedUp);
+            boolean warmUp = agreeAtCreate(dup, options.counts(), !warmedUp);
             Selector selector = new Selector(options, ClusterShape.of(topology.layout(), topology.isVirtual()),
                     options.chunkBytes() != 0 ? options.chunkBytes() : Selector.AUTO_MAX_CHUNK_BYTES,
                     TuningAgreement.agree(dup, options, topology, System.getenv()));
@@ -183,7 +183,7 @@ public final class HierarchicalBcast implements AutoCloseable {
      * environment): one rank on the board and another not would wait for each other forever. The
      * same reduction tells whether any rank's JVM still needs the warm-up (then all run it).
      */
-    private static boolean requireSameCountRule(Intracomm comm, CountRule rule, boolean cold) throws MPIException {
+    private static boolean agreeAtCreate(Intracomm comm, CountRule rule, boolean cold) throws MPIException {
         int[] range = {rule.ordinal(), -rule.ordinal(), cold ? 1 : 0};
         comm.allReduce(range, 3, MPI.INT, MPI.MAX);
         if (range[0] != -range[1]) {

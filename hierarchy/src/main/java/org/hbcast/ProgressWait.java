@@ -30,7 +30,7 @@ final class ProgressWait {
 
     /**
      * The wait for a call's header: 100 spins, then yields for a millisecond or two before it parks.
-     * A header is one small message, usually there within microseconds; a park costs 60 µs or
+     * A header from the network is one small message, usually there within microseconds; a park costs 60 µs or
      * more here (the kernel's timer slack), more than the whole broadcast, while a yield still gives
      * the core to the peer this rank waits for.
      */
