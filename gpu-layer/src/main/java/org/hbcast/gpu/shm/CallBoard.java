@@ -47,7 +47,7 @@ public final class CallBoard implements AutoCloseable
     public static final long MAGIC = 0x314C4C4143434248L;
     public static final int VERSION = 2;
     /** Headers kept: how far the fastest root may run ahead of the slowest reader. */
-    public static final int ENTRIES = 128;
+    public static final int ENTRIES = 64;
     /** Most bytes of a message that ride in its header's entry. */
     public static final int INLINE_BYTES = 32 << 10;
     /** {@code BYTES} of a refused call: the claimer refused its own arguments. */
@@ -68,6 +68,7 @@ public final class CallBoard implements AutoCloseable
     static final int ELEMENT_BYTES = 20;
     static final int INLINE = 24;
     static final int READS_OFFSET = ENTRIES_OFFSET + ENTRIES * ENTRY_BYTES;
+    private static final int PAGE_BYTES = 4096;
     static final int READ_STRIDE = 128;
     static final int WAITING_CALL = 8;
     static final int WAITING_ROOT = 16;
@@ -124,23 +125,21 @@ public final class CallBoard implements AutoCloseable
     }
 
     /**
-     * Faults in the page of every entry's header now (the creator allocates it, the others map it),
-     * so that a program's first calls do not each pay a page fault; payload pages past the first
-     * are left to the payloads that use them.
+     * Faults in every page of the entries now (the creator allocates them, the others map them): a
+     * program's first calls then pay no page faults, and the board's memory is all there from the
+     * start (2 MiB), so it never shows as growth while the program runs.
      */
     private static void touchEntries(final UnsafeBuffer shm, final boolean write)
     {
-        for (int e = 0; e < ENTRIES; e++)
+        final int pages = ENTRIES * ENTRY_BYTES / PAGE_BYTES;
+        if (write)
         {
-            final int entry = ENTRIES_OFFSET + e * ENTRY_BYTES;
-            if (write)
-            {
-                shm.putLong(entry + SEQUENCE, 0);
-            }
-            else
-            {
-                shm.getLongVolatile(entry + SEQUENCE);
-            }
+            shm.setMemory(ENTRIES_OFFSET, ENTRIES * ENTRY_BYTES, (byte)0);
+            return;
+        }
+        for (int p = 0; p < pages; p++)
+        {
+            shm.getByteVolatile(ENTRIES_OFFSET + p * PAGE_BYTES);
         }
     }
 
