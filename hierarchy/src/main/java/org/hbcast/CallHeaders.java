@@ -1,6 +1,5 @@
 package org.hbcast;
 
-import java.nio.ByteBuffer;
 import mpi.MPIException;
 import org.hbcast.gpu.shm.CallBoard;
 import org.hbcast.mpi.HeaderRelay;
@@ -99,8 +98,8 @@ final class CallHeaders {
      * This rank's side of the next call's header.
      *
      * @param refused this rank's argument error, or null when its arguments are good
-     * @param root the root this rank passed (any value when {@code refused} says it is out of range;
-     *        across nodes, an out-of-range root must be refused before, without an exchange)
+     * @param root the root this rank passed (any value when {@code rootInRange} is false: the call
+     *        is then refused, by the first claimer on one node, by rank 0 across nodes)
      * @param bytes this rank's byte count (when {@code refused} is null)
      * @param type this rank's element type (when {@code refused} is null)
      * @param data this rank's message (when {@code refused} is null), for a payload that rides in the
@@ -141,14 +140,11 @@ final class CallHeaders {
         }
         if (relay != null) {
             // The network first: it is the longer way.
-            ByteBuffer out = relay.outbox();
-            out.putLong(HeaderRelay.CALL, c).putLong(HeaderRelay.BYTES, posted).putInt(HeaderRelay.ROOT, rank)
-                    .putInt(HeaderRelay.ELEMENT_BYTES, element).putInt(HeaderRelay.FLAGS, inline ? 1 : 0);
+            relay.writeHeader(c, posted, rank, element, inline);
             if (inline) {
-                data.copyTo(HostCopy.address(out) + HeaderRelay.PAYLOAD);
+                data.copyTo(HostCopy.address(relay.outbox()) + HeaderRelay.PAYLOAD);
             }
-            relay.forward(out, HeaderRelay.PAYLOAD + (inline ? (int) bytes : 0), leaders(rank), leaderRanks.length,
-                    node, node);
+            relay.send(layout.leaders(rank, leaderRanks), leaderRanks.length, node);
         }
         if (board != null) {
             if (inline) {
@@ -201,18 +197,17 @@ final class CallHeaders {
                 arrived = relay.arrived();
             }
             // A header of an earlier call under the same tag is one a disagreeing root left behind: drop it.
-        } while (relay.inbox().getLong(HeaderRelay.CALL) < c);
-        ByteBuffer in = relay.inbox();
-        long q = in.getLong(HeaderRelay.CALL);
-        long posted = in.getLong(HeaderRelay.BYTES);
-        int claimer = in.getInt(HeaderRelay.ROOT);
-        int element = in.getInt(HeaderRelay.ELEMENT_BYTES);
-        boolean inline = in.getInt(HeaderRelay.FLAGS) != 0;
-        if (q != c || claimer < 0 || claimer >= layout.size() || layout.nodeOf(claimer) == node) {
-            return conflict("the header received for call " + c + " is of call " + q + " from root " + claimer);
+        } while (relay.call() < c);
+        long posted = relay.bytes();
+        int claimer = relay.root();
+        int element = relay.elementBytes();
+        boolean inline = relay.inline();
+        long payload = HostCopy.address(relay.inbox()) + HeaderRelay.PAYLOAD;
+        if (relay.call() != c || claimer < 0 || claimer >= layout.size() || layout.nodeOf(claimer) == node) {
+            return conflict("the header received for call " + c + " is of call " + relay.call() + " from root "
+                    + claimer);
         }
-        relay.forward(in, HeaderRelay.PAYLOAD + (inline ? (int) posted : 0), leaders(claimer), leaderRanks.length,
-                node, layout.nodeOf(claimer));
+        relay.forward(layout.leaders(claimer, leaderRanks), leaderRanks.length, node, layout.nodeOf(claimer));
         if (board != null) {
             if (!waitForRoom(c)) {
                 return Outcome.TIMED_OUT;
@@ -222,7 +217,7 @@ final class CallHeaders {
                         + " node");
             }
             if (inline) {
-                HostCopy.memoryToMemory(HostCopy.address(in) + HeaderRelay.PAYLOAD, board.payloadAddress(c), posted);
+                HostCopy.memoryToMemory(payload, board.payloadAddress(c), posted);
             }
             board.post(c, posted, claimer, element, inline);
             board.markRead(c);
@@ -230,8 +225,7 @@ final class CallHeaders {
         if (!sent()) {
             return Outcome.TIMED_OUT;
         }
-        return decide(c, refused, root, bytes, type, data, posted, claimer, element, inline,
-                HostCopy.address(in) + HeaderRelay.PAYLOAD);
+        return decide(c, refused, root, bytes, type, data, posted, claimer, element, inline, payload);
     }
 
     /** A rank that reads the header on its node's board. */
@@ -314,15 +308,6 @@ final class CallHeaders {
             }
         }
         return true;
-    }
-
-    /** Communicator rank of each node's leader in a call from {@code rootRank}: the root leads its node. */
-    private int[] leaders(int rootRank) {
-        int rootNode = layout.nodeOf(rootRank);
-        for (int n = 0; n < leaderRanks.length; n++) {
-            leaderRanks[n] = n == rootNode ? rootRank : layout.rankAt(n, 0);
-        }
-        return leaderRanks;
     }
 
     private Outcome conflict(String what) {

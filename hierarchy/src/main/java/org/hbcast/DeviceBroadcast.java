@@ -137,9 +137,7 @@ final class DeviceBroadcast implements AutoCloseable {
         }
         int rootNode = layout.nodeOf(root);
         int myNode = topology.node();
-        for (int n = 0; n < leaders.length; n++) {
-            leaders[n] = n == rootNode ? root : layout.rankAt(n, 0);
-        }
+        layout.leaders(root, leaders);
         RingPipeline<DeviceBuffer> pipeline = ring.pipeline();
         RingRole role = ring.role(layout.positionOf(leaders[myNode]));
         if (bytes >= DIRECT_MIN_BYTES && ring.ringSize() > 1) {

@@ -451,9 +451,7 @@ public final class HierarchicalBcast implements AutoCloseable {
     private void hierarchical(Plan plan, Buffer data, int entryBytes, long bytes, int root) throws MPIException {
         int rootNode = layout.nodeOf(root);
         int myNode = topology.node();
-        for (int n = 0; n < leaders.length; n++) {
-            leaders[n] = n == rootNode ? root : layout.rankAt(n, 0);
-        }
+        layout.leaders(root, leaders);
         boolean treeActive = leaders[myNode] == rank && leaders.length > 1;
         if (treeActive) {
             tree.start(leaders, leaders.length, myNode, rootNode, plan.radix(), data, entryBytes, bytes,

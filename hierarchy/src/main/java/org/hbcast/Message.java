@@ -2,7 +2,6 @@ package org.hbcast;
 
 import java.lang.reflect.Array;
 import java.nio.Buffer;
-import org.agrona.UnsafeAccess;
 
 /**
  * One call's message, checked: where the bytes live, how many there are and who sends them.
@@ -130,7 +129,7 @@ final class Message {
         if (isArray()) {
             HostCopy.arrayToMemory(buffer, address, bytes);
         } else {
-            UnsafeAccess.UNSAFE.copyMemory(HostCopy.address((Buffer) buffer), address, bytes);
+            HostCopy.memoryToMemory(HostCopy.address((Buffer) buffer), address, bytes);
         }
     }
 
@@ -139,7 +138,7 @@ final class Message {
         if (isArray()) {
             HostCopy.memoryToArray(address, buffer, bytes);
         } else {
-            UnsafeAccess.UNSAFE.copyMemory(address, HostCopy.address((Buffer) buffer), bytes);
+            HostCopy.memoryToMemory(address, HostCopy.address((Buffer) buffer), bytes);
         }
     }
 

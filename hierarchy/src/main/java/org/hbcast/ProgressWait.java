@@ -24,18 +24,21 @@ final class ProgressWait {
      * that waits soon gives its core to the peer it waits for on an oversubscribed node.
      */
     static ProgressWait backingOff(long timeoutNs) {
-        return new ProgressWait(new BackoffIdleStrategy(100, 20, TimeUnit.MICROSECONDS.toNanos(1),
-                TimeUnit.MICROSECONDS.toNanos(100)), timeoutNs);
+        return spinYieldPark(20, timeoutNs);
     }
 
     /**
-     * The wait for a call's header: 100 spins, then yields for a millisecond or two before it parks.
-     * A header from the network is one small message, usually there within microseconds; a park costs 60 µs or
-     * more here (the kernel's timer slack), more than the whole broadcast, while a yield still gives
-     * the core to the peer this rank waits for.
+     * The wait for a call's header from the network: 100 spins, then yields for a millisecond or two
+     * before it parks. The header is one small message, usually there within microseconds; a park
+     * costs 60 µs or more here (the kernel's timer slack), more than the whole broadcast, while a
+     * yield still gives the core to the peer this rank waits for.
      */
     static ProgressWait yieldingLonger(long timeoutNs) {
-        return new ProgressWait(new BackoffIdleStrategy(100, 2000, TimeUnit.MICROSECONDS.toNanos(1),
+        return spinYieldPark(2000, timeoutNs);
+    }
+
+    private static ProgressWait spinYieldPark(int yields, long timeoutNs) {
+        return new ProgressWait(new BackoffIdleStrategy(100, yields, TimeUnit.MICROSECONDS.toNanos(1),
                 TimeUnit.MICROSECONDS.toNanos(100)), timeoutNs);
     }
 

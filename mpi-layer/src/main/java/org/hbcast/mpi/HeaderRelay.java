@@ -6,7 +6,6 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
-import mpi.Status;
 
 /**
  * Carries a call's header (and, for small messages, its data) down a k-nomial tree of node leaders,
@@ -31,14 +30,17 @@ import mpi.Status;
  * The first message holds the header and at most {@link #FIRST_PAYLOAD} bytes of payload; the rest
  * of a larger payload follows from the same sender under {@link #restTag(long) restTag(q)}.
  *
- * Both buffers are direct and in native byte order, read with absolute gets. Allocates the bindings' {@code Request} objects per message, nothing else.
+ * This class alone knows the layout: the root writes with {@link #writeHeader}, leaders read a
+ * received header with {@link #call()}, {@link #bytes()} and the like. Allocates the bindings'
+ * {@code Request} objects per message, nothing else.
  */
 public final class HeaderRelay {
-    public static final int CALL = 0;
-    public static final int BYTES = 8;
-    public static final int ROOT = 16;
-    public static final int ELEMENT_BYTES = 20;
-    public static final int FLAGS = 24;
+    static final int CALL = 0;
+    static final int BYTES = 8;
+    static final int ROOT = 16;
+    static final int ELEMENT_BYTES = 20;
+    static final int FLAGS = 24;
+    /** Offset of the payload in {@link #inbox()} and {@link #outbox()}. */
     public static final int PAYLOAD = 64;
     /** Payload bytes that travel in the header's first message; the rest follows in a second. */
     public static final int FIRST_PAYLOAD = 2048;
@@ -85,14 +87,49 @@ public final class HeaderRelay {
         return REST_TAG_BASE + (int) (call & TAG_MASK);
     }
 
-    /** Where a received header lies (valid once {@link #arrived()}). */
+    /** Where a received header lies (valid once {@link #arrived()}); its payload is at {@link #PAYLOAD}. */
     public ByteBuffer inbox() {
         return inbox;
     }
 
-    /** Where the root writes the header it sends ({@link #send}). */
+    /** Where the root's header is written ({@link #writeHeader}); its payload goes at {@link #PAYLOAD}. */
     public ByteBuffer outbox() {
         return outbox;
+    }
+
+    /** The root writes its header into the outbox; {@code inline} says its bytes follow at {@link #PAYLOAD}. */
+    public void writeHeader(long call, long bytes, int root, int elementBytes, boolean inline) {
+        outbox.putLong(CALL, call).putLong(BYTES, bytes).putInt(ROOT, root).putInt(ELEMENT_BYTES, elementBytes)
+                .putInt(FLAGS, inline ? 1 : 0);
+    }
+
+    /** The received header's call number. */
+    public long call() {
+        return inbox.getLong(CALL);
+    }
+
+    /** The received header's byte count (or the root's negative code). */
+    public long bytes() {
+        return inbox.getLong(BYTES);
+    }
+
+    /** The received header's root rank. */
+    public int root() {
+        return inbox.getInt(ROOT);
+    }
+
+    /** The received header's element size. */
+    public int elementBytes() {
+        return inbox.getInt(ELEMENT_BYTES);
+    }
+
+    /** True when the received header carries the root's bytes at {@link #PAYLOAD}. */
+    public boolean inline() {
+        return inbox.getInt(FLAGS) != 0;
+    }
+
+    private static int payloadBytes(ByteBuffer header) {
+        return header.getInt(FLAGS) != 0 ? (int) header.getLong(BYTES) : 0;
     }
 
     /**
@@ -109,16 +146,11 @@ public final class HeaderRelay {
     /** True once the header posted for by {@link #expect} is in {@link #inbox()}, payload and all. */
     public boolean arrived() throws MPIException {
         if (first != null) {
-            Status status = first.testStatus();
-            if (status == null) {
+            if (!first.test()) {
                 return false;
             }
             first = null;
-            long bytes = inbox.getInt(FLAGS) != 0 ? inbox.getLong(BYTES) : 0;
-            if (bytes > FIRST_PAYLOAD) {
-                rest = comm.iRecv(inboxRest, (int) (bytes - FIRST_PAYLOAD), MPI.BYTE, status.getSource(),
-                        restTag(inbox.getLong(CALL)));
-            } else {
+            if (!expectRest()) {
                 return true;
             }
         }
@@ -130,8 +162,21 @@ public final class HeaderRelay {
     }
 
     /**
+     * Posts the receive of the payload's rest when the header that arrived has one: from any source,
+     * since the call's own tag has one sender towards this rank, its parent.
+     */
+    private boolean expectRest() throws MPIException {
+        int bytes = payloadBytes(inbox);
+        if (bytes <= FIRST_PAYLOAD) {
+            return false;
+        }
+        rest = comm.iRecv(inboxRest, bytes - FIRST_PAYLOAD, MPI.BYTE, MPI.ANY_SOURCE, restTag(call()));
+        return true;
+    }
+
+    /**
      * Withdraws the receive posted by {@link #expect}: true when it is withdrawn, false when the
-     * header had already arrived (it is then complete in {@link #inbox()}).
+     * header had already arrived (it is then complete in {@link #inbox()}, payload and all).
      */
     public boolean withdraw() throws MPIException {
         if (first != null) {
@@ -141,13 +186,8 @@ public final class HeaderRelay {
             if (cancelled) {
                 return true;
             }
-            long bytes = inbox.getInt(FLAGS) != 0 ? inbox.getLong(BYTES) : 0;
-            if (bytes > FIRST_PAYLOAD) {
-                // The header came after all: take its rest too, so nothing of it is left behind.
-                comm.recv(inboxRest, (int) (bytes - FIRST_PAYLOAD), MPI.BYTE, MPI.ANY_SOURCE,
-                        restTag(inbox.getLong(CALL)));
-            }
-            return false;
+            // The header came after all: take its rest too, so nothing of it is left behind.
+            expectRest();
         }
         if (rest != null) {
             rest.waitFor();
@@ -156,29 +196,39 @@ public final class HeaderRelay {
         return false;
     }
 
+    /** The root sends its header (the outbox) to its children in the leaders' tree rooted at its own node. */
+    public void send(int[] leaderRanks, int leaderCount, int me) throws MPIException {
+        sendDown(outbox, outboxRest, leaderRanks, leaderCount, me, me);
+    }
+
+    /** A leader forwards the header it received to its children in the tree rooted at leader {@code rootLeader}. */
+    public void forward(int[] leaderRanks, int leaderCount, int me, int rootLeader) throws MPIException {
+        sendDown(inbox, inboxRest, leaderRanks, leaderCount, me, rootLeader);
+    }
+
     /**
-     * Sends {@code bytes} of {@code header} (the inbox or the outbox) to this leader's children in the
-     * tree of {@code leaderCount} leaders rooted at leader {@code rootLeader}, farthest first.
+     * Sends {@code header} (its first part, then the payload's rest if any) to this leader's children,
+     * farthest first.
      *
      * @param leaderRanks communicator rank of each leader, by leader index
      */
-    public void forward(ByteBuffer header, int bytes, int[] leaderRanks, int leaderCount, int me, int rootLeader)
-            throws MPIException {
+    private void sendDown(ByteBuffer header, ByteBuffer restOfIt, int[] leaderRanks, int leaderCount, int me,
+            int rootLeader) throws MPIException {
         int rel = KnomialTree.toRelative(me, rootLeader, leaderCount);
         int n = KnomialTree.children(rel, leaderCount, radix, children);
         long call = header.getLong(CALL);
+        int bytes = PAYLOAD + payloadBytes(header);
         int firstBytes = Math.min(bytes, PAYLOAD + FIRST_PAYLOAD);
-        ByteBuffer rest = header == inbox ? inboxRest : outboxRest;
         for (int c = 0; c < n; c++) {
             int dest = leaderRanks[KnomialTree.toAbsolute(children[c], rootLeader, leaderCount)];
             sends[sendCount++] = comm.iSend(header, firstBytes, MPI.BYTE, dest, tag(call));
             if (bytes > firstBytes) {
-                sends[sendCount++] = comm.iSend(rest, bytes - firstBytes, MPI.BYTE, dest, restTag(call));
+                sends[sendCount++] = comm.iSend(restOfIt, bytes - firstBytes, MPI.BYTE, dest, restTag(call));
             }
         }
     }
 
-    /** True once every header sent by {@link #forward} has left this rank's buffers. */
+    /** True once every header sent by {@link #send} or {@link #forward} has left this rank's buffers. */
     public boolean sent() throws MPIException {
         while (sendCount > 0) {
             if (!sends[sendCount - 1].test()) {

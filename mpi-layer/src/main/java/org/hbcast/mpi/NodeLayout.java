@@ -165,6 +165,18 @@ public final class NodeLayout {
         return ranksOfNode[node][position];
     }
 
+    /**
+     * The node leaders of a broadcast from {@code root}: the root leads its own node, every other
+     * node is led by its lowest rank. Fills {@code out} (by node) and returns it; allocates nothing.
+     */
+    public int[] leaders(int root, int[] out) {
+        int rootNode = nodeOfRank[root];
+        for (int n = 0; n < ranksOfNode.length; n++) {
+            out[n] = n == rootNode ? root : ranksOfNode[n][0];
+        }
+        return out;
+    }
+
     /** Largest node size: the longest intra-node ring. */
     public int maxNodeSize() {
         int max = 0;

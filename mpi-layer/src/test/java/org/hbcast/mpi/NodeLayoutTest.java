@@ -67,4 +67,20 @@ class NodeLayoutTest {
             }
         }
     }
+
+    @Test
+    void theRootLeadsItsNodeAndTheLowestRankEveryOther() {
+        NodeLayout l = NodeLayout.fromNodeKeys(new int[] {0, 1, 0, 1, 2, 1});
+        int[] out = new int[3];
+        assertArrayEquals(new int[] {0, 1, 4}, l.leaders(0, out));
+        assertArrayEquals(new int[] {0, 5, 4}, l.leaders(5, out));
+        assertArrayEquals(new int[] {2, 1, 4}, l.leaders(2, out));
+        for (int root = 0; root < l.size(); root++) {
+            int[] leaders = l.leaders(root, new int[3]);
+            for (int n = 0; n < 3; n++) {
+                assertEquals(n, l.nodeOf(leaders[n]));
+                assertEquals(n == l.nodeOf(root) ? root : l.rankAt(n, 0), leaders[n]);
+            }
+        }
+    }
 }

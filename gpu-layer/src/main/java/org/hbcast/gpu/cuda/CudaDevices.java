@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What CUDA devices this process can use, probed once through JCuda's runtime API.
@@ -124,6 +125,6 @@ public final class CudaDevices
 
     private static boolean isLinux()
     {
-        return System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).startsWith("linux");
+        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux");
     }
 }
