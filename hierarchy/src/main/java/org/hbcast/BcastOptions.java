@@ -25,10 +25,12 @@ import java.util.regex.Pattern;
  * @param ringSlots slots per intra-node ring link ({@code HBCAST_RING_SLOTS}, default 8)
  * @param intra how chunks move inside a node: the ring, the fan-out segment, or the selector's choice
  *        per size ({@code HBCAST_INTRA=auto|ring|fanout}, default auto)
+ * @param trials whether {@code auto} times its candidate plans on a size's first calls and keeps the
+ *        fastest (see {@link TrialSchedule}; {@code HBCAST_TRIALS=1|0}, default on)
  */
 public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path tuningFile, Duration timeout,
                            String nodeSizes, CountRule counts, int ringSlots,
-                           IntraNode intra) {
+                           IntraNode intra, boolean trials) {
 
     /** Largest chunk: bounds the ring's slots (and so its shared memory). */
     public static final int MAX_CHUNK_BYTES = 16 << 20;
@@ -84,7 +86,8 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
                 nodes == null || nodes.isBlank() ? null : nodes,
                 countsVar(env),
                 intVar(env, "HBCAST_RING_SLOTS", 8, 1, MAX_RING_SLOTS),
-                intraVar(env, "HBCAST_INTRA"));
+                intraVar(env, "HBCAST_INTRA"),
+                boolVar(env, "HBCAST_TRIALS", true));
     }
 
     private static IntraNode intraVar(Map<String, String> env, String name) {
@@ -153,8 +156,15 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
     }
 
     private static boolean boolVar(Map<String, String> env, String name) {
+        return boolVar(env, name, false);
+    }
+
+    private static boolean boolVar(Map<String, String> env, String name, boolean dflt) {
         String v = env.get(name);
-        if (v == null || v.isBlank() || v.equals("0") || v.equalsIgnoreCase("false")) {
+        if (v == null || v.isBlank()) {
+            return dflt;
+        }
+        if (v.equals("0") || v.equalsIgnoreCase("false")) {
             return false;
         }
         if (v.equals("1") || v.equalsIgnoreCase("true")) {
@@ -164,28 +174,28 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
     }
 
     public BcastOptions withAlgorithm(Algorithm a) {
-        return new BcastOptions(a, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra);
+        return new BcastOptions(a, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, trials);
     }
 
     public BcastOptions withChunkBytes(int bytes) {
-        return new BcastOptions(algorithm, bytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra);
+        return new BcastOptions(algorithm, bytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, trials);
     }
 
     public BcastOptions withRadix(int k) {
-        return new BcastOptions(algorithm, chunkBytes, k, tuningFile, timeout, nodeSizes, counts, ringSlots, intra);
+        return new BcastOptions(algorithm, chunkBytes, k, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, trials);
     }
 
     /** A tuning table to use; {@code Path.of("none")} for none (the model alone). */
     public BcastOptions withTuningFile(Path file) {
-        return new BcastOptions(algorithm, chunkBytes, radix, file, timeout, nodeSizes, counts, ringSlots, intra);
+        return new BcastOptions(algorithm, chunkBytes, radix, file, timeout, nodeSizes, counts, ringSlots, intra, trials);
     }
 
     public BcastOptions withTimeout(Duration t) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, t, nodeSizes, counts, ringSlots, intra);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, t, nodeSizes, counts, ringSlots, intra, trials);
     }
 
     public BcastOptions withNodeSizes(String sizes) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, sizes, counts, ringSlots, intra);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, sizes, counts, ringSlots, intra, trials);
     }
 
     /** Check mode on ({@link CountRule#EQUAL}) or off (back to {@link CountRule#ROOT}). */
@@ -194,14 +204,19 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
     }
 
     public BcastOptions withCounts(CountRule rule) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, rule, ringSlots, intra);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, rule, ringSlots, intra, trials);
     }
 
     public BcastOptions withRingSlots(int slots) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, slots, intra);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, slots, intra, trials);
+    }
+
+    /** In-run selection on or off (see {@link #trials()}). */
+    public BcastOptions withTrials(boolean on) {
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, on);
     }
 
     public BcastOptions withIntra(IntraNode i) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, i);
+        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, i, trials);
     }
 }

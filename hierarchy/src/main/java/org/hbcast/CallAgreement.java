@@ -1,16 +1,10 @@
 package org.hbcast;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.LongBuffer;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import mpi.Request;
 import mpi.Status;
 
 /**
@@ -27,8 +21,6 @@ import mpi.Status;
  */
 final class CallAgreement {
     /** Low bits of a receiver's key that hold its rank; the bytes go above them. */
-    /** All-reduces given up on after a timeout, with their buffers: never freed, since MPI may still write them. */
-    private static final List<Object> ABANDONED = Collections.synchronizedList(new ArrayList<>());
     /** What {@link #agree} returns when some rank never joined. */
     static final long TIMED_OUT = -1;
     /** Tag of the roll call after a timeout; the tree uses another. */
@@ -53,15 +45,13 @@ final class CallAgreement {
     private final Intracomm comm;
     private final int rank;
     private final long[] words = new long[WORDS];
-    private final LongBuffer reduced = ByteBuffer.allocateDirect(WORDS * Long.BYTES).order(ByteOrder.nativeOrder())
-            .asLongBuffer();
-    private final ProgressWait wait;
+    private final TimedMaxReduction reduction;
     private final double timeoutSeconds;
 
     CallAgreement(Intracomm comm, int rank, long timeoutNs) {
         this.comm = comm;
         this.rank = rank;
-        this.wait = ProgressWait.backingOff(timeoutNs);
+        this.reduction = new TimedMaxReduction(comm, WORDS, timeoutNs);
         this.timeoutSeconds = timeoutNs / 1e9;
     }
 
@@ -94,19 +84,7 @@ final class CallAgreement {
 
     /** All-reduces {@link #words} in place; {@link #TIMED_OUT} when some rank never joined, else 0. */
     private long reduce() throws MPIException {
-        reduced.put(0, words);
-        Request request = comm.iAllReduce(reduced, words.length, MPI.LONG, MPI.MAX);
-        wait.reset();
-        while (!request.test()) {
-            if (wait.timedOut(0)) {
-                // The all-reduce stays posted into this buffer: keep both alive, or a late peer writes freed memory.
-                ABANDONED.add(reduced);
-                ABANDONED.add(request);
-                return TIMED_OUT;
-            }
-        }
-        reduced.get(0, words);
-        return 0;
+        return reduction.reduce(words, WORDS) ? 0 : TIMED_OUT;
     }
 
     /** This rank's words before the reduction: what it passed, each where MAX keeps what the verdict needs. */
@@ -210,7 +188,7 @@ final class CallAgreement {
         boolean[] answered = new boolean[size];
         answered[rank] = true;
         int missing = size - 1;
-        long deadline = System.nanoTime() + Math.min(ROLL_CALL_NS, wait.timeoutNs());
+        long deadline = System.nanoTime() + Math.min(ROLL_CALL_NS, reduction.timeoutNs());
         while (missing > 0 && System.nanoTime() < deadline) {
             Status probe = comm.iProbe(MPI.ANY_SOURCE, ROLL_CALL_TAG);
             if (probe == null) {

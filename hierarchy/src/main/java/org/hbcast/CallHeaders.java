@@ -104,9 +104,11 @@ final class CallHeaders {
      * @param type this rank's element type (when {@code refused} is null)
      * @param data this rank's message (when {@code refused} is null), for a payload that rides in the
      *        header; null for none
+     * @param inline whether the root wants the message to ride in the header where it fits (receivers'
+     *        value is ignored: the header tells them)
      */
-    Outcome exchange(String refused, int root, boolean rootInRange, long bytes, ElementType type, Message data)
-            throws MPIException {
+    Outcome exchange(String refused, int root, boolean rootInRange, long bytes, ElementType type, Message data,
+            boolean inline) throws MPIException {
         long c = ++call;
         problem = null;
         inlined = false;
@@ -114,7 +116,7 @@ final class CallHeaders {
         // sends the refusal, so the others, wherever they are, hear of it before they move anything.
         boolean claims = rootInRange ? root == rank : refused != null && (relay == null || rank == 0);
         if (claims) {
-            Outcome posted = post(c, refused, bytes, type, data);
+            Outcome posted = post(c, refused, bytes, type, inline ? data : null);
             if (posted != null) {
                 return posted;
             }

@@ -1,8 +1,13 @@
 package org.hbcast;
 
+import java.io.IOException;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -21,6 +26,7 @@ import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;
+import org.hbcast.tuning.LearntPlans;
 import org.hbcast.tuning.MemoryKind;
 
 /**
@@ -53,6 +59,7 @@ public final class HierarchicalBcast implements AutoCloseable {
     static final int WARMUP_PLAN_CALLS = 64;
     static final int WARMUP_CHUNKS = 4;
     static final int WARMUP_CHUNK_BYTES = 4096;
+    private static final boolean LOG_TRIALS = "1".equals(System.getenv("HBCAST_TRIALS_LOG"));
     /** Whether this JVM has run a warm-up: the JIT's work is per process, not per instance. */
     private static volatile boolean warmedUp;
 
@@ -80,6 +87,10 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final CallBoard board;
     /** The call headers, when the root's count governs (see {@link CountRule#ROOT}; else null). */
     private final CallHeaders headers;
+    /** In-run selection of {@code auto}: which plan each call runs while a size class is tried, and the verdicts. */
+    private final TrialSchedule trials;
+    private final TimedMaxReduction trialReduction;
+    private final long[] trialTimes = new long[TrialSchedule.MAX_OPTIONS];
     private ByteBuffer staging;
     /** Where a rank that cannot take the root's bytes receives them, to drop them (made on first need). */
     private ByteBuffer scratch;
@@ -112,6 +123,46 @@ public final class HierarchicalBcast implements AutoCloseable {
                         : new HeaderRelay(comm, CallHeaders.HEADER_RADIX, layout.nodeCount(), CallBoard.INLINE_BYTES),
                         layout, rank, topology.node(), topology.position(), options.algorithm() == Algorithm.AUTO,
                         options.timeout().toNanos());
+        this.trials = trialSchedule(selector, headers != null && options.algorithm() == Algorithm.AUTO);
+        this.trialReduction = new TimedMaxReduction(comm, TrialSchedule.MAX_OPTIONS, options.timeout().toNanos());
+    }
+
+    /**
+     * What {@code auto} tries in the run: per size class the selector's candidate plans, and the
+     * header itself where it may carry the message. Classes whose messages fit in the header's first
+     * network message ({@link HeaderRelay#FIRST_PAYLOAD}) ride in it untried: one message per edge
+     * is as little as a broadcast sends. Classes an earlier run decided start decided.
+     */
+    private static TrialSchedule trialSchedule(Selector selector, boolean inlineAllowed) {
+        Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
+        boolean[] inline = new boolean[TrialSchedule.CLASSES];
+        for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+            long largest = 1L << c;
+            boolean fits = inlineAllowed && largest <= CallBoard.INLINE_BYTES;
+            plans[c] = fits && largest <= HeaderRelay.FIRST_PAYLOAD ? new Plan[0] : selector.trialPlans(c);
+            inline[c] = fits && plans[c].length > 0;
+        }
+        TrialSchedule schedule = new TrialSchedule(plans, inline);
+        LearntPlans learnt = selector.inputs().learnt();
+        if (learnt != null) {
+            for (LearntPlans.Verdict v : learnt.verdicts()) {
+                for (int o = 0; o < schedule.options(v.sizeClass()); o++) {
+                    if (label(schedule, v.sizeClass(), o).equals(v.choice())) {
+                        schedule.adopt(v.sizeClass(), o);
+                    }
+                }
+            }
+        }
+        return schedule;
+    }
+
+    /** The name of option {@code o} of class {@code c} in the record of learnt plans. */
+    private static String label(TrialSchedule schedule, int c, int o) {
+        if (schedule.inlineOption(c, o)) {
+            return "inline";
+        }
+        Plan p = schedule.optionPlan(c, o);
+        return Explanation.name(p.algorithm(), p.intra());
     }
 
     /** {@link #create(Intracomm, BcastOptions)} with the options of the environment. Collective. */
@@ -143,19 +194,17 @@ public final class HierarchicalBcast implements AutoCloseable {
             } catch (IllegalArgumentException e) {
                 throw new MPIException("hbcast: " + e.getMessage());
             }
-            boolean warmUp = agreeAtCreate(dup, options.counts(), !warmedUp);
+            boolean warmUp = agreeAtCreate(dup, options, !warmedUp);
             Selector selector = new Selector(options, ClusterShape.of(topology.layout(), topology.isVirtual()),
                     options.chunkBytes() != 0 ? options.chunkBytes() : Selector.AUTO_MAX_CHUNK_BYTES,
                     TuningAgreement.agree(dup, options, topology, System.getenv()));
             if (topology.nodeComm().getSize() > 1) {
                 // Every rank made the same plans from the same agreed inputs, so all of a node agree on what to connect.
-                int ringChunk = selector.largestHostChunk(IntraNode.RING);
-                int fanoutChunk = selector.largestHostChunk(IntraNode.FANOUT);
-                if (ringChunk > 0) {
-                    ring = NodeRing.connect(topology.nodeComm(), options.ringSlots(), slotBytes(options, ringChunk));
+                if (selector.plansUse(IntraNode.RING)) {
+                    ring = connectRing(topology, options, selector);
                 }
-                if (fanoutChunk > 0) {
-                    fanout = NodeSegments.fanout(topology.nodeComm(), options.ringSlots(), slotBytes(options, fanoutChunk));
+                if (selector.plansUse(IntraNode.FANOUT)) {
+                    fanout = connectFanout(topology, options, selector);
                 }
             }
             if (usesCallBoard(topology, options)) {
@@ -181,11 +230,19 @@ public final class HierarchicalBcast implements AutoCloseable {
     /**
      * Every rank must run the same rule for counts ({@code HBCAST_COUNTS} is read from each rank's
      * environment): one rank on the board and another not would wait for each other forever. The
-     * same reduction tells whether any rank's JVM still needs the warm-up (then all run it).
+     * same holds for in-run selection ({@code HBCAST_TRIALS}): ranks that try plans and ranks that do
+     * not would run different plans in one call. The same reduction tells whether any rank's JVM still
+     * needs the warm-up (then all run it).
      */
-    private static boolean agreeAtCreate(Intracomm comm, CountRule rule, boolean cold) throws MPIException {
-        int[] range = {rule.ordinal(), -rule.ordinal(), cold ? 1 : 0};
-        comm.allReduce(range, 3, MPI.INT, MPI.MAX);
+    private static boolean agreeAtCreate(Intracomm comm, BcastOptions options, boolean cold) throws MPIException {
+        CountRule rule = options.counts();
+        int tries = options.trials() ? 1 : 0;
+        int[] range = {rule.ordinal(), -rule.ordinal(), cold ? 1 : 0, tries, -tries};
+        comm.allReduce(range, range.length, MPI.INT, MPI.MAX);
+        if (range[3] != -range[4]) {
+            throw new MPIException("hbcast: ranks disagree on HBCAST_TRIALS: this rank has " + (tries == 1 ? "1" : "0")
+                    + ", another has " + (tries == 1 ? "0" : "1") + "; set it alike on every rank");
+        }
         if (range[0] != -range[1]) {
             throw new MPIException("hbcast: ranks disagree on HBCAST_COUNTS: this rank has " + rule + ", another has "
                     + CountRule.values()[range[0] == rule.ordinal() ? -range[1] : range[0]]
@@ -203,6 +260,17 @@ public final class HierarchicalBcast implements AutoCloseable {
      * Each rank is the root in turn, so every role is compiled. Once per JVM (see {@link #create}).
      */
     private void warmUp() throws MPIException {
+        // A cold JIT's times would mislead the trials; the program's own calls decide.
+        trials.pause(true);
+        try {
+            warmUpCalls();
+        } finally {
+            trials.pause(false);
+        }
+        warmedUp = true;
+    }
+
+    private void warmUpCalls() throws MPIException {
         ByteBuffer buf = ByteBuffer.allocateDirect(CallBoard.INLINE_BYTES + WARMUP_CHUNKS * WARMUP_CHUNK_BYTES);
         for (int i = 0; i < WARMUP_HEADER_CALLS; i++) {
             bcast(buf, 64, MPI.BYTE, i % size);
@@ -222,12 +290,22 @@ public final class HierarchicalBcast implements AutoCloseable {
                 }
             }
         }
-        warmedUp = true;
     }
 
     /** Open MPI's contract for counts costs a header, read on the node's board by all but the root and leader. */
     private static boolean usesCallBoard(Topology topology, BcastOptions options) throws MPIException {
         return options.counts() == CountRule.ROOT && topology.nodeComm().getSize() > 1;
+    }
+
+    private static NodeRing connectRing(Topology topology, BcastOptions options, Selector selector) throws MPIException {
+        return NodeRing.connect(topology.nodeComm(), options.ringSlots(),
+                slotBytes(options, selector.largestHostChunk(IntraNode.RING)));
+    }
+
+    private static ShmFanout connectFanout(Topology topology, BcastOptions options, Selector selector)
+            throws MPIException {
+        return NodeSegments.fanout(topology.nodeComm(), options.ringSlots(),
+                slotBytes(options, selector.largestHostChunk(IntraNode.FANOUT)));
     }
 
     private static int slotBytes(BcastOptions options, int largestChunk) {
@@ -254,6 +332,7 @@ public final class HierarchicalBcast implements AutoCloseable {
     }
 
     private void hostCall(Object buf, int count, Datatype type, int root) throws MPIException {
+        long start = System.nanoTime();
         ElementType element = ElementType.of(type);
         String refused = null;
         try {
@@ -264,7 +343,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         }
         try {
             if (headers != null) {
-                headerCall(refused, root, type);
+                headerCall(refused, root, type, start);
                 return;
             }
             if (refused != null) {
@@ -275,24 +354,65 @@ public final class HierarchicalBcast implements AutoCloseable {
             if (message.bytes() == 0) {
                 return;
             }
-            run(selector.plan(message.bytes()), type);
+            run(planOf(message.bytes()), type);
+            learn(message.bytes(), start);
         } finally {
             message.clear();
         }
     }
 
+    /** The plan of a call of {@code bytes} (the root's): the one being tried or kept for its size, else the selector's. */
+    private Plan planOf(long bytes) {
+        return trials.plan(TrialSchedule.sizeClass(bytes), selector.plan(bytes));
+    }
+
+    /**
+     * Notes this rank's time of a finished call for the trials; after a size's last trial, every rank
+     * (all reach it at the same call) agrees on the slowest rank's time of each option and keeps
+     * the fastest.
+     */
+    private void learn(long bytes, long startNs) throws MPIException {
+        int c = TrialSchedule.sizeClass(bytes);
+        if (!trials.record(c, System.nanoTime() - startNs)) {
+            return;
+        }
+        trials.summarize(c, trialTimes);
+        if (!trialReduction.reduce(trialTimes, trials.options(c))) {
+            fail("hbcast bcast on rank " + rank + " timed out after " + options.timeout().toMillis() / 1000.0
+                    + " s agreeing on the fastest plan for messages of " + bytes + " bytes: some rank did not join");
+        }
+        trials.decide(c, trialTimes);
+        if (LOG_TRIALS && rank == 0) {
+            logVerdict(c);
+        }
+    }
+
+    /** {@code HBCAST_TRIALS_LOG=1}: rank 0 prints each verdict of the trials (rare: once per size, then re-checks). */
+    private void logVerdict(int c) {
+        StringBuilder sb = new StringBuilder("hbcast: trials for messages of ").append(c == 0 ? 0 : (1L << (c - 1)) + 1)
+                .append("..").append(1L << c).append(" B kept ").append(label(trials, c, trials.winner(c)))
+                .append(" (slowest rank's median, us:");
+        for (int o = 0; o < trials.options(c); o++) {
+            sb.append(' ').append(label(trials, c, o)).append(' ').append(trialTimes[o] / 1000.0);
+        }
+        System.err.println(sb.append(')'));
+    }
+
     /** A host call under the root's count: the root's header decides what every rank moves. */
-    private void headerCall(String refused, int root, Datatype type) throws MPIException {
+    private void headerCall(String refused, int root, Datatype type, long start) throws MPIException {
         boolean ok = refused == null;
         boolean rootInRange = root >= 0 && root < size;
+        // Only the root's wish counts: the others learn from the header whether the message rode in it.
+        boolean inline = ok && trials.inlines(message.bytes());
         switch (headers.exchange(refused, root, rootInRange, ok ? message.bytes() : 0, ok ? message.type() : null,
-                ok ? message : null)) {
+                ok ? message : null, inline)) {
             case ROOT, RECEIVE -> {
                 // The root's own bytes for the root; a receiver keeps its buffer past them untouched.
                 message.adopt(headers.rootBytes());
                 if (message.bytes() > 0 && !headers.inlined()) {
-                    run(selector.plan(message.bytes()), type);
+                    run(planOf(message.bytes()), type);
                 }
+                learn(message.bytes(), start);
             }
             case SCRATCH -> {
                 // Take part so the others finish, then fail: the data is dropped, as Open MPI drops it.
@@ -300,8 +420,9 @@ public final class HierarchicalBcast implements AutoCloseable {
                 if (bytes > 0 && !headers.inlined()) {
                     scratch = HostCopy.atLeast(scratch, bytes);
                     message.bind(scratch, (int) bytes, ElementType.BYTE, headers.root(), rank, size, null);
-                    run(selector.plan(bytes), MPI.BYTE);
+                    run(planOf(bytes), MPI.BYTE);
                 }
+                learn(bytes, start);
                 throw new MPIException(headers.problem());
             }
             case REFUSED -> throw new MPIException(headers.problem());
@@ -383,14 +504,31 @@ public final class HierarchicalBcast implements AutoCloseable {
         }
     }
 
+    /**
+     * What {@code auto}'s in-run selection keeps for host calls of {@code bytes}: {@code inline} or a
+     * plan's label; null while it still tries, {@code -} where the size is not tried. For tests and tools.
+     */
+    String trialVerdict(long bytes) {
+        int c = TrialSchedule.sizeClass(bytes);
+        if (!trials.tries(c)) {
+            return "-";
+        }
+        int o = trials.winner(c);
+        return o < 0 ? null : label(trials, c, o);
+    }
+
     /** CUDA IPC handles this rank has opened so far (0 before the first device call): for tests of the cache. */
     long deviceIpcOpens() {
         return device == null ? 0 : device.ipcOpens();
     }
 
-    /** The plan a call of {@code bytes} would run. */
+    /**
+     * The plan the next host call of {@code bytes} runs: the one being tried or kept for its size
+     * under {@code auto}'s in-run selection, else the selector's. (Where in-run selection let the
+     * header carry such messages, the call sends no plan's messages at all.)
+     */
     public Plan plan(long bytes) {
-        return selector.plan(bytes);
+        return planOf(bytes);
     }
 
     /** What a host-memory call of {@code bytes} runs and why (see {@link Explanation#text()}). */
@@ -534,8 +672,50 @@ public final class HierarchicalBcast implements AutoCloseable {
         guard.enter();
         closed = true;
         guard.exit();
+        if (rank == 0) {
+            keepLearnt();
+        }
         closeQuietly(topology, device, board, fanout, ring);
         comm.free();
+    }
+
+    /**
+     * Rank 0 writes what this run's trials decided (with what earlier runs decided and this one did
+     * not revisit) for the next run on this fingerprint. A cache that cannot be written costs only
+     * the next run's trials: a warning, no failure.
+     */
+    private void keepLearnt() {
+        Path file = selector.inputs().learntFile();
+        if (file == null) {
+            return;
+        }
+        LearntPlans earlier = selector.inputs().learnt();
+        List<LearntPlans.Verdict> verdicts = new ArrayList<>();
+        boolean fresh = false;
+        for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+            int o = trials.winner(c);
+            if (o < 0) {
+                continue;
+            }
+            double seconds = trials.agreedNanos(c) / 1e9;
+            fresh |= trials.agreedNanos(c) >= 0;
+            if (trials.agreedNanos(c) < 0 && earlier != null) {
+                final int cls = c;
+                seconds = earlier.verdicts().stream().filter(v -> v.sizeClass() == cls).mapToDouble(
+                        LearntPlans.Verdict::seconds).findFirst().orElse(0);
+            }
+            verdicts.add(new LearntPlans.Verdict(c, label(trials, c, o), Math.max(seconds, 0)));
+        }
+        if (!fresh) {
+            return;
+        }
+        try {
+            new LearntPlans(LearntPlans.FORMAT_VERSION, selector.inputs().fingerprint().id(), Instant.now().toString(),
+                    verdicts).write(file);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("hbcast: warning: cannot keep what this run learnt in " + file + " (" + e
+                    + "); the next run tries the plans again");
+        }
     }
 
     /** Closes what exists of {@code resources}, then the topology; failures are moot when tearing down. */

@@ -47,6 +47,8 @@ public final class Selector {
     private final long[] tableSizes;
     private final Plan[] hostPlans = new Plan[BUCKETS];
     private final Plan[] devicePlans = new Plan[BUCKETS];
+    /** Per size class of {@link TrialSchedule}, the plans {@code auto} may time against each other in the run. */
+    private final Plan[][] trialPlans = new Plan[TrialSchedule.CLASSES][];
 
     /**
      * @param maxChunkBytes the largest chunk the transports take (the ring's slot size)
@@ -68,6 +70,55 @@ public final class Selector {
             hostPlans[b] = choose(1L << b, MemoryKind.HOST);
             devicePlans[b] = choose(1L << b, MemoryKind.DEVICE);
         }
+        for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+            long smallest = c == 0 ? 1 : (1L << (c - 1)) + 1;
+            trialPlans[c] = tries(c) ? trialCandidates(smallest, plan(smallest).algorithm() == Algorithm.NATIVE)
+                    : new Plan[0];
+        }
+    }
+
+    /** Largest size class tried in the run (1 TiB): no message of the bindings' int counts comes near it. */
+    static final int LARGEST_TRIED_CLASS = 40;
+
+    /**
+     * Whether {@code auto} times plans against each other for class {@code c} in the run: when the
+     * options allow it and leave the algorithm open, and no tuning table governs the class.
+     */
+    private boolean tries(int c) {
+        return options.trials() && options.algorithm() == Algorithm.AUTO && shape.ranks() > 1
+                && c <= LARGEST_TRIED_CLASS && (tableSizes.length == 0 || (1L << c) < tableSizes[0]);
+    }
+
+    /**
+     * The model's best plan of each algorithm and transport for {@code size}, the options' fixed parts
+     * kept. Only transports inside nodes that some chosen plan uses: connecting another one would
+     * cost every {@code create} its shared memory and handshake (a program that makes communicators
+     * by the thousand pays that each time), and connecting it on first use would be a collective
+     * without a timeout inside a call. Open MPI's own {@code bcast} only where the model chose it
+     * already ({@code withNative}): it waits for a dead peer forever, and trying it must not make a
+     * call of {@code auto} unbounded that was bounded without trials.
+     */
+    private Plan[] trialCandidates(long size, boolean withNative) {
+        List<Plan> list = new ArrayList<>();
+        for (Algorithm a : CostModel.candidateAlgorithms(shape, MemoryKind.HOST)) {
+            if (a == Algorithm.NATIVE && !withNative) {
+                continue;
+            }
+            for (IntraNode t : a == Algorithm.HIERARCHICAL ? CostModel.candidateIntra(shape, MemoryKind.HOST, options.intra())
+                    .stream().filter(this::plansUse).toList() : List.of(IntraNode.RING)) {
+                CostModel.Choice c = model.best(size, shape, MemoryKind.HOST,
+                        options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(), a, t, options.chunkBytes(), options.radix());
+                list.add(plan(c.algorithm(), clampChunk(c.chunkBytes(), size), c.radix(), c.intra(), size, MemoryKind.HOST,
+                        "timed in this run against the other plans of its size (the cost model's chunk and radix; "
+                                + inputs.calibrationSource() + ")", Double.NaN));
+            }
+        }
+        return list.toArray(new Plan[0]);
+    }
+
+    /** The plans {@code auto} may time against each other for calls of size class {@code c} (see {@link TrialSchedule}). */
+    Plan[] trialPlans(int c) {
+        return trialPlans[c].clone();
     }
 
     /** The plan of a host-memory call of {@code bytes}. */
@@ -81,14 +132,14 @@ public final class Selector {
 
     /** The largest chunk any of our plans uses (native cuts its own): what the device ring's slots must hold. */
     public int largestChunk() {
-        return Stream.concat(Arrays.stream(hostPlans), Arrays.stream(devicePlans))
+        return Stream.concat(hostPlansAndTrials(), Arrays.stream(devicePlans))
                 .filter(p -> p.algorithm() != Algorithm.NATIVE).mapToInt(Plan::chunkBytes).max().orElse(1);
     }
 
     /** The host plans that move data themselves (not native), one of each algorithm, transport and radix. */
     public List<Plan> distinctHostPlans() {
         Map<String, Plan> distinct = new LinkedHashMap<>();
-        for (Plan p : hostPlans) {
+        for (Plan p : (Iterable<Plan>) hostPlansAndTrials()::iterator) {
             if (p.algorithm() != Algorithm.NATIVE) {
                 distinct.putIfAbsent(p.algorithm() + "/" + p.intra() + "/" + p.radix(), p);
             }
@@ -97,12 +148,23 @@ public final class Selector {
     }
 
     /**
-     * The largest chunk of the host plans that move chunks inside nodes with {@code intra}, or 0 when
-     * none does (that transport's shared memory need not exist).
+     * The largest chunk of the host plans, those tried in the run included, that move chunks inside
+     * nodes with {@code intra} (the slot size), or 0 when none does (that transport's shared memory
+     * need not exist; trials use only the transports the chosen plans use).
      */
     public int largestHostChunk(IntraNode intra) {
-        return Arrays.stream(hostPlans).filter(p -> intra == IntraNode.FANOUT ? p.usesFanout() : p.usesRing())
+        return hostPlansAndTrials().filter(p -> intra == IntraNode.FANOUT ? p.usesFanout() : p.usesRing())
                 .mapToInt(Plan::chunkBytes).max().orElse(0);
+    }
+
+    /** Whether a host plan chosen without trying moves chunks inside nodes with {@code intra}. */
+    public boolean plansUse(IntraNode intra) {
+        return Arrays.stream(hostPlans).anyMatch(p -> intra == IntraNode.FANOUT ? p.usesFanout() : p.usesRing());
+    }
+
+    /** The host plans of every size, and those tried in the run. */
+    private Stream<Plan> hostPlansAndTrials() {
+        return Stream.concat(Arrays.stream(hostPlans), Arrays.stream(trialPlans).flatMap(Arrays::stream));
     }
 
     public TuningInputs inputs() {

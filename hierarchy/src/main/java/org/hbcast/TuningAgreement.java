@@ -27,7 +27,8 @@ import org.hbcast.tuning.TuningTableLoader;
  *
  * <p>The table is {@code HBCAST_TUNING_FILE} ({@code none}: no table, the model alone) or
  * {@code tuning-<fingerprint id>.json} in the cache directory; the calibration is
- * {@code HBCAST_CALIBRATION_FILE} or {@code calibration-<hardware id>.json} there.
+ * {@code HBCAST_CALIBRATION_FILE} or {@code calibration-<hardware id>.json} there; what runs learnt
+ * in the run ({@link org.hbcast.tuning.LearntPlans}) is {@code learnt-<fingerprint id>.json} there.
  */
 public final class TuningAgreement {
     /** {@code HBCAST_TUNING_FILE=none}: use no table even where the default place has one. */
@@ -38,10 +39,11 @@ public final class TuningAgreement {
 
     /** What rank 0 found, as broadcast to the others. */
     private record Found(Fingerprint fingerprint, String tablePath, byte[] table, boolean requested,
-                         String calibrationPath, byte[] calibration, List<String> warnings) {
+                         String calibrationPath, byte[] calibration, List<String> warnings, String learntPath,
+                         byte[] learnt) {
         TuningInputs inputs() {
             return TuningInputs.fromFiles(fingerprint, path(tablePath), table, requested, path(calibrationPath),
-                    calibration, warnings);
+                    calibration, warnings).withLearnt(path(learntPath), learnt);
         }
     }
 
@@ -102,8 +104,11 @@ public final class TuningAgreement {
             table = TuningFiles.defaultTable(env, fp);
         }
         Path cal = TuningFiles.calibration(env, fp);
+        // What runs learnt is kept beside the default table; a table named by the user governs alone.
+        Path learnt = options.trials() && options.tuningFile() == null ? TuningFiles.learnt(env, fp) : null;
         return new Found(fp, table == null ? null : table.toString(), read(table, warnings), requested,
-                cal.toString(), read(cal, warnings), warnings);
+                cal.toString(), read(cal, warnings), warnings, learnt == null ? null : learnt.toString(),
+                read(learnt, warnings));
     }
 
     private static byte[] read(Path file, List<String> warnings) {

@@ -75,7 +75,7 @@ class CallHeadersTest {
             Args a = args[p];
             Callable<Told> rank = () -> {
                 CallHeaders.Outcome o = h.exchange(a.refused(), a.root(), a.root() >= 0 && a.root() < RANKS, a.bytes(),
-                        a.type(), null);
+                        a.type(), null, true);
                 return new Told(o, h.rootBytes(), h.root(), h.problem());
             };
             futures.add(pool.submit(rank));
@@ -184,7 +184,7 @@ class CallHeadersTest {
         List<Future<Told>> futures = new ArrayList<>();
         for (int p = 0; p < 3; p++) {
             CallHeaders h = headers.get(p);
-            futures.add(pool.submit(() -> new Told(h.exchange(null, 3, true, 8, ElementType.BYTE, null), 0, 0, h.problem())));
+            futures.add(pool.submit(() -> new Told(h.exchange(null, 3, true, 8, ElementType.BYTE, null, true), 0, 0, h.problem())));
         }
         for (Future<Told> f : futures) {
             Told t = f.get(10, TimeUnit.SECONDS);
@@ -205,7 +205,7 @@ class CallHeadersTest {
                 int count = p == 1 ? 10 : a.length;
                 futures.add(pool.submit(() -> {
                     Message m = new Message().bind(a, Math.min(count, a.length), ElementType.INT, 1, 0, RANKS, null);
-                    CallHeaders.Outcome o = h.exchange(null, 1, true, m.bytes(), ElementType.INT, m);
+                    CallHeaders.Outcome o = h.exchange(null, 1, true, m.bytes(), ElementType.INT, m, true);
                     return (o == CallHeaders.Outcome.ROOT || o == CallHeaders.Outcome.RECEIVE) && h.inlined()
                             && h.rootBytes() == 40;
                 }));
@@ -226,7 +226,7 @@ class CallHeadersTest {
             CallHeaders h = headers.get(p);
             futures.add(pool.submit(() -> {
                 Message m = new Message().bind(big, big.capacity(), ElementType.BYTE, 0, 0, RANKS, null);
-                h.exchange(null, 0, true, m.bytes(), ElementType.BYTE, m);
+                h.exchange(null, 0, true, m.bytes(), ElementType.BYTE, m, true);
                 return !h.inlined() && h.rootBytes() == big.capacity();
             }));
         }

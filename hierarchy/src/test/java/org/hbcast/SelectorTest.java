@@ -229,4 +229,48 @@ class SelectorTest {
             }
         }
     }
+
+    @Test
+    void autoTriesEachAlgorithmAndTransportInTheRunUnlessTheOptionsOrATableDecide() throws Exception {
+        for (String layout : new String[] {"4", "2x2", "8,3,3", "1,1"}) {
+            ClusterShape shape = ClusterShape.parse(layout);
+            Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES);
+            // The flat tree and the hierarchy over each transport the chosen plans connect; native where the model chose it.
+            int hierarchies = (s.plansUse(IntraNode.RING) ? 1 : 0) + (s.plansUse(IntraNode.FANOUT) ? 1 : 0);
+            for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+                Plan[] plans = s.trialPlans(c);
+                if (c > Selector.LARGEST_TRIED_CLASS) {
+                    assertEquals(0, plans.length, layout + " class " + c);
+                    continue;
+                }
+                java.util.Set<String> kinds = new java.util.HashSet<>();
+                long smallest = c == 0 ? 1 : (1L << (c - 1)) + 1;
+                for (Plan p : plans) {
+                    assertTrue(kinds.add(Explanation.name(p.algorithm(), p.intra())), layout + " class " + c);
+                    assertTrue(p.chunkBytes() <= Math.max(64, smallest), layout + " class " + c + ": " + p);
+                }
+                boolean nativeChosen = s.plan(smallest).algorithm() == Algorithm.NATIVE;
+                assertEquals(1 + hierarchies + (nativeChosen ? 1 : 0), plans.length, layout + " class " + c + ": " + kinds);
+                assertEquals(nativeChosen, kinds.contains("native"), layout + " class " + c);
+                // What the run may try, the transports are connected for.
+                for (Plan p : plans) {
+                    assertTrue(!p.usesRing() || s.largestHostChunk(IntraNode.RING) >= p.chunkBytes(), layout);
+                    assertTrue(!p.usesFanout() || s.largestHostChunk(IntraNode.FANOUT) >= p.chunkBytes(), layout);
+                }
+            }
+        }
+        assertEquals(0, modelOnly(AUTO.withTrials(false), "2x2", 1 << 20).trialPlans(20).length);
+        assertEquals(0, modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), "2x2", 1 << 20).trialPlans(20).length);
+        assertEquals(0, modelOnly(AUTO, "1", 1 << 20).trialPlans(20).length);
+        Plan[] fanoutOnly = modelOnly(AUTO.withIntra(IntraNode.FANOUT), "2x2", 1 << 20).trialPlans(20);
+        assertTrue(java.util.Arrays.stream(fanoutOnly).noneMatch(Plan::usesRing));
+        assertTrue(java.util.Arrays.stream(fanoutOnly).anyMatch(Plan::usesFanout));
+        // A table governs the sizes it measured; below them the run still tries.
+        Selector tabled = tabled(AUTO);
+        long first = TuningFixtures.table(SHAPE).entries().get(0).bytes();
+        assertEquals(0, tabled.trialPlans(TrialSchedule.sizeClass(first) + 1).length);
+        if (first > 4) {
+            assertTrue(tabled.trialPlans(1).length > 1);
+        }
+    }
 }

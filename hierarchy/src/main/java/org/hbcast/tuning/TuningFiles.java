@@ -34,6 +34,11 @@ public final class TuningFiles {
         return cacheDirectory(env).resolve("tuning-" + fingerprint.id() + ".json");
     }
 
+    /** Where {@code auto} keeps what it learnt in runs on {@code fingerprint} (see {@link LearntPlans}). */
+    public static Path learnt(Map<String, String> env, Fingerprint fingerprint) {
+        return cacheDirectory(env).resolve("learnt-" + fingerprint.id() + ".json");
+    }
+
     public static Path defaultCalibration(Map<String, String> env, Fingerprint fingerprint) {
         return cacheDirectory(env).resolve("calibration-" + fingerprint.hardwareId() + ".json");
     }

@@ -13,13 +13,35 @@ import java.util.Objects;
  *
  * @param tableFile the table file looked at (asked for or the default place), or null
  * @param calibrationSource where the calibration comes from, for reasons and reports
+ * @param learnt what earlier runs on this fingerprint learnt in the run, or null
+ * @param learntFile where such records are kept for this fingerprint, or null where none are
  */
 public record TuningInputs(Fingerprint fingerprint, TuningTable table, Path tableFile, Calibration calibration,
-                           String calibrationSource, List<String> warnings) {
+                           String calibrationSource, List<String> warnings, LearntPlans learnt, Path learntFile) {
     public TuningInputs {
         Objects.requireNonNull(fingerprint, "fingerprint");
         Objects.requireNonNull(calibration, "calibration");
         warnings = List.copyOf(warnings);
+    }
+
+    /** Inputs that neither read nor keep what runs learnt. */
+    public TuningInputs(Fingerprint fingerprint, TuningTable table, Path tableFile, Calibration calibration,
+                        String calibrationSource, List<String> warnings) {
+        this(fingerprint, table, tableFile, calibration, calibrationSource, warnings, null, null);
+    }
+
+    /** These inputs with what earlier runs learnt ({@code content} of {@code file}, null when it does not exist). */
+    public TuningInputs withLearnt(Path file, byte[] content) {
+        List<String> all = new ArrayList<>(warnings);
+        LearntPlans l = null;
+        if (file != null && content != null) {
+            TuningTableLoader.Loaded<LearntPlans> loaded = TuningTableLoader.learnt(file, content, fingerprint.id());
+            l = loaded.value();
+            if (loaded.warning() != null) {
+                all.add(loaded.warning());
+            }
+        }
+        return new TuningInputs(fingerprint, table, tableFile, calibration, calibrationSource, all, l, file);
     }
 
     /** No table, built-in link figures: the model alone. */

@@ -57,6 +57,12 @@ public final class TuningTableLoader {
                 "calibration", file, "using built-in link figures instead");
     }
 
+    /** Parses what earlier runs on {@code fingerprintId} learnt; problems are a warning naming the file. */
+    public static Loaded<LearntPlans> learnt(Path file, byte[] content, String fingerprintId) {
+        return parse(LearntPlans.class, content, l -> l.problem(fingerprintId), "record of learnt plans", file,
+                "trying the plans again in this run");
+    }
+
     /** Parses {@code content} as a {@code type} and asks {@code problem} about it; any failure is a warning. */
     private static <T> Loaded<T> parse(Class<T> type, byte[] content, Function<T, String> problem, String kind,
                                        Path file, String fallback) {

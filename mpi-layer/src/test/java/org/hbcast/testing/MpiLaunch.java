@@ -13,11 +13,13 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Launches a test program on N MPI ranks through {@code scripts/hbrun} (optionally on a test bed
@@ -161,6 +163,16 @@ public final class MpiLaunch {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().keySet().removeIf(k -> k.startsWith("HBCAST_") && !env.containsKey(k));
         pb.environment().putAll(env);
+        // Each launch a fresh machine: no calibration, table or learnt plans of earlier launches or runs.
+        Path cache = null;
+        if (!env.containsKey("HBCAST_CACHE_DIR")) {
+            try {
+                cache = Files.createTempDirectory("hbcast-cache");
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot make a cache directory for " + description, e);
+            }
+            pb.environment().put("HBCAST_CACHE_DIR", cache.toString());
+        }
         try {
             Process process = pb.start();
             process.getOutputStream().close();
@@ -180,6 +192,19 @@ public final class MpiLaunch {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for " + description, e);
+        } finally {
+            deleteTree(cache);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // A temporary directory left behind is harmless.
         }
     }
 

@@ -1,0 +1,67 @@
+package org.hbcast.tuning;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+
+/**
+ * What {@code auto} learnt in a run by timing its candidate plans against each other (JSON, one file
+ * per fingerprint in the cache directory): per size class, the option every rank agreed was fastest.
+ * The next run on the same fingerprint starts from it instead of trying again (it still re-checks
+ * now and then). Written by rank 0 when an instance closes.
+ *
+ * @param formatVersion {@link #FORMAT_VERSION}
+ * @param fingerprintId {@link Fingerprint#id()} of the run that learnt it
+ * @param created when (ISO-8601)
+ * @param verdicts one per decided size class, classes ascending
+ */
+public record LearntPlans(int formatVersion, String fingerprintId, String created, List<Verdict> verdicts) {
+    public static final int FORMAT_VERSION = 1;
+
+    public LearntPlans {
+        verdicts = verdicts == null ? null : List.copyOf(verdicts);
+    }
+
+    /**
+     * @param sizeClass messages of {@code (2^(sizeClass-1), 2^sizeClass]} bytes
+     * @param choice {@code inline} (the message rides in its header) or a plan's label, such as
+     *        {@code hierarchical/fanout} (see {@code Plan.label()})
+     * @param seconds the slowest rank's median time of the choice when it was decided
+     */
+    public record Verdict(int sizeClass, String choice, double seconds) {
+    }
+
+    /** Why these verdicts cannot serve {@code fingerprintId}, or null when they can. */
+    public String problem(String expectedFingerprintId) {
+        if (formatVersion != FORMAT_VERSION) {
+            return "format version " + formatVersion + ", this library reads " + FORMAT_VERSION;
+        }
+        if (!expectedFingerprintId.equals(fingerprintId)) {
+            return "learnt on fingerprint " + fingerprintId + ", this run is " + expectedFingerprintId;
+        }
+        if (verdicts == null) {
+            return "no verdicts";
+        }
+        for (Verdict v : verdicts) {
+            if (v == null || v.sizeClass() < 0 || v.sizeClass() > 63 || v.choice() == null || !(v.seconds() >= 0)) {
+                return "a verdict is incomplete or out of range: " + v;
+            }
+        }
+        return null;
+    }
+
+    /** Writes to {@code file} through a temporary file and a rename, so a reader never sees half of it. */
+    public void write(Path file) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        Files.createDirectories(dir);
+        Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+        try {
+            TuningJson.mapper().writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), this);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package org.hbcast;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import mpi.Intracomm;
+import mpi.MPI;
+import org.hbcast.testing.MpiTestProgram;
+import org.hbcast.tuning.TuningFiles;
+
+/**
+ * {@code auto}'s in-run selection on a real launch: calls of three sizes (one the header may carry,
+ * two past it), roots rotating, arrays and direct buffers alternating, every call's data checked
+ * while the plans are tried. Then every size must be decided, alike on every rank; rank 0 must have
+ * kept the verdicts in the cache on close, and a second instance must start from them.
+ *
+ * <p>Prints {@code decided=<size>:<choice>,...} on success.
+ */
+public final class TrialsProgram {
+    /** 3000 B may ride in the header (and is tried against the plans); the others are past it. */
+    private static final int[] BYTES = {3000, 40_000, 700_000};
+    /** Enough calls for every size's trials (at most five options, four rounds each) and then some. */
+    private static final int CALLS_PER_SIZE = 30;
+
+    public static void main(String[] args) throws Exception {
+        MpiTestProgram.run(args, (world, rest) -> run(world));
+    }
+
+    private static String run(Intracomm world) throws Exception {
+        int size = world.getSize();
+        List<String> verdicts = new ArrayList<>();
+        try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
+            for (int i = 0; i < CALLS_PER_SIZE * BYTES.length; i++) {
+                int bytes = BYTES[i % BYTES.length];
+                Payload.Kind kind = i % 2 == 0 ? Payload.Kind.BUFFER : Payload.Kind.ARRAY;
+                BcastMatrixProgram.check(hb, world, kind, ElementType.INT, bytes / 4, (i / 3) % size, 7000 + i);
+            }
+            for (int bytes : BYTES) {
+                String v = hb.trialVerdict(bytes);
+                if (v == null || v.equals("-")) {
+                    throw new AssertionError(bytes + " B: not decided after " + CALLS_PER_SIZE + " calls (" + v + ")");
+                }
+                verdicts.add(bytes + ":" + v);
+            }
+            sameOnEveryRank(world, String.join(",", verdicts));
+        }
+        world.barrier();
+        String kept = String.join(",", verdicts);
+        if (world.getRank() == 0) {
+            Path file = Files.list(TuningFiles.cacheDirectory(System.getenv()))
+                    .filter(p -> p.getFileName().toString().startsWith("learnt-")).findFirst()
+                    .orElseThrow(() -> new AssertionError("rank 0 kept no learnt plans in the cache"));
+            String json = Files.readString(file, StandardCharsets.UTF_8);
+            for (String v : verdicts) {
+                String choice = v.substring(v.indexOf(':') + 1);
+                if (!json.contains("\"" + choice + "\"")) {
+                    throw new AssertionError(file + " lacks " + choice + ": " + json);
+                }
+            }
+        }
+        world.barrier();
+        try (HierarchicalBcast again = HierarchicalBcast.create(world)) {
+            for (int k = 0; k < BYTES.length; k++) {
+                String v = again.trialVerdict(BYTES[k]);
+                if (!verdicts.get(k).equals(BYTES[k] + ":" + v)) {
+                    throw new AssertionError("a new instance starts from " + v + " for " + BYTES[k] + " B, this run kept "
+                            + verdicts.get(k));
+                }
+                BcastMatrixProgram.check(again, world, Payload.Kind.BUFFER, ElementType.INT, BYTES[k] / 4, size - 1, 9000 + k);
+            }
+        }
+        return "decided=" + kept;
+    }
+
+    /** Every rank must hold the same verdicts: compares this rank's text with rank 0's. */
+    private static void sameOnEveryRank(Intracomm world, String mine) throws Exception {
+        byte[] text = new byte[256];
+        byte[] own = mine.getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(own, 0, text, 0, Math.min(own.length, text.length));
+        byte[] rootText = text.clone();
+        world.bcast(rootText, rootText.length, MPI.BYTE, 0);
+        if (!java.util.Arrays.equals(text, rootText)) {
+            throw new AssertionError("rank " + world.getRank() + " kept " + mine + ", rank 0 kept "
+                    + new String(rootText, StandardCharsets.US_ASCII).trim());
+        }
+    }
+}
