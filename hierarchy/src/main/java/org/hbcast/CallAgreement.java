@@ -45,13 +45,13 @@ final class CallAgreement {
     private final Intracomm comm;
     private final int rank;
     private final long[] words = new long[WORDS];
-    private final TimedMaxReduction reduction;
+    private final TimedCollectives reduction;
     private final double timeoutSeconds;
 
     CallAgreement(Intracomm comm, int rank, long timeoutNs) {
         this.comm = comm;
         this.rank = rank;
-        this.reduction = new TimedMaxReduction(comm, WORDS, timeoutNs);
+        this.reduction = new TimedCollectives(comm, WORDS, timeoutNs);
         this.timeoutSeconds = timeoutNs / 1e9;
     }
 

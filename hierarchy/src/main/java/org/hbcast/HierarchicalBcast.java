@@ -89,7 +89,7 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final CallHeaders headers;
     /** In-run selection of {@code auto}: which plan each call runs while a size class is tried, and the verdicts. */
     private final TrialSchedule trials;
-    private final TimedMaxReduction trialReduction;
+    private final TimedCollectives trialSync;
     private final long[] trialTimes = new long[TrialSchedule.MAX_OPTIONS];
     private ByteBuffer staging;
     /** Where a rank that cannot take the root's bytes receives them, to drop them (made on first need). */
@@ -124,7 +124,7 @@ public final class HierarchicalBcast implements AutoCloseable {
                         layout, rank, topology.node(), topology.position(), options.algorithm() == Algorithm.AUTO,
                         options.timeout().toNanos());
         this.trials = trialSchedule(selector, headers != null && options.algorithm() == Algorithm.AUTO);
-        this.trialReduction = new TimedMaxReduction(comm, TrialSchedule.MAX_OPTIONS, options.timeout().toNanos());
+        this.trialSync = new TimedCollectives(comm, TrialSchedule.MAX_OPTIONS, options.timeout().toNanos());
     }
 
     /**
@@ -136,13 +136,21 @@ public final class HierarchicalBcast implements AutoCloseable {
     private static TrialSchedule trialSchedule(Selector selector, boolean inlineAllowed) {
         Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
         boolean[] inline = new boolean[TrialSchedule.CLASSES];
+        int[] incumbent = new int[TrialSchedule.CLASSES];
         for (int c = 0; c < TrialSchedule.CLASSES; c++) {
             long largest = 1L << c;
             boolean fits = inlineAllowed && largest <= CallBoard.INLINE_BYTES;
             plans[c] = fits && largest <= HeaderRelay.FIRST_PAYLOAD ? new Plan[0] : selector.trialPlans(c);
             inline[c] = fits && plans[c].length > 0;
+            // Without trials the header carries what fits, the selector's plan the rest.
+            Plan chosen = selector.plan(c == 0 ? 1 : (1L << (c - 1)) + 1);
+            for (int p = 0; p < plans[c].length && !inline[c]; p++) {
+                if (plans[c][p].algorithm() == chosen.algorithm() && plans[c][p].intra() == chosen.intra()) {
+                    incumbent[c] = p;
+                }
+            }
         }
-        TrialSchedule schedule = new TrialSchedule(plans, inline);
+        TrialSchedule schedule = new TrialSchedule(plans, inline, incumbent);
         LearntPlans learnt = selector.inputs().learnt();
         if (learnt != null) {
             for (LearntPlans.Verdict v : learnt.verdicts()) {
@@ -367,17 +375,23 @@ public final class HierarchicalBcast implements AutoCloseable {
     }
 
     /**
-     * Notes this rank's time of a finished call for the trials; after a size's last trial, every rank
-     * (all reach it at the same call) agrees on the slowest rank's time of each option and keeps
-     * the fastest.
+     * Notes this rank's time of a finished call for the trials; after each block of trial calls
+     * every rank meets, after a size's last block every rank (all reach it at the same call) agrees
+     * on the slowest rank's time of each option and keeps the fastest.
      */
     private void learn(long bytes, long startNs) throws MPIException {
         int c = TrialSchedule.sizeClass(bytes);
-        if (!trials.record(c, System.nanoTime() - startNs)) {
+        int next = trials.record(c, System.nanoTime() - startNs);
+        if (next == TrialSchedule.GO_ON) {
+            return;
+        }
+        if (next == TrialSchedule.BLOCK_ENDED) {
+            // The next block starts together on every rank: a slow option's stragglers are not timed in the next.
+            together();
             return;
         }
         trials.summarize(c, trialTimes);
-        if (!trialReduction.reduce(trialTimes, trials.options(c))) {
+        if (!trialSync.reduce(trialTimes, trials.options(c))) {
             fail("hbcast bcast on rank " + rank + " timed out after " + options.timeout().toMillis() / 1000.0
                     + " s agreeing on the fastest plan for messages of " + bytes + " bytes: some rank did not join");
         }
@@ -387,11 +401,18 @@ public final class HierarchicalBcast implements AutoCloseable {
         }
     }
 
+    private void together() throws MPIException {
+        if (!trialSync.barrier()) {
+            fail("hbcast bcast on rank " + rank + " timed out after " + options.timeout().toMillis() / 1000.0
+                    + " s in the barrier between timed trial calls: some rank did not join");
+        }
+    }
+
     /** {@code HBCAST_TRIALS_LOG=1}: rank 0 prints each verdict of the trials (rare: once per size, then re-checks). */
     private void logVerdict(int c) {
         StringBuilder sb = new StringBuilder("hbcast: trials for messages of ").append(c == 0 ? 0 : (1L << (c - 1)) + 1)
                 .append("..").append(1L << c).append(" B kept ").append(label(trials, c, trials.winner(c)))
-                .append(" (slowest rank's median, us:");
+                .append(" (per option, the slowest rank's fastest block of ").append(TrialSchedule.BLOCK).append(" calls, us:");
         for (int o = 0; o < trials.options(c); o++) {
             sb.append(' ').append(label(trials, c, o)).append(' ').append(trialTimes[o] / 1000.0);
         }

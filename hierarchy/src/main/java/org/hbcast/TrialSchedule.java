@@ -1,14 +1,18 @@
 package org.hbcast;
 
-import java.util.Arrays;
-
 /**
  * In-run selection for {@code auto} (after STAR-MPI's self-tuned collectives): the first calls of
- * each size class try the class's options in turn (round robin, so that a drift in the machine's
- * load falls on all of them alike), each {@link #ROUNDS} times; the ranks then agree on the
- * slowest rank's median time of each option (one small all-reduce, see {@link #summarize} and
- * {@link #decide}) and keep the fastest. A decided class is tried again after
- * {@link #FIRST_RECHECK} of its calls, then after twice as many, and so on.
+ * each size class try the class's options in blocks of {@link #BLOCK} calls in a row, option after
+ * option, {@link #PASSES} times over (so that a drift in the machine's load falls on all of them
+ * alike). A block is timed as the program meets the calls, back to back, where the root of one
+ * call may run ahead into the next; every rank starts a block together (the caller's barrier after
+ * each block, see {@link #record}), so a slow option's stragglers are not timed in the next. The
+ * ranks then agree on the slowest rank's fastest block of each option (one small all-reduce,
+ * see {@link #summarize} and {@link #decide}) and keep the fastest, unless it beats the class's incumbent (the option the
+ * model chose) by less than {@link #MARGIN}: a cold JIT or a slow spell of a shared machine can
+ * swing single calls by more than the plans differ, and then the model's choice is the safer bet.
+ * A decided class is tried again after {@link #FIRST_RECHECK} of its calls, then after twice as
+ * many, and so on.
  *
  * <p>Pure and deterministic: every rank sees the same calls with the same root byte counts, so
  * every rank's schedule makes the same choices at the same calls without talking, and the
@@ -20,37 +24,51 @@ import java.util.Arrays;
  */
 final class TrialSchedule {
     static final int CLASSES = 64;
-    /** Calls of each option before a verdict. */
-    static final int ROUNDS = 4;
+    /** Calls of one option in a row. */
+    static final int BLOCK = 4;
+    /** Blocks of each option before a verdict. */
+    static final int PASSES = 3;
+    /** What {@link #record} returns: nothing to do. */
+    static final int GO_ON = 0;
+    /** What {@link #record} returns: a block ended, every rank must meet before the next call. */
+    static final int BLOCK_ENDED = 1;
+    /** What {@link #record} returns: the last block ended, every rank must now agree and decide. */
+    static final int VERDICT_DUE = 2;
     /** Calls of a decided class before it is tried again; doubles after each re-check. */
     static final long FIRST_RECHECK = 4096;
     /** Most options of one class: the header and four plans. */
     static final int MAX_OPTIONS = 5;
+    /** How much faster than the incumbent a challenger must be to replace it. */
+    static final double MARGIN = 0.1;
 
     /** Per class: its plans (options 1.. when it has the header option, else 0..); empty when it does not try. */
     private final Plan[][] plans;
     private final boolean[] inline;
+    private final int[] incumbent;
     private final int[] trial = new int[CLASSES];
     private final int[] winner = new int[CLASSES];
     /** The agreed time of the winner, in nanoseconds, or -1 when this run has not decided the class. */
     private final long[] agreedNanos = new long[CLASSES];
     private final long[] callsLeft = new long[CLASSES];
     private final long[] recheckEvery = new long[CLASSES];
+    /** Per class, the block times: pass p, option o at {@code p * options + o}. */
     private final long[][] samples;
-    private final long[] sorting = new long[ROUNDS];
+    private final long[] blockNanos = new long[CLASSES];
     private boolean paused;
 
     /**
      * @param plans per class, the plans it may try ({@link #CLASSES} entries; an entry of fewer than
      *        two options in all does not try and runs {@code fallback})
      * @param inline per class, whether the header may carry its messages (an extra option 0)
+     * @param incumbent per class, the option the model chose (kept unless another is clearly faster)
      */
-    TrialSchedule(Plan[][] plans, boolean[] inline) {
-        if (plans.length != CLASSES || inline.length != CLASSES) {
+    TrialSchedule(Plan[][] plans, boolean[] inline, int[] incumbent) {
+        if (plans.length != CLASSES || inline.length != CLASSES || incumbent.length != CLASSES) {
             throw new IllegalArgumentException("a schedule covers " + CLASSES + " size classes");
         }
         this.plans = new Plan[CLASSES][];
         this.inline = inline.clone();
+        this.incumbent = incumbent.clone();
         this.samples = new long[CLASSES][];
         for (int c = 0; c < CLASSES; c++) {
             this.plans[c] = plans[c].clone();
@@ -58,7 +76,10 @@ final class TrialSchedule {
             if (n > MAX_OPTIONS) {
                 throw new IllegalArgumentException("size class " + c + " has " + n + " options, at most " + MAX_OPTIONS);
             }
-            samples[c] = new long[n * ROUNDS];
+            if (n > 1 && (incumbent[c] < 0 || incumbent[c] >= n)) {
+                throw new IllegalArgumentException("size class " + c + " has no option " + incumbent[c]);
+            }
+            samples[c] = new long[n * PASSES];
             winner[c] = n < 2 ? 0 : -1;
             agreedNanos[c] = -1;
         }
@@ -79,9 +100,14 @@ final class TrialSchedule {
         return options(c) > 1;
     }
 
+    /** Whether class {@code c} is trying its options now (its calls are timed for a verdict). */
+    boolean exploring(int c) {
+        return tries(c) && winner[c] < 0;
+    }
+
     /** The option the next call of class {@code c} runs. */
     int option(int c) {
-        return winner[c] >= 0 ? winner[c] : trial[c] % options(c);
+        return winner[c] >= 0 ? winner[c] : trial[c] / BLOCK % options(c);
     }
 
     /** Whether the next call of {@code bytes} rides in its header (only asked where the header could carry it). */
@@ -117,37 +143,52 @@ final class TrialSchedule {
     /**
      * Notes that a call of class {@code c} took {@code nanos} on this rank.
      *
-     * @return true when it was the class's last trial: every rank must now {@link #summarize},
-     *         agree and {@link #decide}
+     * @return {@link #GO_ON}, {@link #BLOCK_ENDED} (every rank meets before its next call) or
+     *         {@link #VERDICT_DUE} (every rank must now {@link #summarize}, agree and {@link #decide})
      */
-    boolean record(int c, long nanos) {
+    int record(int c, long nanos) {
         if (paused || !tries(c)) {
-            return false;
+            return GO_ON;
         }
         if (winner[c] >= 0) {
             if (--callsLeft[c] == 0) {
                 winner[c] = -1;
                 trial[c] = 0;
+                blockNanos[c] = 0;
             }
-            return false;
+            return GO_ON;
         }
-        samples[c][trial[c]++] = nanos;
-        return trial[c] == samples[c].length;
+        blockNanos[c] += nanos;
+        if (++trial[c] % BLOCK != 0) {
+            return GO_ON;
+        }
+        int block = trial[c] / BLOCK - 1;
+        samples[c][block] = blockNanos[c];
+        blockNanos[c] = 0;
+        return block == samples[c].length - 1 ? VERDICT_DUE : BLOCK_ENDED;
     }
 
-    /** This rank's median time of each option of class {@code c} into {@code out[0..options)}. */
+    /**
+     * This rank's fastest block of each option of class {@code c} into {@code out[0..options)}. The
+     * fastest, not the median: on a shared machine noise only adds time (a preempted rank, a park
+     * that overslept, a recompilation), and it adds it in bursts longer than a block, so a block
+     * that met none shows the plan itself.
+     */
     void summarize(int c, long[] out) {
         int n = options(c);
         for (int o = 0; o < n; o++) {
-            for (int r = 0; r < ROUNDS; r++) {
-                sorting[r] = samples[c][r * n + o];
+            long fastest = Long.MAX_VALUE;
+            for (int p = 0; p < PASSES; p++) {
+                fastest = Math.min(fastest, samples[c][p * n + o]);
             }
-            Arrays.sort(sorting);
-            out[o] = (sorting[(ROUNDS - 1) / 2] + sorting[ROUNDS / 2]) / 2;
+            out[o] = fastest;
         }
     }
 
-    /** Keeps the option of class {@code c} with the least agreed time ({@code agreed[o]}, the ranks' maximum). */
+    /**
+     * Keeps the option of class {@code c} with the least agreed time ({@code agreed[o]}, the ranks'
+     * maximum), or the incumbent where that is within {@link #MARGIN} of it.
+     */
     void decide(int c, long[] agreed) {
         int n = options(c);
         int best = 0;
@@ -156,7 +197,11 @@ final class TrialSchedule {
                 best = o;
             }
         }
-        settle(c, best, agreed[best]);
+        int keep = incumbent[c];
+        if (agreed[best] * (1 + MARGIN) < agreed[keep]) {
+            keep = best;
+        }
+        settle(c, keep, agreed[keep]);
     }
 
     /** Starts class {@code c} decided on option {@code o} (what an earlier run learnt), to be re-checked as usual. */
@@ -169,6 +214,7 @@ final class TrialSchedule {
     private void settle(int c, int o, long nanos) {
         winner[c] = o;
         trial[c] = 0;
+        blockNanos[c] = 0;
         agreedNanos[c] = nanos;
         recheckEvery[c] = recheckEvery[c] == 0 ? FIRST_RECHECK : 2 * recheckEvery[c];
         callsLeft[c] = recheckEvery[c];

@@ -27,7 +27,9 @@ class TrialScheduleTest {
         plans[SMALL] = new Plan[] {NATIVE, FANOUT};
         inline[SMALL] = true;
         plans[LARGE] = new Plan[] {NATIVE, TREE, RING, FANOUT};
-        return new TrialSchedule(plans, inline);
+        int[] incumbent = new int[TrialSchedule.CLASSES];
+        incumbent[LARGE] = 3;
+        return new TrialSchedule(plans, inline, incumbent);
     }
 
     @Test
@@ -53,17 +55,21 @@ class TrialScheduleTest {
         TrialSchedule s = schedule();
         int n = s.options(LARGE);
         assertEquals(4, n);
-        for (int call = 0; call < n * TrialSchedule.ROUNDS; call++) {
-            assertEquals(call % n, s.option(LARGE), "call " + call);
-            boolean last = call == n * TrialSchedule.ROUNDS - 1;
-            // Option 2 (the ring) is fastest; every option's times vary from round to round.
+        int calls = n * TrialSchedule.BLOCK * TrialSchedule.PASSES;
+        for (int call = 0; call < calls; call++) {
+            assertEquals(call / TrialSchedule.BLOCK % n, s.option(LARGE), "call " + call);
+            assertTrue(s.exploring(LARGE));
+            int expected = call == calls - 1 ? TrialSchedule.VERDICT_DUE
+                    : (call + 1) % TrialSchedule.BLOCK == 0 ? TrialSchedule.BLOCK_ENDED : TrialSchedule.GO_ON;
+            // Option 2 (the ring) is fastest; every option's times vary from call to call.
             long nanos = (s.option(LARGE) == 2 ? 1000 : 5000) + call;
-            assertEquals(last, s.record(LARGE, nanos), "call " + call);
+            assertEquals(expected, s.record(LARGE, nanos), "call " + call);
         }
         long[] medians = new long[TrialSchedule.MAX_OPTIONS];
         s.summarize(LARGE, medians);
         for (int o = 0; o < n; o++) {
-            assertTrue(o == 2 ? medians[o] < 2000 : medians[o] > 5000, "option " + o + ": " + medians[o]);
+            long perCall = medians[o] / TrialSchedule.BLOCK;
+            assertTrue(o == 2 ? perCall < 2000 : perCall > 5000, "option " + o + ": " + medians[o]);
         }
         long[] agreed = {50, 40, 10, 30};
         s.decide(LARGE, agreed);
@@ -73,27 +79,31 @@ class TrialScheduleTest {
     }
 
     @Test
-    void theMedianIsTakenPerOptionOverItsRounds() {
+    void eachOptionCountsItsFastestBlock() {
         TrialSchedule s = schedule();
         int n = s.options(SMALL);
-        long[][] times = {{7, 1, 9, 3}, {100, 200, 300, 400}, {5, 5, 5, 500}};
-        for (int r = 0; r < TrialSchedule.ROUNDS; r++) {
+        // Per option, the time of each call of its block in each pass.
+        long[][] times = {{7, 1, 9}, {300, 200, 100}, {5, 5, 500}};
+        for (int p = 0; p < TrialSchedule.PASSES; p++) {
             for (int o = 0; o < n; o++) {
-                s.record(SMALL, times[o][r]);
+                for (int k = 0; k < TrialSchedule.BLOCK; k++) {
+                    assertEquals(o, s.option(SMALL));
+                    s.record(SMALL, times[o][p]);
+                }
             }
         }
         long[] out = new long[TrialSchedule.MAX_OPTIONS];
         s.summarize(SMALL, out);
-        assertEquals(5, out[0]);   // (3 + 7) / 2
-        assertEquals(250, out[1]);
-        assertEquals(5, out[2]);   // one slow round does not count
+        assertEquals(1 * TrialSchedule.BLOCK, out[0]);
+        assertEquals(100 * TrialSchedule.BLOCK, out[1]);
+        assertEquals(5 * TrialSchedule.BLOCK, out[2]);   // a slow block does not count
     }
 
     @Test
-    void tiesGoToTheEarlierOptionAndTheHeaderIsOptionZero() {
+    void aTieKeepsTheIncumbentAndTheHeaderIsOptionZero() {
         TrialSchedule s = schedule();
-        for (int i = 0; i < s.options(SMALL) * TrialSchedule.ROUNDS; i++) {
-            s.record(SMALL, 1);
+        while (s.record(SMALL, 1) != TrialSchedule.VERDICT_DUE) {
+            assertTrue(s.exploring(SMALL));
         }
         s.decide(SMALL, new long[] {5, 5, 5});
         assertEquals(0, s.winner(SMALL));
@@ -103,19 +113,37 @@ class TrialScheduleTest {
     }
 
     @Test
+    void aChallengerMustBeatTheIncumbentByTheMargin() {
+        for (long challenger : new long[] {1000, 950, 920, 900, 800}) {
+            TrialSchedule s = schedule();
+            while (s.record(LARGE, 1) != TrialSchedule.VERDICT_DUE) {
+                assertTrue(s.exploring(LARGE));
+            }
+            s.decide(LARGE, new long[] {5000, challenger, 5000, 1000});
+            boolean replaced = challenger * (1 + TrialSchedule.MARGIN) < 1000;
+            assertEquals(replaced ? 1 : 3, s.winner(LARGE), "challenger " + challenger);
+            assertFalse(s.exploring(LARGE));
+        }
+    }
+
+    @Test
     void whileTryingTheHeaderCarriesOnlyOnItsTurn() {
         TrialSchedule s = schedule();
-        assertTrue(s.inlines(4096));              // option 0: the header
-        assertSame(FALLBACK, s.plan(SMALL, FALLBACK));
-        s.record(SMALL, 1);
-        assertFalse(s.inlines(4096));             // option 1: native
-        assertSame(NATIVE, s.plan(SMALL, FALLBACK));
-        s.record(SMALL, 1);
+        for (int k = 0; k < TrialSchedule.BLOCK; k++) {
+            assertTrue(s.inlines(4096));          // option 0: the header
+            assertSame(FALLBACK, s.plan(SMALL, FALLBACK));
+            s.record(SMALL, 1);
+        }
+        for (int k = 0; k < TrialSchedule.BLOCK; k++) {
+            assertFalse(s.inlines(4096));         // option 1: native
+            assertSame(NATIVE, s.plan(SMALL, FALLBACK));
+            s.record(SMALL, 1);
+        }
         assertSame(FANOUT, s.plan(SMALL, FALLBACK));
         // Classes that do not try keep the default: the header where it fits, the selector's plan.
         assertTrue(s.inlines(100));
         assertSame(FALLBACK, s.plan(3, FALLBACK));
-        assertFalse(s.record(3, 1));
+        assertEquals(TrialSchedule.GO_ON, s.record(3, 1));
         assertEquals(-1, s.winner(3));
     }
 
@@ -126,17 +154,17 @@ class TrialScheduleTest {
         for (int round = 0; round < 3; round++) {
             int n = s.options(LARGE);
             int calls = 0;
-            while (!s.record(LARGE, 1)) {
+            while (s.record(LARGE, 1) != TrialSchedule.VERDICT_DUE) {
                 calls++;
             }
-            assertEquals(n * TrialSchedule.ROUNDS - 1, calls);
-            s.decide(LARGE, new long[] {9, 9, 9, round == 1 ? 1 : 9});
-            int kept = round == 1 ? 3 : 0;
+            assertEquals(n * TrialSchedule.BLOCK * TrialSchedule.PASSES - 1, calls);
+            s.decide(LARGE, new long[] {9, 9, round == 1 ? 1 : 9, 9});
+            int kept = round == 1 ? 2 : 3;
             for (long i = 0; i < interval - 1; i++) {
-                assertFalse(s.record(LARGE, 1));
+                assertEquals(TrialSchedule.GO_ON, s.record(LARGE, 1));
                 assertEquals(kept, s.option(LARGE));
             }
-            assertFalse(s.record(LARGE, 1));
+            assertEquals(TrialSchedule.GO_ON, s.record(LARGE, 1));
             assertEquals(-1, s.winner(LARGE), "tries again after " + interval + " calls");
             interval *= 2;
         }
@@ -147,11 +175,13 @@ class TrialScheduleTest {
         TrialSchedule s = schedule();
         s.pause(true);
         for (int i = 0; i < 100; i++) {
-            assertFalse(s.record(LARGE, 1));
+            assertEquals(TrialSchedule.GO_ON, s.record(LARGE, 1));
         }
         assertEquals(0, s.option(LARGE));
         s.pause(false);
-        s.record(LARGE, 1);
+        for (int k = 0; k < TrialSchedule.BLOCK; k++) {
+            s.record(LARGE, 1);
+        }
         assertEquals(1, s.option(LARGE));
     }
 
@@ -187,7 +217,7 @@ class TrialScheduleTest {
             for (int r = 0; r < ranks; r++) {
                 assertEquals(option, s[r].option(c), "call " + call + " rank " + r);
                 assertEquals(inline, s[r].inlines(bytes));
-                boolean d = s[r].record(c, 1 + random.nextInt(1000));
+                boolean d = s[r].record(c, 1 + random.nextInt(1000)) == TrialSchedule.VERDICT_DUE;
                 assertTrue(r == 0 || d == due);
                 due = d;
             }
@@ -215,11 +245,16 @@ class TrialScheduleTest {
 
     @Test
     void badShapesAreRefused() {
-        assertThrows(IllegalArgumentException.class, () -> new TrialSchedule(new Plan[3][], new boolean[3]));
+        assertThrows(IllegalArgumentException.class, () -> new TrialSchedule(new Plan[3][], new boolean[3], new int[3]));
         Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
         Arrays.fill(plans, new Plan[] {NATIVE, TREE, RING, FANOUT, NATIVE});
         boolean[] inline = new boolean[TrialSchedule.CLASSES];
         inline[0] = true;
-        assertThrows(IllegalArgumentException.class, () -> new TrialSchedule(plans, inline));
+        assertThrows(IllegalArgumentException.class, () -> new TrialSchedule(plans, inline, new int[TrialSchedule.CLASSES]));
+        Plan[][] four = new Plan[TrialSchedule.CLASSES][];
+        Arrays.fill(four, new Plan[] {NATIVE, TREE});
+        int[] beyond = new int[TrialSchedule.CLASSES];
+        beyond[7] = 2;
+        assertThrows(IllegalArgumentException.class, () -> new TrialSchedule(four, new boolean[TrialSchedule.CLASSES], beyond));
     }
 }

@@ -12,12 +12,12 @@ import mpi.MPIException;
 import mpi.Request;
 
 /**
- * An all-reduce (MAX) of a few longs that gives up after the timeout instead of hanging in Open
- * MPI when some rank never joins (it died, or called something else): non-blocking, waited for like
- * the rest of a call ({@link ProgressWait#backingOff}). Reused from call to call; allocates only the
- * bindings' request.
+ * Collectives that give up after the timeout instead of hanging in Open MPI when some rank never
+ * joins (it died, or called something else): an all-reduce (MAX) of a few longs and a barrier, both
+ * non-blocking and waited for like the rest of a call ({@link ProgressWait#backingOff}). Reused
+ * from call to call; allocates only the bindings' request.
  */
-final class TimedMaxReduction {
+final class TimedCollectives {
     /** All-reduces given up on after a timeout, with their buffers: never freed, since MPI may still write them. */
     private static final List<Object> ABANDONED = Collections.synchronizedList(new ArrayList<>());
 
@@ -27,7 +27,7 @@ final class TimedMaxReduction {
     private LongBuffer reduced;
 
     /** @param capacity the most words one reduction carries */
-    TimedMaxReduction(Intracomm comm, int capacity, long timeoutNs) {
+    TimedCollectives(Intracomm comm, int capacity, long timeoutNs) {
         this.comm = comm;
         this.capacity = capacity;
         this.wait = ProgressWait.backingOff(timeoutNs);
@@ -53,18 +53,29 @@ final class TimedMaxReduction {
             throw new IllegalArgumentException(n + " words, at most " + capacity);
         }
         reduced.put(0, words, 0, n);
-        Request request = comm.iAllReduce(reduced, n, MPI.LONG, MPI.MAX);
+        if (!completes(comm.iAllReduce(reduced, n, MPI.LONG, MPI.MAX))) {
+            // A late peer may still write the buffer: keep it alive, use a new one.
+            ABANDONED.add(reduced);
+            reduced = buffer(capacity);
+            return false;
+        }
+        reduced.get(0, words, 0, n);
+        return true;
+    }
+
+    /** A barrier over the communicator's ranks; false when some rank did not join within the timeout. */
+    boolean barrier() throws MPIException {
+        return completes(comm.iBarrier());
+    }
+
+    private boolean completes(Request request) throws MPIException {
         wait.reset();
         while (!request.test()) {
             if (wait.timedOut(0)) {
-                // A late peer may still write the buffer: keep it and its request alive, use a new one.
-                ABANDONED.add(reduced);
                 ABANDONED.add(request);
-                reduced = buffer(capacity);
                 return false;
             }
         }
-        reduced.get(0, words, 0, n);
         return true;
     }
 }
