@@ -208,10 +208,10 @@ public final class HierarchicalBcast implements AutoCloseable {
                     TuningAgreement.agree(dup, options, topology, System.getenv()));
             if (topology.nodeComm().getSize() > 1) {
                 // Every rank made the same plans from the same agreed inputs, so all of a node agree on what to connect.
-                if (selector.plansUse(IntraNode.RING)) {
+                if (selector.connects(IntraNode.RING)) {
                     ring = connectRing(topology, options, selector);
                 }
-                if (selector.plansUse(IntraNode.FANOUT)) {
+                if (selector.connects(IntraNode.FANOUT)) {
                     fanout = connectFanout(topology, options, selector);
                 }
             }

@@ -91,10 +91,12 @@ public final class Selector {
 
     /**
      * The model's best plan of each algorithm and transport for {@code size}, the options' fixed parts
-     * kept. Only transports inside nodes that some chosen plan uses: connecting another one would
-     * cost every {@code create} its shared memory and handshake (a program that makes communicators
-     * by the thousand pays that each time), and connecting it on first use would be a collective
-     * without a timeout inside a call. Open MPI's own {@code bcast} only where the model chose it
+     * kept. Transports inside nodes: where the calibration measured them ({@link
+     * org.hbcast.tuning.NodeCurve}s), only those some chosen plan uses, since connecting another
+     * costs every {@code create} its shared memory and handshake (about 30 ms on one node x 4 here,
+     * paid by a program that makes communicators by the thousand) and connecting it on first use
+     * would be a collective without a timeout inside a call; without node curves the model's
+     * choice between them is a guess, and both are tried. Open MPI's own {@code bcast} only where the model chose it
      * already ({@code withNative}): it waits for a dead peer forever, and trying it must not make a
      * call of {@code auto} unbounded that was bounded without trials.
      */
@@ -105,7 +107,8 @@ public final class Selector {
                 continue;
             }
             for (IntraNode t : a == Algorithm.HIERARCHICAL ? CostModel.candidateIntra(shape, MemoryKind.HOST, options.intra())
-                    .stream().filter(this::plansUse).toList() : List.of(IntraNode.RING)) {
+                    .stream().filter(t -> plansUse(t) || inputs.calibration().nodeCurves().isEmpty()).toList()
+                    : List.of(IntraNode.RING)) {
                 CostModel.Choice c = model.best(size, shape, MemoryKind.HOST,
                         options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(), a, t, options.chunkBytes(), options.radix());
                 list.add(plan(c.algorithm(), clampChunk(c.chunkBytes(), size), c.radix(), c.intra(), size, MemoryKind.HOST,
@@ -157,8 +160,16 @@ public final class Selector {
                 .mapToInt(Plan::chunkBytes).max().orElse(0);
     }
 
+    /**
+     * Whether some host plan, those tried in the run included, moves chunks inside nodes with
+     * {@code intra}: that transport is connected at {@code create}.
+     */
+    public boolean connects(IntraNode intra) {
+        return largestHostChunk(intra) > 0;
+    }
+
     /** Whether a host plan chosen without trying moves chunks inside nodes with {@code intra}. */
-    public boolean plansUse(IntraNode intra) {
+    private boolean plansUse(IntraNode intra) {
         return Arrays.stream(hostPlans).anyMatch(p -> intra == IntraNode.FANOUT ? p.usesFanout() : p.usesRing());
     }
 

@@ -235,8 +235,8 @@ class SelectorTest {
         for (String layout : new String[] {"4", "2x2", "8,3,3", "1,1"}) {
             ClusterShape shape = ClusterShape.parse(layout);
             Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES);
-            // The flat tree and the hierarchy over each transport the chosen plans connect; native where the model chose it.
-            int hierarchies = (s.plansUse(IntraNode.RING) ? 1 : 0) + (s.plansUse(IntraNode.FANOUT) ? 1 : 0);
+            // The flat tree and the hierarchy over each transport (no node curves: both); native where the model chose it.
+            int hierarchies = shape.maxNodeSize() > 1 ? 2 : 0;
             for (int c = 0; c < TrialSchedule.CLASSES; c++) {
                 Plan[] plans = s.trialPlans(c);
                 if (c > Selector.LARGEST_TRIED_CLASS) {
