@@ -1,8 +1,10 @@
 package org.hbcast;
 
 /**
- * In-run selection for {@code auto} (after STAR-MPI's self-tuned collectives): the first calls of
- * each size class try the class's options in blocks of {@link #BLOCK} calls in a row, option after
+ * In-run selection for {@code auto} (after STAR-MPI's self-tuned collectives): a size class runs
+ * the model's choice (its incumbent) for its first {@link #FIRST_TRIAL_AFTER} calls, so that the
+ * very first calls of a program are as fast as without trials and the JIT has seen the class;
+ * then it tries the class's options in blocks of {@link #BLOCK} calls in a row, option after
  * option, {@link #PASSES} times over (so that a drift in the machine's load falls on all of them
  * alike). A block is timed as the program meets the calls, back to back, where the root of one
  * call may run ahead into the next; every rank starts a block together (the caller's barrier after
@@ -27,7 +29,9 @@ final class TrialSchedule {
     /** Calls of one option in a row. */
     static final int BLOCK = 4;
     /** Blocks of each option before a verdict. */
-    static final int PASSES = 3;
+    static final int PASSES = 2;
+    /** Calls of a class with its incumbent before its first trials. */
+    static final long FIRST_TRIAL_AFTER = 16;
     /** What {@link #record} returns: nothing to do. */
     static final int GO_ON = 0;
     /** What {@link #record} returns: a block ended, every rank must meet before the next call. */
@@ -80,7 +84,8 @@ final class TrialSchedule {
                 throw new IllegalArgumentException("size class " + c + " has no option " + incumbent[c]);
             }
             samples[c] = new long[n * PASSES];
-            winner[c] = n < 2 ? 0 : -1;
+            winner[c] = n < 2 ? 0 : incumbent[c];
+            callsLeft[c] = FIRST_TRIAL_AFTER;
             agreedNanos[c] = -1;
         }
     }
