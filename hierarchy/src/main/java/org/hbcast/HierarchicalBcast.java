@@ -700,6 +700,19 @@ public final class HierarchicalBcast implements AutoCloseable {
         comm.free();
     }
 
+    /** What an earlier run learnt for class {@code c}, or null where it decided nothing. */
+    private static LearntPlans.Verdict earlierVerdict(LearntPlans earlier, int c) {
+        if (earlier == null) {
+            return null;
+        }
+        for (LearntPlans.Verdict v : earlier.verdicts()) {
+            if (v.sizeClass() == c) {
+                return v;
+            }
+        }
+        return null;
+    }
+
     /**
      * Rank 0 writes what this run's trials decided (with what earlier runs decided and this one did
      * not revisit) for the next run on this fingerprint. A cache that cannot be written costs only
@@ -715,17 +728,15 @@ public final class HierarchicalBcast implements AutoCloseable {
         boolean fresh = false;
         for (int c = 0; c < TrialSchedule.CLASSES; c++) {
             int o = trials.winner(c);
-            if (o < 0) {
-                continue;
+            long nanos = trials.agreedNanos(c);
+            LearntPlans.Verdict before = earlierVerdict(earlier, c);
+            if (o >= 0 && nanos >= 0) {
+                fresh = true;
+                verdicts.add(new LearntPlans.Verdict(c, label(trials, c, o), nanos / 1e9));
+            } else if (before != null) {
+                // Not decided again by this run (or being tried again as it closes): the earlier lesson stands.
+                verdicts.add(before);
             }
-            double seconds = trials.agreedNanos(c) / 1e9;
-            fresh |= trials.agreedNanos(c) >= 0;
-            if (trials.agreedNanos(c) < 0 && earlier != null) {
-                final int cls = c;
-                seconds = earlier.verdicts().stream().filter(v -> v.sizeClass() == cls).mapToDouble(
-                        LearntPlans.Verdict::seconds).findFirst().orElse(0);
-            }
-            verdicts.add(new LearntPlans.Verdict(c, label(trials, c, o), Math.max(seconds, 0)));
         }
         if (!fresh) {
             return;

@@ -38,8 +38,11 @@ final class TrialSchedule {
     static final int BLOCK_ENDED = 1;
     /** What {@link #record} returns: the last block ended, every rank must now agree and decide. */
     static final int VERDICT_DUE = 2;
-    /** Calls of a decided class before it is tried again; doubles after each re-check. */
-    static final long FIRST_RECHECK = 4096;
+    /**
+     * Calls of a decided class before it is tried again; doubles after each re-check. Soon at
+     * first: a verdict reached while the JIT was still cold can be wrong, and costs until re-checked.
+     */
+    static final long FIRST_RECHECK = 512;
     /** Most options of one class: the header and four plans. */
     static final int MAX_OPTIONS = 5;
     /** How much faster than the incumbent a challenger must be to replace it. */
@@ -48,6 +51,7 @@ final class TrialSchedule {
     /** Per class: its plans (options 1.. when it has the header option, else 0..); empty when it does not try. */
     private final Plan[][] plans;
     private final boolean[] inline;
+    /** Per class, the option kept unless another is clearly faster (the model's, or what an earlier run learnt). */
     private final int[] incumbent;
     private final int[] trial = new int[CLASSES];
     private final int[] winner = new int[CLASSES];
@@ -209,10 +213,14 @@ final class TrialSchedule {
         settle(c, keep, agreed[keep]);
     }
 
-    /** Starts class {@code c} decided on option {@code o} (what an earlier run learnt), to be re-checked as usual. */
+    /**
+     * Makes option {@code o} class {@code c}'s incumbent in place of the model's (what an earlier run
+     * learnt): its first calls run it, and the trials must beat it by the margin. Before any call.
+     */
     void adopt(int c, int o) {
         if (tries(c) && o >= 0 && o < options(c)) {
-            settle(c, o, -1);
+            incumbent[c] = o;
+            winner[c] = o;
         }
     }
 

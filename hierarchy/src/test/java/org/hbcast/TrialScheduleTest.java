@@ -209,15 +209,24 @@ class TrialScheduleTest {
     }
 
     @Test
-    void whatAnEarlierRunLearntStartsDecided() {
-        TrialSchedule s = trying();
-        s.adopt(LARGE, 3);
-        assertSame(FANOUT, s.plan(LARGE, FALLBACK));
-        assertEquals(-1, s.agreedNanos(LARGE));
+    void whatAnEarlierRunLearntIsTheIncumbent() {
+        TrialSchedule s = schedule();
+        s.adopt(LARGE, 1);
         s.adopt(SMALL, 7);   // out of range: ignored
-        assertEquals(-1, s.winner(SMALL));
         s.adopt(5, 0);       // does not try: ignored
         assertEquals(-1, s.winner(5));
+        for (long i = 0; i < TrialSchedule.FIRST_TRIAL_AFTER; i++) {
+            assertSame(TREE, s.plan(LARGE, FALLBACK));
+            assertTrue(s.inlines(3000));
+            s.record(LARGE, 1);
+            s.record(SMALL, 1);
+        }
+        assertEquals(-1, s.agreedNanos(LARGE));
+        while (s.record(LARGE, 1) != TrialSchedule.VERDICT_DUE) {
+            assertTrue(s.exploring(LARGE));
+        }
+        s.decide(LARGE, new long[] {5000, 1000, 5000, 950});   // the model's old choice, within the margin
+        assertEquals(1, s.winner(LARGE));
     }
 
     /** Ranks time differently, but see the same calls and agree on the same maxima: they choose alike at every call. */
