@@ -1,0 +1,76 @@
+package org.hbcast.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering of the modules, checked on the compiled library and bench (tests excluded): which
+ * packages may use which, and where Open MPI's bindings ({@code mpi.*}) may be touched, so that
+ * another binding could replace them. Modules and their packages: mpi-layer {@code org.hbcast.mpi};
+ * gpu-layer {@code org.hbcast.gpu..}; hierarchy {@code org.hbcast} and {@code org.hbcast.tuning};
+ * bench {@code org.hbcast.bench..} and {@code org.hbcast.agent}.
+ */
+class ArchitectureTest {
+    private static final String MPI_LAYER = "org.hbcast.mpi..";
+    private static final String GPU_LAYER = "org.hbcast.gpu..";
+    private static final String API = "org.hbcast";
+    private static final String TUNING = "org.hbcast.tuning..";
+    private static final String[] BENCH = {"org.hbcast.bench..", "org.hbcast.agent.."};
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("org.hbcast");
+        // Every module's classes are there, so no rule passes for want of classes to check.
+        for (String name : new String[] {"org.hbcast.mpi.HeaderRelay", "org.hbcast.gpu.shm.CallBoard",
+            "org.hbcast.HierarchicalBcast", "org.hbcast.tuning.CostModel", "org.hbcast.bench.UserProbe"}) {
+            assertTrue(classes.contain(name), name + " was not imported");
+        }
+    }
+
+    @Test
+    void theMpiLayerUsesNoOtherModule() {
+        noClasses().that().resideInAPackage(MPI_LAYER).should().dependOnClassesThat()
+                .resideInAnyPackage(GPU_LAYER, API, TUNING, BENCH[0], BENCH[1])
+                .because("mpi-layer is the bottom layer").check(classes);
+    }
+
+    @Test
+    void theGpuLayerUsesNeitherTheHierarchyNorBench() {
+        noClasses().that().resideInAPackage(GPU_LAYER).should().dependOnClassesThat()
+                .resideInAnyPackage(API, TUNING, BENCH[0], BENCH[1])
+                .because("gpu-layer moves bytes; what to move is the hierarchy's business").check(classes);
+    }
+
+    @Test
+    void theLibraryNeverUsesBench() {
+        noClasses().that().resideInAnyPackage(MPI_LAYER, GPU_LAYER, API, TUNING).should().dependOnClassesThat()
+                .resideInAnyPackage(BENCH).because("bench measures the library, never the other way").check(classes);
+    }
+
+    @Test
+    void openMpisBindingsAreTouchedOnlyByTheMpiLayerAndTheOrchestration() {
+        noClasses().that().resideInAnyPackage(GPU_LAYER, TUNING).should().dependOnClassesThat()
+                .resideInAPackage("mpi..")
+                .because("everything that touches mpi.* stays in few places, so another binding could replace it")
+                .check(classes);
+    }
+
+    @Test
+    void theGpuLayersPackagesHaveNoCycles() {
+        slices().matching("org.hbcast.gpu.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void benchsPackagesHaveNoCycles() {
+        slices().matching("org.hbcast.bench.(*)..").should().beFreeOfCycles().check(classes);
+    }
+}
