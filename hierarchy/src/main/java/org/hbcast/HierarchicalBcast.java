@@ -131,7 +131,8 @@ public final class HierarchicalBcast implements AutoCloseable {
      * What {@code auto} tries in the run: per size class the selector's candidate plans, and the
      * header itself where it may carry the message. Classes whose messages fit in the header's first
      * network message ({@link HeaderRelay#FIRST_PAYLOAD}) ride in it untried: one message per edge
-     * is as little as a broadcast sends. Classes an earlier run decided start decided.
+     * is as little as a broadcast sends. Where an earlier run decided a class, its choice takes the
+     * model's place as the incumbent (the trials still run, and must beat it by the margin).
      */
     private static TrialSchedule trialSchedule(Selector selector, boolean inlineAllowed) {
         Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
@@ -142,8 +143,9 @@ public final class HierarchicalBcast implements AutoCloseable {
             boolean fits = inlineAllowed && largest <= CallBoard.INLINE_BYTES;
             plans[c] = fits && largest <= HeaderRelay.FIRST_PAYLOAD ? new Plan[0] : selector.trialPlans(c);
             inline[c] = fits && plans[c].length > 0;
-            // Without trials the header carries what fits, the selector's plan the rest.
-            Plan chosen = selector.plan(c == 0 ? 1 : (1L << (c - 1)) + 1);
+            // Without trials the header carries what fits, the selector's plan the rest; the class's
+            // largest size, a power of two, is the size programs use most.
+            Plan chosen = selector.plan(1L << c);
             for (int p = 0; p < plans[c].length && !inline[c]; p++) {
                 if (plans[c][p].algorithm() == chosen.algorithm() && plans[c][p].intra() == chosen.intra()) {
                     incumbent[c] = p;
@@ -727,14 +729,15 @@ public final class HierarchicalBcast implements AutoCloseable {
         List<LearntPlans.Verdict> verdicts = new ArrayList<>();
         boolean fresh = false;
         for (int c = 0; c < TrialSchedule.CLASSES; c++) {
-            int o = trials.winner(c);
+            // What the trials last kept, also while a re-check runs as the instance closes.
+            int o = trials.settled(c);
             long nanos = trials.agreedNanos(c);
             LearntPlans.Verdict before = earlierVerdict(earlier, c);
             if (o >= 0 && nanos >= 0) {
                 fresh = true;
                 verdicts.add(new LearntPlans.Verdict(c, label(trials, c, o), nanos / 1e9));
             } else if (before != null) {
-                // Not decided again by this run (or being tried again as it closes): the earlier lesson stands.
+                // Not decided by this run: the earlier lesson stands.
                 verdicts.add(before);
             }
         }

@@ -72,8 +72,10 @@ public final class Selector {
         }
         for (int c = 0; c < TrialSchedule.CLASSES; c++) {
             long smallest = c == 0 ? 1 : (1L << (c - 1)) + 1;
-            trialPlans[c] = tries(c) ? trialCandidates(smallest, plan(smallest).algorithm() == Algorithm.NATIVE)
-                    : new Plan[0];
+            // Native where the model chose it at either end of the class (its sizes use both buckets).
+            boolean nativeChosen = plan(smallest).algorithm() == Algorithm.NATIVE
+                    || plan(1L << c).algorithm() == Algorithm.NATIVE;
+            trialPlans[c] = tries(c) ? trialCandidates(smallest, nativeChosen) : new Plan[0];
         }
     }
 
@@ -153,7 +155,7 @@ public final class Selector {
     /**
      * The largest chunk of the host plans, those tried in the run included, that move chunks inside
      * nodes with {@code intra} (the slot size), or 0 when none does (that transport's shared memory
-     * need not exist; trials use only the transports the chosen plans use).
+     * need not exist).
      */
     public int largestHostChunk(IntraNode intra) {
         return hostPlansAndTrials().filter(p -> intra == IntraNode.FANOUT ? p.usesFanout() : p.usesRing())

@@ -55,6 +55,8 @@ final class TrialSchedule {
     private final int[] incumbent;
     private final int[] trial = new int[CLASSES];
     private final int[] winner = new int[CLASSES];
+    /** Per class, the option the trials last kept (it runs again after a re-check that keeps it), or -1. */
+    private final int[] settled = new int[CLASSES];
     /** The agreed time of the winner, in nanoseconds, or -1 when this run has not decided the class. */
     private final long[] agreedNanos = new long[CLASSES];
     private final long[] callsLeft = new long[CLASSES];
@@ -91,6 +93,7 @@ final class TrialSchedule {
             winner[c] = n < 2 ? 0 : incumbent[c];
             callsLeft[c] = FIRST_TRIAL_AFTER;
             agreedNanos[c] = -1;
+            settled[c] = -1;
         }
     }
 
@@ -226,6 +229,7 @@ final class TrialSchedule {
 
     private void settle(int c, int o, long nanos) {
         winner[c] = o;
+        settled[c] = o;
         trial[c] = 0;
         blockNanos[c] = 0;
         agreedNanos[c] = nanos;
@@ -236,6 +240,11 @@ final class TrialSchedule {
     /** The decided option of class {@code c}, or -1 while it tries. */
     int winner(int c) {
         return tries(c) ? winner[c] : -1;
+    }
+
+    /** The option this run's trials last kept for class {@code c} (also while a re-check runs), or -1 where none. */
+    int settled(int c) {
+        return settled[c];
     }
 
     /** The agreed time of class {@code c}'s winner as this run measured it, in nanoseconds; -1 where none. */

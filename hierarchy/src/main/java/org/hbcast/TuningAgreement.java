@@ -104,8 +104,12 @@ public final class TuningAgreement {
             table = TuningFiles.defaultTable(env, fp);
         }
         Path cal = TuningFiles.calibration(env, fp);
-        // What runs learnt is kept beside the default table; a table named by the user governs alone.
-        Path learnt = options.trials() && options.tuningFile() == null ? TuningFiles.learnt(env, fp) : null;
+        // What runs learnt is kept beside the default table, for the default options only: a table the
+        // user named governs alone, and a verdict learnt under other options (no header to ride in, a
+        // fixed transport, chunk or radix) would mislead a run under these.
+        boolean defaults = options.algorithm() == Algorithm.AUTO && options.counts() == CountRule.ROOT
+                && options.intra() == IntraNode.AUTO && options.chunkBytes() == 0 && options.radix() == 0;
+        Path learnt = options.trials() && options.tuningFile() == null && defaults ? TuningFiles.learnt(env, fp) : null;
         return new Found(fp, table == null ? null : table.toString(), read(table, warnings), requested,
                 cal.toString(), read(cal, warnings), warnings, learnt == null ? null : learnt.toString(),
                 read(learnt, warnings));

@@ -194,6 +194,22 @@ class TrialScheduleTest {
     }
 
     @Test
+    void whatWasKeptIsKnownWhileARecheckRuns() {
+        TrialSchedule s = trying();
+        assertEquals(-1, s.settled(LARGE));
+        while (s.record(LARGE, 1) != TrialSchedule.VERDICT_DUE) {
+            assertEquals(-1, s.settled(LARGE));
+        }
+        s.decide(LARGE, new long[] {9, 1, 9, 9});
+        for (long i = 0; i < TrialSchedule.FIRST_RECHECK; i++) {
+            s.record(LARGE, 1);
+        }
+        assertTrue(s.exploring(LARGE), "re-checking");
+        assertEquals(-1, s.winner(LARGE));
+        assertEquals(1, s.settled(LARGE), "the last verdict is still what this run learnt");
+    }
+
+    @Test
     void pausedCallsDoNotCount() {
         TrialSchedule s = trying();
         s.pause(true);

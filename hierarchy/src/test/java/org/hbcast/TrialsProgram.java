@@ -13,8 +13,9 @@ import org.hbcast.tuning.TuningFiles;
 /**
  * {@code auto}'s in-run selection on a real launch: calls of three sizes (one the header may carry,
  * two past it), roots rotating, arrays and direct buffers alternating, every call's data checked
- * while the plans are tried. Then every size must be decided, alike on every rank; rank 0 must have
- * kept the verdicts in the cache on close, and a second instance must start from them.
+ * while the plans are tried. Then every size must be decided, alike on every rank; under the default
+ * options rank 0 must have kept the verdicts in the cache on close, and a second instance must start
+ * from them ({@code kept=no}: other options, nothing may be kept).
  *
  * <p>Prints {@code decided=<size>:<choice>,...} on success.
  */
@@ -26,10 +27,12 @@ public final class TrialsProgram {
             + TrialSchedule.MAX_OPTIONS * TrialSchedule.PASSES * TrialSchedule.BLOCK + 4;
 
     public static void main(String[] args) throws Exception {
-        MpiTestProgram.run(args, (world, rest) -> run(world));
+        boolean kept = !BcastMatrixProgram.parse(args).getOrDefault("kept", "yes").equals("no");
+        MpiTestProgram.run(args, (world, rest) -> run(world, kept));
     }
 
-    private static String run(Intracomm world) throws Exception {
+    /** @param kept whether the options are the defaults, under which verdicts are kept in the cache */
+    private static String run(Intracomm world, boolean kept) throws Exception {
         int size = world.getSize();
         List<String> verdicts = new ArrayList<>();
         try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
@@ -48,7 +51,15 @@ public final class TrialsProgram {
             sameOnEveryRank(world, String.join(",", verdicts));
         }
         world.barrier();
-        String kept = String.join(",", verdicts);
+        String decided = String.join(",", verdicts);
+        if (!kept) {
+            try (var files = Files.list(TuningFiles.cacheDirectory(System.getenv()))) {
+                if (files.anyMatch(p -> p.getFileName().toString().startsWith("learnt-"))) {
+                    throw new AssertionError("verdicts learnt under other options than the defaults were kept");
+                }
+            }
+            return "decided=" + decided;
+        }
         if (world.getRank() == 0) {
             Path file = Files.list(TuningFiles.cacheDirectory(System.getenv()))
                     .filter(p -> p.getFileName().toString().startsWith("learnt-")).findFirst()
@@ -72,7 +83,7 @@ public final class TrialsProgram {
                 BcastMatrixProgram.check(again, world, Payload.Kind.BUFFER, ElementType.INT, BYTES[k] / 4, size - 1, 9000 + k);
             }
         }
-        return "decided=" + kept;
+        return "decided=" + decided;
     }
 
     /** Every rank must hold the same verdicts: compares this rank's text with rank 0's. */

@@ -8,9 +8,10 @@ import java.util.List;
 
 /**
  * What {@code auto} learnt in a run by timing its candidate plans against each other (JSON, one file
- * per fingerprint in the cache directory): per size class, the option every rank agreed was fastest.
- * The next run on the same fingerprint starts from it instead of trying again (it still re-checks
- * now and then). Written by rank 0 when an instance closes.
+ * per fingerprint in the cache directory, under the default options only): per size class, the option
+ * every rank agreed was fastest. The next run on the same fingerprint starts from it: it replaces the
+ * model's choice as the class's incumbent (its first calls run it, and the trials must beat it by
+ * their margin). Written by rank 0 when an instance closes.
  *
  * @param formatVersion {@link #FORMAT_VERSION}
  * @param fingerprintId {@link Fingerprint#id()} of the run that learnt it
@@ -27,8 +28,8 @@ public record LearntPlans(int formatVersion, String fingerprintId, String create
     /**
      * @param sizeClass messages of {@code (2^(sizeClass-1), 2^sizeClass]} bytes
      * @param choice {@code inline} (the message rides in its header) or a plan's label, such as
-     *        {@code hierarchical/fanout} (see {@code Plan.label()})
-     * @param seconds the slowest rank's median time of the choice when it was decided
+     *        {@code hierarchical/fanout} (see {@code Explanation.name})
+     * @param seconds the slowest rank's fastest block (4 calls in a row) of the choice when it was decided
      */
     public record Verdict(int sizeClass, String choice, double seconds) {
     }
