@@ -157,22 +157,13 @@ public final class HierarchicalBcast implements AutoCloseable {
         if (learnt != null) {
             for (LearntPlans.Verdict v : learnt.verdicts()) {
                 for (int o = 0; o < schedule.options(v.sizeClass()); o++) {
-                    if (label(schedule, v.sizeClass(), o).equals(v.choice())) {
+                    if (schedule.label(v.sizeClass(), o).equals(v.choice())) {
                         schedule.adopt(v.sizeClass(), o);
                     }
                 }
             }
         }
         return schedule;
-    }
-
-    /** The name of option {@code o} of class {@code c} in the record of learnt plans. */
-    private static String label(TrialSchedule schedule, int c, int o) {
-        if (schedule.inlineOption(c, o)) {
-            return "inline";
-        }
-        Plan p = schedule.optionPlan(c, o);
-        return Explanation.name(p.algorithm(), p.intra());
     }
 
     /** {@link #create(Intracomm, BcastOptions)} with the options of the environment. Collective. */
@@ -412,11 +403,11 @@ public final class HierarchicalBcast implements AutoCloseable {
 
     /** {@code HBCAST_TRIALS_LOG=1}: rank 0 prints each verdict of the trials (rare: once per size, then re-checks). */
     private void logVerdict(int c) {
-        StringBuilder sb = new StringBuilder("hbcast: trials for messages of ").append(c == 0 ? 0 : (1L << (c - 1)) + 1)
-                .append("..").append(1L << c).append(" B kept ").append(label(trials, c, trials.winner(c)))
+        StringBuilder sb = new StringBuilder("hbcast: trials for messages of ").append(TrialSchedule.smallest(c))
+                .append("..").append(1L << c).append(" B kept ").append(trials.label(c, trials.winner(c)))
                 .append(" (per option, the slowest rank's fastest block of ").append(TrialSchedule.BLOCK).append(" calls, us:");
         for (int o = 0; o < trials.options(c); o++) {
-            sb.append(' ').append(label(trials, c, o)).append(' ').append(trialTimes[o] / 1000.0);
+            sb.append(' ').append(trials.label(c, o)).append(' ').append(trialTimes[o] / 1000.0);
         }
         System.err.println(sb.append(')'));
     }
@@ -537,7 +528,7 @@ public final class HierarchicalBcast implements AutoCloseable {
             return "-";
         }
         int o = trials.winner(c);
-        return o < 0 ? null : label(trials, c, o);
+        return o < 0 ? null : trials.label(c, o);
     }
 
     /** CUDA IPC handles this rank has opened so far (0 before the first device call): for tests of the cache. */
@@ -735,7 +726,7 @@ public final class HierarchicalBcast implements AutoCloseable {
             LearntPlans.Verdict before = earlierVerdict(earlier, c);
             if (o >= 0 && nanos >= 0) {
                 fresh = true;
-                verdicts.add(new LearntPlans.Verdict(c, label(trials, c, o), nanos / 1e9));
+                verdicts.add(new LearntPlans.Verdict(c, trials.label(c, o), nanos / 1e9));
             } else if (before != null) {
                 // Not decided by this run: the earlier lesson stands.
                 verdicts.add(before);

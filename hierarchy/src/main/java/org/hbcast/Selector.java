@@ -71,7 +71,7 @@ public final class Selector {
             devicePlans[b] = choose(1L << b, MemoryKind.DEVICE);
         }
         for (int c = 0; c < TrialSchedule.CLASSES; c++) {
-            long smallest = c == 0 ? 1 : (1L << (c - 1)) + 1;
+            long smallest = TrialSchedule.smallest(c);
             // Native where the model chose it at either end of the class (its sizes use both buckets).
             boolean nativeChosen = plan(smallest).algorithm() == Algorithm.NATIVE
                     || plan(1L << c).algorithm() == Algorithm.NATIVE;

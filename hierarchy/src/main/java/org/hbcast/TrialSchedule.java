@@ -102,6 +102,20 @@ final class TrialSchedule {
         return bytes <= 1 ? 0 : 64 - Long.numberOfLeadingZeros(bytes - 1);
     }
 
+    /** The smallest message of class {@code c} (1 for class 0, which also holds empty messages). */
+    static long smallest(int c) {
+        return c == 0 ? 1 : (1L << (c - 1)) + 1;
+    }
+
+    /** The name of option {@code o} of class {@code c}: {@code inline} or the plan's (as the record of learnt plans keeps it). */
+    String label(int c, int o) {
+        if (inlineOption(c, o)) {
+            return "inline";
+        }
+        Plan p = optionPlan(c, o);
+        return Explanation.name(p.algorithm(), p.intra());
+    }
+
     /** How many options class {@code c} chooses among (0 or 1: it does not try). */
     int options(int c) {
         return plans[c].length + (inline[c] ? 1 : 0);

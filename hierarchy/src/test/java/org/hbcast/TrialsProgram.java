@@ -61,9 +61,11 @@ public final class TrialsProgram {
             return "decided=" + decided;
         }
         if (world.getRank() == 0) {
-            Path file = Files.list(TuningFiles.cacheDirectory(System.getenv()))
-                    .filter(p -> p.getFileName().toString().startsWith("learnt-")).findFirst()
-                    .orElseThrow(() -> new AssertionError("rank 0 kept no learnt plans in the cache"));
+            Path file;
+            try (var files = Files.list(TuningFiles.cacheDirectory(System.getenv()))) {
+                file = files.filter(p -> p.getFileName().toString().startsWith("learnt-")).findFirst()
+                        .orElseThrow(() -> new AssertionError("rank 0 kept no learnt plans in the cache"));
+            }
             String json = Files.readString(file, StandardCharsets.UTF_8);
             for (String v : verdicts) {
                 String choice = v.substring(v.indexOf(':') + 1);
