@@ -1,5 +1,6 @@
 package org.hbcast;
 
+import org.hbcast.stage.ProgressWait;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import mpi.Intracomm;

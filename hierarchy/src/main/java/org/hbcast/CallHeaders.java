@@ -1,5 +1,6 @@
 package org.hbcast;
 
+import org.hbcast.stage.ProgressWait;
 import mpi.MPIException;
 import org.hbcast.gpu.shm.CallBoard;
 import org.hbcast.mpi.HeaderRelay;

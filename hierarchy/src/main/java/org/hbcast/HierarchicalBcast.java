@@ -6,22 +6,15 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.hbcast.gpu.IntraNodeBroadcast;
 import org.hbcast.gpu.cuda.DeviceBuffer;
-import org.hbcast.gpu.ring.RingException;
-import org.hbcast.gpu.ring.RingPipeline;
 import org.hbcast.gpu.shm.CallBoard;
 import org.hbcast.gpu.shm.ShmFanout;
 import org.hbcast.mpi.HeaderRelay;
-import org.hbcast.mpi.KnomialBroadcast;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
 import org.hbcast.tuning.ClusterShape;
@@ -50,7 +43,6 @@ import org.hbcast.tuning.MemoryKind;
  * message saying so.
  */
 public final class HierarchicalBcast implements AutoCloseable {
-    private static final int TAG = 0x4862;
     /** Smallest ring slot, so that explicit plans of small chunks still have room. */
     private static final int MIN_SLOT_BYTES = 64 << 10;
     /** Warm-up calls through the header path, each rank the root in turn. */
@@ -72,15 +64,10 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final NodeRing ring;
     /** The node's fan-out segment, made only when some host plan moves chunks through it. */
     private final ShmFanout fanout;
-    private final KnomialBroadcast tree;
+    private final PlanDriver driver;
     private final int rank;
     private final int size;
-    private final int[] everyRank;
-    private final int[] leaders;
     private final Message message = new Message();
-    private final UnsafeBuffer ringMemory = new UnsafeBuffer(0, 0);
-    private final TreeLevel treeLevel;
-    private final TwoLevelLoop loop;
     private final CallAgreement agreement;
     private final ThreadGuard guard;
     /** The node's board of call headers, on a node of several ranks when the root's count governs (else null). */
@@ -91,10 +78,11 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final TrialSchedule trials;
     private final TimedCollectives trialSync;
     private final long[] trialTimes = new long[TrialSchedule.MAX_OPTIONS];
-    private ByteBuffer staging;
+    /** Direct memory that array messages are copied through: the transports move direct memory only. */
+    private ByteBuffer arrayCopy;
     /** Where a rank that cannot take the root's bytes receives them, to drop them (made on first need). */
     private ByteBuffer scratch;
-    private DeviceBroadcast device;
+    private DeviceNode device;
     private String brokenBy;
     private boolean closed;
 
@@ -109,12 +97,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         this.rank = comm.getRank();
         this.size = comm.getSize();
         this.selector = selector;
-        this.tree = new KnomialBroadcast(comm, TAG);
-        this.everyRank = new int[size];
-        Arrays.setAll(everyRank, r -> r);
-        this.leaders = new int[layout.nodeCount()];
-        this.treeLevel = new TreeLevel(tree);
-        this.loop = new TwoLevelLoop(options.timeout().toNanos());
+        this.driver = new PlanDriver(comm, topology, options.timeout().toNanos(), ring, fanout);
         this.agreement = new CallAgreement(comm, rank, options.timeout().toNanos());
         this.guard = new ThreadGuard(MPI.queryThread(), rank);
         this.board = board;
@@ -507,12 +490,17 @@ public final class HierarchicalBcast implements AutoCloseable {
             return;
         }
         if (device == null) {
-            device = DeviceBroadcast.connect(comm, topology, options, slotBytes(options, selector.largestChunk()));
+            device = DeviceNode.connect(comm, topology, options, slotBytes(options, selector.largestChunk()));
         }
+        Plan plan = selector.plan(bytes, MemoryKind.DEVICE);
         try {
-            device.bcast(buf, bytes, root, selector.plan(bytes, MemoryKind.DEVICE));
+            if (plan.algorithm() == Algorithm.NATIVE) {
+                device.stagedNative(comm, buf, bytes, root);
+            } else {
+                driver.runDevice(plan, buf, bytes, root, device);
+            }
         } catch (RuntimeException e) {
-            fail("hbcast device bcast on rank " + rank + ": " + e.getMessage() + nodeRanks());
+            fail("hbcast bcast of device memory on rank " + rank + ": " + e.getMessage());
         } catch (MPIException e) {
             fail(e.getMessage());
         }
@@ -576,90 +564,22 @@ public final class HierarchicalBcast implements AutoCloseable {
         int root = message.root();
         Buffer data;
         if (message.isArray()) {
-            staging = HostCopy.atLeast(staging, bytes);
-            data = staging;
+            arrayCopy = HostCopy.atLeast(arrayCopy, bytes);
+            data = arrayCopy;
             if (rank == root) {
-                HostCopy.arrayToMemory(message.buffer(), HostCopy.address(staging), bytes);
+                HostCopy.arrayToMemory(message.buffer(), HostCopy.address(arrayCopy), bytes);
             }
         } else {
             data = (Buffer) message.buffer();
         }
-        int entryBytes = message.isArray() ? 1 : message.entryBytes();
         try {
-            if (plan.algorithm() == Algorithm.KNOMIAL) {
-                tree.start(everyRank, size, rank, root, plan.radix(), data, entryBytes, bytes, plan.chunkBytes());
-                drive(true, null, false);
-            } else {
-                hierarchical(plan, data, entryBytes, bytes, root);
-            }
-        } catch (RingException e) {
-            fail("hbcast bcast on rank " + rank + ": " + e.getMessage() + nodeRanks());
+            driver.runHost(plan, data, message.isArray() ? 1 : message.entryBytes(), bytes, root);
+        } catch (MPIException e) {
+            fail(e.getMessage());
         }
         if (message.isArray() && rank != root) {
-            HostCopy.memoryToArray(HostCopy.address(staging), message.buffer(), bytes);
+            HostCopy.memoryToArray(HostCopy.address(arrayCopy), message.buffer(), bytes);
         }
-    }
-
-    private void hierarchical(Plan plan, Buffer data, int entryBytes, long bytes, int root) throws MPIException {
-        int rootNode = layout.nodeOf(root);
-        int myNode = topology.node();
-        layout.leaders(root, leaders);
-        boolean treeActive = leaders[myNode] == rank && leaders.length > 1;
-        if (treeActive) {
-            tree.start(leaders, leaders.length, myNode, rootNode, plan.radix(), data, entryBytes, bytes,
-                    plan.chunkBytes());
-        }
-        IntraNodeBroadcast stage = null;
-        boolean fed = false;
-        if (layout.nodeSize(myNode) > 1) {
-            ringMemory.wrap(HostCopy.address(data), (int) bytes);
-            int writer = layout.positionOf(leaders[myNode]);
-            boolean first = leaders[myNode] == rank;
-            fed = first && rank != root;
-            stage = plan.usesFanout() ? startFanout(writer, first, fed, bytes, plan.chunkBytes())
-                    : startRing(writer, fed, bytes, plan.chunkBytes());
-        }
-        drive(treeActive, stage, fed);
-    }
-
-    private IntraNodeBroadcast startRing(int first, boolean fed, long bytes, int chunkBytes) {
-        RingPipeline<MutableDirectBuffer> pipeline = ring.pipeline();
-        if (fed) {
-            pipeline.resetFed(ringMemory, bytes, chunkBytes);
-        } else {
-            pipeline.reset(ring.links().role(first), ringMemory, bytes, chunkBytes);
-        }
-        return pipeline;
-    }
-
-    private IntraNodeBroadcast startFanout(int writer, boolean isWriter, boolean fed, long bytes, int chunkBytes) {
-        if (!isWriter) {
-            fanout.startReader(writer, ringMemory, bytes, chunkBytes);
-        } else if (fed) {
-            fanout.startFedWriter(ringMemory, bytes, chunkBytes);
-        } else {
-            fanout.startWriter(ringMemory, bytes, chunkBytes);
-        }
-        return fanout;
-    }
-
-    /** Runs the tree and the node's transport in one loop until both are done; fails on a timeout. */
-    private void drive(boolean treeActive, IntraNodeBroadcast pipeline, boolean fed) throws MPIException {
-        String waitedFor = loop.run(treeActive ? treeLevel : null, pipeline, fed);
-        if (waitedFor != null) {
-            fail("hbcast bcast on rank " + rank + " timed out after " + options.timeout().toMillis() / 1000.0
-                    + " s waiting for " + waitedFor + (loop.stalledInNode() ? nodeRanks() : ""));
-        }
-    }
-
-    private String nodeRanks() {
-        int node = topology.node();
-        StringBuilder sb = new StringBuilder(" (node ").append(node).append(": node ranks 0..")
-                .append(layout.nodeSize(node) - 1).append(" are ranks");
-        for (int p = 0; p < layout.nodeSize(node); p++) {
-            sb.append(p == 0 ? " " : ",").append(layout.rankAt(node, p));
-        }
-        return sb.append(')').toString();
     }
 
     private void fail(String why) throws MPIException {

@@ -1,5 +1,6 @@
 package org.hbcast;
 
+import org.hbcast.stage.ProgressWait;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.LongBuffer;

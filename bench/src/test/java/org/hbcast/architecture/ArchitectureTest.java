@@ -13,12 +13,15 @@ import org.junit.jupiter.api.Test;
 /**
  * The layering of the modules, checked on the compiled library and bench (tests excluded): which
  * packages may use which, and where Open MPI's bindings ({@code mpi.*}) may be touched, so that
- * another binding could replace them. Modules and their packages: mpi-layer {@code org.hbcast.mpi};
- * gpu-layer {@code org.hbcast.gpu..}; hierarchy {@code org.hbcast} and {@code org.hbcast.tuning};
- * bench {@code org.hbcast.bench..} and {@code org.hbcast.agent}.
+ * another binding could replace them. Modules and their packages: mpi-layer {@code org.hbcast.stage}
+ * (the stage contract and the one loop, free of MPI) and {@code org.hbcast.mpi}; gpu-layer
+ * {@code org.hbcast.gpu..}; hierarchy {@code org.hbcast} and {@code org.hbcast.tuning}; bench
+ * {@code org.hbcast.bench..} and {@code org.hbcast.agent}.
  */
 class ArchitectureTest {
     private static final String MPI_LAYER = "org.hbcast.mpi..";
+    private static final String STAGE = "org.hbcast.stage..";
+    private static final String ENGINE = "org.hbcast.gpu.ring..";
     private static final String GPU_LAYER = "org.hbcast.gpu..";
     private static final String API = "org.hbcast";
     private static final String TUNING = "org.hbcast.tuning..";
@@ -30,7 +33,7 @@ class ArchitectureTest {
         classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("org.hbcast");
         // Every module's classes are there, so no rule passes for want of classes to check.
-        for (String name : new String[] {"org.hbcast.mpi.HeaderRelay", "org.hbcast.gpu.shm.CallBoard",
+        for (String name : new String[] {"org.hbcast.mpi.HeaderRelay", "org.hbcast.stage.StageLoop", "org.hbcast.gpu.shm.CallBoard",
             "org.hbcast.HierarchicalBcast", "org.hbcast.tuning.CostModel", "org.hbcast.bench.UserProbe"}) {
             assertTrue(classes.contain(name), name + " was not imported");
         }
@@ -38,9 +41,30 @@ class ArchitectureTest {
 
     @Test
     void theMpiLayerUsesNoOtherModule() {
-        noClasses().that().resideInAPackage(MPI_LAYER).should().dependOnClassesThat()
+        noClasses().that().resideInAnyPackage(MPI_LAYER, STAGE).should().dependOnClassesThat()
                 .resideInAnyPackage(GPU_LAYER, API, TUNING, BENCH[0], BENCH[1])
                 .because("mpi-layer is the bottom layer").check(classes);
+    }
+
+    @Test
+    void theStageContractAndItsLoopKnowNoTransport() {
+        noClasses().that().resideInAPackage(STAGE).should().dependOnClassesThat()
+                .resideInAnyPackage(MPI_LAYER, "mpi..", GPU_LAYER, "jcuda..")
+                .because("the tree, the node's transports and the staging copies all implement the stage contract")
+                .check(classes);
+    }
+
+    @Test
+    void theEngineKnowsNeitherCudaNorSharedMemory() {
+        noClasses().that().resideInAPackage(ENGINE).should().dependOnClassesThat()
+                .resideInAnyPackage("org.hbcast.gpu.shm..", "org.hbcast.gpu.cuda..", "jcuda..")
+                .because("the ring moves chunks over its link interface, whatever memory they are in").check(classes);
+    }
+
+    @Test
+    void theGpuLayerTakesOnlyTheStageContractFromTheMpiLayer() {
+        noClasses().that().resideInAPackage(GPU_LAYER).should().dependOnClassesThat().resideInAPackage(MPI_LAYER)
+                .because("inside a node nothing goes over MPI; the caller gives a transport its wire").check(classes);
     }
 
     @Test

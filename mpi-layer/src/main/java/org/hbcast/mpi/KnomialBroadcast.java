@@ -5,39 +5,43 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
+import org.hbcast.stage.Chunks;
+import org.hbcast.stage.Stage;
+import org.hbcast.stage.StageException;
 
 /**
- * A segmented, pipelined k-nomial broadcast over non-blocking point-to-point, driven by
- * {@link #progress()} so that the caller can run it in one loop with the intra-node ring.
+ * The leaders' tree as a {@link Stage}: a pipelined k-nomial broadcast over non-blocking
+ * point-to-point, one message per chunk, so that it runs in one loop with the stages inside the node.
  *
  * <p>Participants are given as communicator ranks indexed by tree position (for the hierarchy: the
- * leader of every node, the root's node led by the root itself). A participant forwards segment
- * {@code s} to all its children, farthest first, as soon as it has arrived, while later segments are
- * still in flight; {@link #segmentsReady()} tells the caller how many leading segments it may use.
- * Receives are posted a window ahead; sends are bounded by the same window.
+ * leader of every node, the root's node led by the root itself). A participant forwards chunk
+ * {@code s} to all its children, farthest first, as soon as it has arrived, while later chunks are
+ * still in flight; {@link #chunksReady()} tells the next stage how many leading chunks it may use.
+ * Receives are posted a window ahead; sends are bounded by the same window. A root started as fed
+ * sends only the chunks {@link #feed} releases (a device leader's staging copies fill its buffer).
  *
- * <p>Segments go as {@code MPI.BYTE}; both ends describe the same bytes, so the datatype only
+ * <p>Chunks go as {@code MPI.BYTE}; both ends describe the same bytes, so the datatype only
  * matters for validation, which happens before this class is used.
  */
-public final class KnomialBroadcast {
-    /** Segments in flight per direction: enough to keep the network busy, few enough to stay cheap. */
+public final class KnomialBroadcast implements Stage {
+    /** Chunks in flight per direction: enough to keep the network busy, few enough to stay cheap. */
     static final int WINDOW = 8;
 
     private final Intracomm comm;
     private final int tag;
-    private final SegmentViews views = new SegmentViews();
+    private final ChunkViews views = new ChunkViews();
     private int[] children = new int[0];
     private Request[] receives = new Request[WINDOW];
     private Request[] sends = new Request[0];
 
     private int childCount;
     private int parentRank;
-    private int segments;
-    private int received;        // leading segments that have arrived (all of them at the root)
+    private int chunks;
+    private int received;        // leading chunks that have arrived (at the root: fed, or all of them)
     private int receivesPosted;
-    private int forwarded;       // leading segments whose sends to every child are posted
-    private int sendsCompleted;  // leading segments whose sends have all completed
-    private boolean rootStaged;  // the root's segments become ready one by one (markRootReady)
+    private int forwarded;       // leading chunks whose sends to every child are posted
+    private int sendsCompleted;  // leading chunks whose sends have all completed
+    private boolean fed;         // the root's chunks become ready one by one (feed)
 
     public KnomialBroadcast(Intracomm comm, int tag) {
         this.comm = comm;
@@ -52,9 +56,10 @@ public final class KnomialBroadcast {
      * @param rootIndex the tree index of the root
      * @param data a direct buffer holding (at the root) or receiving the message from its address on
      * @param elementBytes bytes per element of {@code data} (slices are made in elements)
+     * @param fed at the root: its chunks are not in {@code data} yet, {@link #feed} releases them
      */
     public void start(int[] participants, int n, int me, int rootIndex, int radix, Buffer data,
-                      int elementBytes, long bytes, int segmentBytes) {
+                      int elementBytes, long bytes, int chunkBytes, boolean fed) {
         int rel = KnomialTree.toRelative(me, rootIndex, n);
         int max = KnomialTree.maxChildren(n, radix);
         if (children.length < max) {
@@ -65,40 +70,48 @@ public final class KnomialBroadcast {
             children[c] = participants[KnomialTree.toAbsolute(children[c], rootIndex, n)];
         }
         parentRank = rel == 0 ? -1 : participants[KnomialTree.toAbsolute(KnomialTree.parent(rel, n, radix), rootIndex, n)];
-        views.reset(data, elementBytes, bytes, segmentBytes);
-        segments = SegmentViews.segmentCount(bytes, segmentBytes);
+        if (fed && rel != 0) {
+            throw new IllegalArgumentException("only the root is fed its chunks; tree index " + me + " is not the root");
+        }
+        views.reset(data, elementBytes, bytes, chunkBytes);
+        chunks = Chunks.count(bytes, chunkBytes);
         if (sends.length < WINDOW * Math.max(childCount, 1)) {
             sends = new Request[WINDOW * Math.max(childCount, 1)];
         }
-        received = parentRank < 0 ? segments : 0;
-        rootStaged = false;
+        received = parentRank < 0 && !fed ? chunks : 0;
+        this.fed = fed;
         receivesPosted = 0;
         forwarded = 0;
         sendsCompleted = 0;
     }
 
-    /**
-     * At the root: only the first {@code ready} segments hold data yet, the rest are still being
-     * staged into the buffer (from a device); call again as more are ready. Without this call the
-     * root sends every segment at once.
-     */
-    public void markRootReady(int ready) {
-        if (parentRank >= 0) {
-            throw new IllegalStateException("only the root is fed its segments");
+    /** At a root started as fed: chunks {@code [0, ready)} hold data and may be sent. */
+    @Override
+    public void feed(int ready) {
+        if (!fed) {
+            throw new IllegalStateException("this tree stage was not started as fed");
         }
-        if (ready < 0 || ready > segments || rootStaged && ready < received) {
-            throw new IllegalArgumentException("ready segments must grow within [0, " + segments + "]: " + ready);
+        if (ready < received || ready > chunks) {
+            throw new IllegalArgumentException("chunks fed must grow within [" + received + ", " + chunks + "]: " + ready);
         }
-        rootStaged = true;
         received = ready;
     }
 
     /** Makes what progress it can without blocking; returns a positive number when anything moved. */
-    public int progress() throws MPIException {
+    @Override
+    public int progress() {
+        try {
+            return exchange();
+        } catch (MPIException e) {
+            throw new StageException("MPI failed in the leaders' tree: " + e.getMessage(), e);
+        }
+    }
+
+    private int exchange() throws MPIException {
         int work = 0;
-        while (parentRank >= 0 && receivesPosted < segments && receivesPosted - received < WINDOW) {
+        while (parentRank >= 0 && receivesPosted < chunks && receivesPosted - received < WINDOW) {
             int s = receivesPosted++;
-            receives[s % WINDOW] = comm.iRecv(views.view(s), views.segmentLength(s), MPI.BYTE, parentRank, tag);
+            receives[s % WINDOW] = comm.iRecv(views.view(s), views.chunkLength(s), MPI.BYTE, parentRank, tag);
             work++;
         }
         while (received < receivesPosted && receives[received % WINDOW].test()) {
@@ -109,7 +122,7 @@ public final class KnomialBroadcast {
         while (forwarded < received && forwarded - sendsCompleted < WINDOW && childCount > 0) {
             int s = forwarded++;
             Buffer view = views.view(s);
-            int length = views.segmentLength(s);
+            int length = views.chunkLength(s);
             int base = (s % WINDOW) * childCount;
             for (int c = 0; c < childCount; c++) {
                 sends[base + c] = comm.iSend(view, length, MPI.BYTE, children[c], tag);
@@ -141,28 +154,35 @@ public final class KnomialBroadcast {
         return true;
     }
 
-    /** Leading segments present in the buffer (all of them at the root). */
-    public int segmentsReady() {
+    /** Leading chunks present in the buffer (all of them at a root not fed). */
+    @Override
+    public int chunksReady() {
         return received;
     }
 
-    public int segmentCount() {
-        return segments;
+    @Override
+    public int chunkCount() {
+        return chunks;
     }
 
+    @Override
     public boolean isDone() {
-        return received == segments && sendsCompleted == segments;
+        return received == chunks && sendsCompleted == chunks;
     }
 
     /** What this participant still waits for, naming the peer, for timeout messages. */
-    public String pending() {
-        if (received < segments) {
-            return "segment " + received + " of " + segments + " from rank " + parentRank + " (tree parent)";
+    @Override
+    public String describeWait() {
+        if (fed && received < chunks) {
+            return "chunk " + received + " of " + chunks + " to be staged into the root's buffer";
+        }
+        if (received < chunks) {
+            return "chunk " + received + " of " + chunks + " from rank " + parentRank + " (tree parent)";
         }
         int base = (sendsCompleted % WINDOW) * childCount;
         for (int c = 0; c < childCount; c++) {
             if (sends[base + c] != null) {
-                return "the send of segment " + sendsCompleted + " of " + segments + " to rank " + children[c]
+                return "the send of chunk " + sendsCompleted + " of " + chunks + " to rank " + children[c]
                         + " (tree child)";
             }
         }
@@ -170,7 +190,8 @@ public final class KnomialBroadcast {
     }
 
     /** Cancels receives still posted after a failure, so no late message lands in the user's buffer. */
-    public void cancel() {
+    @Override
+    public void abort() {
         for (int i = 0; i < receives.length; i++) {
             Request r = receives[i];
             if (r != null) {

@@ -13,20 +13,27 @@ import java.nio.file.Path;
  * One rank's part of the node's CUDA IPC ring: its control block (a shared-memory inbox used only for
  * its counters), its device staging slots, one stream, and, once connected, its two links and the
  * pipeline over them. Knows nothing of MPI; the caller exchanges what {@link #controlPath()} and
- * {@link #slotDescriptor()} return (an all-gather over the node communicator) and, for
- * {@link LinkMode#DIRECT} broadcasts, the buffers' descriptors.
+ * {@link #slotDescriptor()} return (an all-gather over the node communicator) and gives each call
+ * the wire ({@link NeighbourExchange}) over which neighbours swap their buffers' descriptors when
+ * the call goes buffer to buffer: the choice of {@link LinkMode} is this transport's own.
  *
  * <pre>{@code
  * CudaRingMember me = CudaRingMember.create(dir, nodeRank, nodeSize, device, 8, 1 << 20);
  * me.connect(allGather(me.controlPath()), allGather(me.slotDescriptor()));
  * barrier(); me.unlinkControl();
- * // per broadcast: me.bindStaged(buf) or me.bindDirect(buf, rightNeighboursDescriptor, 0); drive me.pipeline()
+ * // per broadcast: Stage ring = me.start(buf, bytes, chunkBytes, firstNodeRank, fed, wire); drive it
  * }</pre>
  */
 public final class CudaRingMember implements AutoCloseable
 {
     /** IPC mappings kept per peer: a few user buffers used in turn stay mapped. */
     public static final int MAPPINGS_PER_PEER = 8;
+    /**
+     * From this size on a call copies buffer to buffer ({@link LinkMode#DIRECT}): the descriptor swap
+     * and, the first time, the mapping cost less than a second copy of every chunk. Below it, chunks go
+     * through the slots and need no exchange.
+     */
+    public static final long DIRECT_MIN_BYTES = 1 << 20;
 
     private final int position;
     private final int ringSize;
@@ -39,6 +46,8 @@ public final class CudaRingMember implements AutoCloseable
     private CudaIpcSender sender;
     private CudaIpcReceiver receiver;
     private RingPipeline<DeviceBuffer> pipeline;
+    private final byte[] myDescriptor = new byte[IpcDescriptor.BYTES];
+    private final byte[] rightDescriptor = new byte[IpcDescriptor.BYTES];
 
     private CudaRingMember(final int position, final int ringSize, final int device, final DeviceSlots slots,
         final ShmInbox control, final DeviceBuffer slotMemory, final CudaStream stream)
@@ -134,8 +143,33 @@ public final class CudaRingMember implements AutoCloseable
         control.unlink();
     }
 
+    /**
+     * Starts this rank's part of a broadcast of {@code bytes} of {@code buffer} along the ring from
+     * node rank {@code first}: picks the link mode (neighbours swap their buffers' descriptors over
+     * {@code wire} when it is {@link LinkMode#DIRECT}) and resets the pipeline. Collective over the
+     * node's ring when the call goes buffer to buffer.
+     *
+     * @param fed true on a first rank whose chunks arrive from elsewhere (a leader's staging copies)
+     */
+    public RingPipeline<DeviceBuffer> start(final DeviceBuffer buffer, final long bytes, final int chunkBytes,
+        final int first, final boolean fed, final NeighbourExchange wire)
+    {
+        final RingRole role = role(first);
+        if (bytes >= DIRECT_MIN_BYTES && ringSize > 1)
+        {
+            IpcDescriptor.encode(buffer, myDescriptor, 0);
+            wire.swap(myDescriptor, rightDescriptor);
+            bindDirect(buffer, role.sends(), rightDescriptor, 0);
+        }
+        else
+        {
+            bindStaged(buffer);
+        }
+        return fed ? pipeline.resetFed(buffer, bytes, chunkBytes) : pipeline.reset(role, buffer, bytes, chunkBytes);
+    }
+
     /** The next broadcast goes through the staging slots; {@code buffer} is this rank's. */
-    public void bindStaged(final DeviceBuffer buffer)
+    private void bindStaged(final DeviceBuffer buffer)
     {
         if (sender != null)
         {
@@ -149,7 +183,7 @@ public final class CudaRingMember implements AutoCloseable
      * neighbour's is described at {@code offset} of {@code rightDescriptor} (mapped now unless cached).
      * {@code sends} says whether this rank sends in this broadcast (a LAST rank needs no mapping).
      */
-    public void bindDirect(final DeviceBuffer buffer, final boolean sends, final byte[] rightDescriptor,
+    private void bindDirect(final DeviceBuffer buffer, final boolean sends, final byte[] rightDescriptor,
         final int offset)
     {
         if (sender == null)

@@ -2,18 +2,18 @@ package org.hbcast.gpu.cuda;
 
 import jcuda.runtime.JCuda;
 import jcuda.runtime.cudaMemcpyKind;
+import org.hbcast.stage.Chunks;
+import org.hbcast.stage.Stage;
 
 /**
- * Segment-by-segment asynchronous copies between a device buffer and pinned host memory, for a node
- * leader that stages device data for the network: device to host at the root (each segment may be
- * sent as soon as its copy completes), host to device at the other leaders (each segment may enter
- * the node's ring as soon as its copy completes). Copies run on their own stream, so they overlap
- * with the network and with the ring's copies; at most {@code window} are in flight.
- *
- * <p>A non-blocking state machine like the ring: {@link #start}, then {@link #issue} as segments
- * become available and {@link #poll} until {@link #isDone()}. No allocation after construction.
+ * A node leader's staging of device data for the network, as a {@link Stage}: chunk-by-chunk
+ * asynchronous copies between a device buffer and pinned host memory, device to host at the root
+ * (each chunk may be sent as soon as its copy completes), host to device at the other leaders (fed
+ * by the tree: each chunk may enter the node's ring as soon as its copy completes). Copies run on
+ * their own stream, so they overlap with the network and with the ring's copies; at most
+ * {@code window} are in flight. No allocation after construction.
  */
-public final class StagingCopies implements AutoCloseable
+public final class StagingCopies implements Stage, AutoCloseable
 {
     private final CudaStream stream;
     private final EventRing events;
@@ -23,8 +23,10 @@ public final class StagingCopies implements AutoCloseable
     private DeviceBuffer deviceBuffer;
     private long hostAddress;
     private long totalBytes;
-    private int segmentBytes;
-    private int segments;
+    private int chunkBytes;
+    private int chunks;
+    private boolean fed;
+    private int available;
     private long issued;
     private long completed;
     private long base;
@@ -43,40 +45,63 @@ public final class StagingCopies implements AutoCloseable
      * @param buffer       the device side
      * @param hostAddress  the pinned host side (at least {@code bytes})
      * @param bytes        bytes to copy, from offset 0 of both
-     * @param segmentBytes bytes per segment (the last one shorter)
+     * @param chunkBytes   bytes per chunk (the last one shorter)
+     * @param fed          true when the source fills chunk by chunk and {@link #feed} releases them
      */
     public void start(final boolean toHost, final DeviceBuffer buffer, final long hostAddress, final long bytes,
-        final int segmentBytes)
+        final int chunkBytes, final boolean fed)
     {
         if (!isDone())
         {
             throw new IllegalStateException("previous staging has not finished");
         }
-        if (segmentBytes <= 0 || bytes < 0 || bytes > buffer.bytes())
+        if (bytes > buffer.bytes())
         {
-            throw new IllegalArgumentException("cannot stage " + bytes + " bytes in segments of " + segmentBytes +
-                " through " + buffer);
+            throw new IllegalArgumentException("cannot stage " + bytes + " bytes through " + buffer);
         }
         this.toHost = toHost;
         this.deviceBuffer = buffer;
         this.hostAddress = hostAddress;
         this.totalBytes = bytes;
-        this.segmentBytes = segmentBytes;
-        this.segments = (int)((bytes + segmentBytes - 1) / segmentBytes);
-        // Event sequence numbers keep counting across broadcasts; segment s of this one is base + s.
+        this.chunks = Chunks.count(bytes, chunkBytes);
+        this.chunkBytes = chunkBytes;
+        this.fed = fed;
+        this.available = fed ? 0 : chunks;
+        // Event sequence numbers keep counting across broadcasts; chunk c of this one is base + c.
         this.base = issued;
     }
 
-    /** Starts the copies of segments below {@code available} that the window allows. Returns how many. */
-    public int issue(final int available)
+    /** Chunks {@code [0, ready)} of the source are in place and may be copied. */
+    @Override
+    public void feed(final int ready)
     {
-        final int limit = Math.min(available, segments);
-        int started = 0;
-        while (issued - base < limit && issued - completed < events.size())
+        if (!fed)
         {
-            final int segment = (int)(issued - base);
-            final long offset = (long)segment * segmentBytes;
-            final long length = Math.min(segmentBytes, totalBytes - offset);
+            throw new IllegalStateException("these staging copies were not started as fed");
+        }
+        if (ready < available || ready > chunks)
+        {
+            throw new IllegalArgumentException("chunks fed must grow within [" + available + ", " + chunks + "]: " +
+                ready);
+        }
+        available = ready;
+    }
+
+    /** Starts the copies the window allows and notes those completed; returns how many of each. */
+    @Override
+    public int progress()
+    {
+        return issue() + poll();
+    }
+
+    private int issue()
+    {
+        int started = 0;
+        while (issued - base < available && issued - completed < events.size())
+        {
+            final int chunk = (int)(issued - base);
+            final long offset = Chunks.offset(chunk, chunkBytes);
+            final long length = Chunks.length(chunk, chunkBytes, totalBytes);
             device.moveTo(deviceBuffer.address() + offset);
             host.moveTo(hostAddress + offset);
             if (toHost)
@@ -96,8 +121,7 @@ public final class StagingCopies implements AutoCloseable
         return started;
     }
 
-    /** Notes completed copies; returns how many completed now. */
-    public int poll()
+    private int poll()
     {
         int done = 0;
         while (completed < issued && events.isComplete(completed))
@@ -108,30 +132,47 @@ public final class StagingCopies implements AutoCloseable
         return done;
     }
 
-    /** Leading segments whose copies have completed. */
-    public int segmentsDone()
+    /** Leading chunks whose copies have completed. */
+    @Override
+    public int chunksReady()
     {
         return (int)(completed - base);
     }
 
-    /** Segments of this broadcast. */
-    public int segmentCount()
+    @Override
+    public int chunkCount()
     {
-        return segments;
+        return chunks;
     }
 
-    /** True when every segment of the current broadcast has been copied (at once before the first). */
+    /** True when every chunk of the current broadcast has been copied (at once before the first). */
+    @Override
     public boolean isDone()
     {
-        return completed == issued && completed - base == segments;
+        return completed == issued && completed - base == chunks;
+    }
+
+    @Override
+    public String describeWait()
+    {
+        return (available < chunks && completed - base == available ? "chunk " + available + " of " + chunks +
+            " to stage" : "copies of staged chunks") + (toHost ? " from the GPU to host memory" :
+            " from host memory to the GPU");
     }
 
     /** Waits for copies in flight (after a failure), so no late copy lands in memory about to be reused. */
-    public void drain()
+    @Override
+    public void abort()
     {
         stream.synchronize();
         completed = issued;
-        base = issued - segments;
+        base = issued - chunks;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "staging copies " + (toHost ? "to host" : "to the GPU");
     }
 
     /** Waits for copies in flight, then destroys the events and the stream. */

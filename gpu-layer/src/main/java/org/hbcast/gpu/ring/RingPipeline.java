@@ -1,6 +1,7 @@
 package org.hbcast.gpu.ring;
 
-import org.hbcast.gpu.IntraNodeBroadcast;
+import org.hbcast.stage.Chunks;
+import org.hbcast.stage.Stage;
 
 import java.util.Objects;
 
@@ -14,15 +15,15 @@ import java.util.Objects;
  *
  * <p>The engine does not know what kind of memory it moves: it hands {@code M} values and offsets to
  * the links. One object serves every broadcast of a ring: {@link #reset} it per call, then call
- * {@link #progress()} until {@link #isDone()}. Neither allocates. {@link #progress()} never blocks:
- * a node leader calls it in the same loop as its inter-node tree and feeds chunks with
- * {@link #markAvailable(int)} as they arrive. {@link RingDriver} is the blocking loop for the rest.
+ * {@link #progress()} until {@link #isDone()}, as a {@link Stage} of the call's one loop. Neither
+ * allocates. A node leader's ring is started fed ({@link #resetFed}): the loop passes on what the
+ * tree has delivered with {@link #feed(int)}.
  *
- * <p>Not thread-safe, except that {@link #markAvailable(int)} may be called from one other thread.
+ * <p>Not thread-safe: one call at a time, driven by one thread.
  *
  * @param <M> the kind of memory (host buffer, device pointer) the links copy between
  */
-public final class RingPipeline<M> implements IntraNodeBroadcast
+public final class RingPipeline<M> implements Stage
 {
     private final ChunkSender<M> sender;
     private final ChunkReceiver<M> receiver;
@@ -34,7 +35,8 @@ public final class RingPipeline<M> implements IntraNodeBroadcast
     private long totalBytes;
     private int chunkBytes;
     private int chunkCount;
-    private volatile int available;
+    private boolean fed;
+    private int available;
     private int sent;
     private int received;
 
@@ -82,7 +84,7 @@ public final class RingPipeline<M> implements IntraNodeBroadcast
      * @param role       this rank's role in this broadcast ({@link RingRole#of})
      * @param memory     this rank's buffer: read by the first rank, written by the others
      * @param totalBytes bytes to broadcast, from offset 0 of {@code memory}; 0 is a no-op
-     * @param chunkBytes bytes per chunk, at least 1; larger than the links' slots means slot-sized
+     * @param chunkBytes bytes per chunk, 1 to {@link #maxChunkBytes()}
      * @return this
      * @throws RingAbortedException if the ring was aborted by an earlier failure
      */
@@ -90,17 +92,19 @@ public final class RingPipeline<M> implements IntraNodeBroadcast
     {
         Objects.requireNonNull(role, "role");
         start(role, memory, totalBytes, chunkBytes);
+        fed = false;
         available = role == RingRole.FIRST ? chunkCount : 0;
         return this;
     }
 
     /**
      * Prepares a broadcast in which this rank is first but receives the data from elsewhere (the
-     * inter-node tree): no chunk is available until {@link #markAvailable} says so.
+     * inter-node tree): no chunk is available until {@link #feed} says so.
      */
     public RingPipeline<M> resetFed(final M memory, final long totalBytes, final int chunkBytes)
     {
         start(RingRole.FIRST, memory, totalBytes, chunkBytes);
+        fed = true;
         available = 0;
         return this;
     }
@@ -111,25 +115,16 @@ public final class RingPipeline<M> implements IntraNodeBroadcast
         {
             throw new IllegalStateException("previous broadcast has not finished: " + describeWait());
         }
-        if (totalBytes < 0)
+        if (chunkBytes > maxChunkBytes)
         {
-            throw new IllegalArgumentException("totalBytes must not be negative: " + totalBytes);
-        }
-        if (chunkBytes <= 0)
-        {
-            throw new IllegalArgumentException("chunkBytes must be positive: " + chunkBytes);
+            throw new IllegalArgumentException("chunks of " + chunkBytes + " bytes do not fit the ring's slots of " +
+                maxChunkBytes);
         }
         if (role != RingRole.ALONE && sender == null)
         {
             throw new IllegalArgumentException("a ring of one rank can only be ALONE, not " + role);
         }
-        final int effectiveChunk = Math.min(chunkBytes, maxChunkBytes);
-        final long chunks = (totalBytes + effectiveChunk - 1) / effectiveChunk;
-        if (chunks > Integer.MAX_VALUE)
-        {
-            throw new IllegalArgumentException(totalBytes + " bytes in chunks of " + effectiveChunk +
-                " is more than " + Integer.MAX_VALUE + " chunks");
-        }
+        final int chunks = Chunks.count(totalBytes, chunkBytes);
         if (chunks > 0 && role != RingRole.ALONE && memory == null)
         {
             throw new IllegalArgumentException("memory is required to move " + totalBytes + " bytes");
@@ -141,22 +136,19 @@ public final class RingPipeline<M> implements IntraNodeBroadcast
         this.role = role;
         this.memory = memory;
         this.totalBytes = totalBytes;
-        this.chunkBytes = effectiveChunk;
-        this.chunkCount = role == RingRole.ALONE ? 0 : (int)chunks;
+        this.chunkBytes = chunkBytes;
+        this.chunkCount = role == RingRole.ALONE ? 0 : chunks;
         this.sent = 0;
         this.received = 0;
     }
 
-    /**
-     * Declares chunks {@code [0, chunks)} present in this first rank's buffer, so they may be sent.
-     * The count only grows. The buffer writes must happen before this call (it publishes them to the
-     * thread that calls {@link #progress()}).
-     */
-    public void markAvailable(final int chunks)
+    /** Declares chunks {@code [0, chunks)} present in this fed first rank's buffer, so they may be sent. */
+    @Override
+    public void feed(final int chunks)
     {
-        if (role != RingRole.FIRST)
+        if (!fed)
         {
-            throw new IllegalStateException("only the FIRST rank is fed chunks; this rank is " + role);
+            throw new IllegalStateException("only a FIRST rank started fed is fed chunks; this rank is " + role);
         }
         if (chunks < available || chunks > chunkCount)
         {
@@ -166,17 +158,11 @@ public final class RingPipeline<M> implements IntraNodeBroadcast
         available = chunks;
     }
 
-    /**
-     * Declares the first {@code bytes} of the message present; the whole chunks among them may be
-     * sent. For feeders whose pieces are not cut at chunk boundaries.
-     */
-    public void markAvailableBytes(final long bytes)
+    /** Leading chunks whole in this rank's buffer. */
+    @Override
+    public int chunksReady()
     {
-        if (bytes < 0 || bytes > totalBytes)
-        {
-            throw new IllegalArgumentException("available bytes must be within [0, " + totalBytes + "]: " + bytes);
-        }
-        markAvailable(bytes == totalBytes ? chunkCount : (int)(bytes / chunkBytes));
+        return role == RingRole.FIRST ? available : received;
     }
 
     /**
@@ -186,6 +172,7 @@ public final class RingPipeline<M> implements IntraNodeBroadcast
      * @throws RingAbortedException if nothing can move because a neighbour's abort reached this rank
      * @throws RingException        if the left neighbour posted a chunk of an unexpected length
      */
+    @Override
     public int progress()
     {
         int work;
@@ -288,15 +275,16 @@ public final class RingPipeline<M> implements IntraNodeBroadcast
 
     private long offsetOf(final int chunk)
     {
-        return (long)chunk * chunkBytes;
+        return Chunks.offset(chunk, chunkBytes);
     }
 
     private int lengthOf(final int chunk)
     {
-        return (int)Math.min(chunkBytes, totalBytes - offsetOf(chunk));
+        return Chunks.length(chunk, chunkBytes, totalBytes);
     }
 
     /** True when this rank's part of the current broadcast is complete (at once for 0 bytes or ALONE). */
+    @Override
     public boolean isDone()
     {
         switch (role)
@@ -317,6 +305,7 @@ public final class RingPipeline<M> implements IntraNodeBroadcast
      * pass it on). Call when this rank gives up on the broadcast for any reason. The ring stays
      * aborted.
      */
+    @Override
     public void abort()
     {
         abortLinks(localRank);
@@ -362,6 +351,7 @@ public final class RingPipeline<M> implements IntraNodeBroadcast
      * What this rank is waiting for, naming chunk and peer, e.g. "chunk 5 of 12 from node rank 2
      * (left neighbour)". Chunks are counted from 1. For error messages: allocates.
      */
+    @Override
     public String describeWait()
     {
         if (isDone())
@@ -379,7 +369,7 @@ public final class RingPipeline<M> implements IntraNodeBroadcast
                 else
                 {
                     wait.append("chunk ").append(sent + 1).append(" of ").append(chunkCount)
-                        .append(" to arrive from the inter-node level (markAvailable)");
+                        .append(" to arrive from the inter-node level");
                 }
                 break;
             case MIDDLE:
@@ -431,12 +421,13 @@ public final class RingPipeline<M> implements IntraNodeBroadcast
     }
 
     /** Chunks in the current broadcast. */
+    @Override
     public int chunkCount()
     {
         return chunkCount;
     }
 
-    /** Chunk size in use: the requested one, capped at the slot size. */
+    /** Chunk size of the current broadcast. */
     public int chunkBytes()
     {
         return chunkBytes;

@@ -2,9 +2,10 @@ package org.hbcast.gpu.shm;
 
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.hbcast.gpu.IntraNodeBroadcast;
 import org.hbcast.gpu.ring.RingAbortedException;
 import org.hbcast.gpu.ring.RingLink;
+import org.hbcast.stage.Chunks;
+import org.hbcast.stage.Stage;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -24,12 +25,12 @@ import static org.hbcast.gpu.shm.FanoutLayout.VERSION_OFFSET;
  * chunks into the slots and every other rank copies them out, each at its own pace, with the writer
  * held back only by the slowest reader.
  *
- * <p>Driven like the ring: {@link #startWriter}, {@link #startFedWriter} (a leader whose chunks
- * arrive from the tree and are released by {@link #markAvailable}) or {@link #startReader}, then
+ * <p>A {@link Stage} like the ring: {@link #startWriter}, {@link #startFedWriter} (a leader whose
+ * chunks arrive from the tree and are released by {@link #feed}) or {@link #startReader}, then
  * {@link #progress()} until {@link #isDone()}. Every rank of the node must take part in every call,
  * in the same order, since sequences run on over the life of the segment. Allocation-free per call.
  */
-public final class ShmFanout implements IntraNodeBroadcast, AutoCloseable
+public final class ShmFanout implements Stage, AutoCloseable
 {
     private final SharedSegment segment;
     private final UnsafeBuffer shm;
@@ -46,6 +47,7 @@ public final class ShmFanout implements IntraNodeBroadcast, AutoCloseable
     private long totalBytes;
     private int chunkBytes;
     private int chunkCount;
+    private boolean fed;
     private int available;
     private int done;
     private long knownTail;
@@ -137,13 +139,15 @@ public final class ShmFanout implements IntraNodeBroadcast, AutoCloseable
     public void startWriter(final MutableDirectBuffer memory, final long totalBytes, final int chunkBytes)
     {
         start(true, position, memory, totalBytes, chunkBytes);
+        fed = false;
         available = chunkCount;
     }
 
-    /** Starts a call in which this rank writes chunks as {@link #markAvailable} releases them. */
+    /** Starts a call in which this rank writes chunks as {@link #feed} releases them. */
     public void startFedWriter(final MutableDirectBuffer memory, final long totalBytes, final int chunkBytes)
     {
         start(true, position, memory, totalBytes, chunkBytes);
+        fed = true;
         available = 0;
     }
 
@@ -157,6 +161,7 @@ public final class ShmFanout implements IntraNodeBroadcast, AutoCloseable
             throw new IllegalArgumentException("node rank " + position + " cannot read its own writes");
         }
         start(false, writerPosition, memory, totalBytes, chunkBytes);
+        fed = false;
     }
 
     private void start(
@@ -170,27 +175,24 @@ public final class ShmFanout implements IntraNodeBroadcast, AutoCloseable
         {
             throw new IllegalStateException("fan-out aborted earlier; it cannot be reused");
         }
-        if (chunkBytes < 1 || chunkBytes > slotBytes)
+        if (chunkBytes > slotBytes)
         {
-            throw new IllegalArgumentException("chunk bytes must be within [1, " + slotBytes + "]: " + chunkBytes);
+            throw new IllegalArgumentException("chunks of " + chunkBytes + " bytes do not fit the fan-out's slots of " +
+                slotBytes);
         }
         if (totalBytes < 0 || totalBytes > memory.capacity())
         {
             throw new IllegalArgumentException("message of " + totalBytes + " bytes does not fit memory of " +
                 memory.capacity());
         }
-        final long chunks = (totalBytes + chunkBytes - 1) / chunkBytes;
-        if (chunks > Integer.MAX_VALUE)
-        {
-            throw new IllegalArgumentException("too many chunks: " + chunks);
-        }
+        final int chunks = Chunks.count(totalBytes, chunkBytes);
         base += chunkCount;
         this.writer = writer;
         this.writerPosition = writerPosition;
         this.memory = memory;
         this.totalBytes = totalBytes;
         this.chunkBytes = chunkBytes;
-        this.chunkCount = (int)chunks;
+        this.chunkCount = chunks;
         this.done = 0;
         this.knownTail = base;
         // A lower bound, not a guess: the previous writer only ever ran S chunks ahead of the slowest
@@ -198,13 +200,33 @@ public final class ShmFanout implements IntraNodeBroadcast, AutoCloseable
         this.knownMinHead = base - slotCount;
     }
 
-    /** A fed writer may post chunks {@code [0, chunks)}. Never moves backwards. */
-    public void markAvailable(final int chunks)
+    /** A fed writer may post chunks {@code [0, chunks)}. */
+    @Override
+    public void feed(final int chunks)
     {
-        if (chunks > available)
+        if (!fed)
         {
-            available = Math.min(chunks, chunkCount);
+            throw new IllegalStateException("only a writer started fed is fed chunks");
         }
+        if (chunks < available || chunks > chunkCount)
+        {
+            throw new IllegalArgumentException("chunks available must grow within [" + available + ", " +
+                chunkCount + "]: " + chunks);
+        }
+        available = chunks;
+    }
+
+    /** Leading chunks whole in this rank's memory. */
+    @Override
+    public int chunksReady()
+    {
+        return writer ? available : done;
+    }
+
+    @Override
+    public int chunkCount()
+    {
+        return chunkCount;
     }
 
     /**
@@ -213,6 +235,7 @@ public final class ShmFanout implements IntraNodeBroadcast, AutoCloseable
      * @return chunks moved, 0 when waiting on a peer
      * @throws RingAbortedException when a rank of the node aborted the fan-out
      */
+    @Override
     public int progress()
     {
         final int moved = writer ? write() : read();
@@ -299,21 +322,23 @@ public final class ShmFanout implements IntraNodeBroadcast, AutoCloseable
 
     private int offsetOf(final int chunk)
     {
-        return (int)((long)chunk * chunkBytes);
+        return (int)Chunks.offset(chunk, chunkBytes);
     }
 
     private int lengthOf(final int chunk)
     {
-        return (int)Math.min(chunkBytes, totalBytes - (long)chunk * chunkBytes);
+        return Chunks.length(chunk, chunkBytes, totalBytes);
     }
 
     /** True once this rank's part of the call is complete. A call of 0 bytes is done at once. */
+    @Override
     public boolean isDone()
     {
         return done == chunkCount;
     }
 
     /** Marks the fan-out failed by this rank, so the others fail fast instead of timing out. */
+    @Override
     public void abort()
     {
         aborted = true;
@@ -337,6 +362,7 @@ public final class ShmFanout implements IntraNodeBroadcast, AutoCloseable
     }
 
     /** What this rank waits for, for a timeout message. */
+    @Override
     public String describeWait()
     {
         if (writer)

@@ -55,7 +55,7 @@ class RingPipelineTest
             {
                 final int start = random.nextInt(n);
                 final int bytes = random.nextInt(6) == 0 ? 0 : 1 + random.nextInt(300);
-                final int chunk = 1 + random.nextInt(slotBytes + 10);
+                final int chunk = 1 + random.nextInt(slotBytes);
                 final boolean fed = n > 1 && random.nextBoolean();
                 final String what = "trial " + trial + " call " + call + ": n " + n + ", S " + slots + ", slot " +
                     slotBytes + ", start " + start + ", bytes " + bytes + ", chunk " + chunk + ", fed " + fed;
@@ -92,7 +92,7 @@ class RingPipelineTest
                     }
                     if (n > 1 && RingRole.of(n, rank, start).sends())
                     {
-                        posted[rank] += (bytes + Math.min(chunk, slotBytes) - 1) / Math.min(chunk, slotBytes);
+                        posted[rank] += (bytes + chunk - 1) / chunk;
                     }
                 }
             }
@@ -132,7 +132,7 @@ class RingPipelineTest
                 final int piece = Math.min(message.length - delivered, 1 + random.nextInt(50));
                 System.arraycopy(message, delivered, firstBuffer, delivered, piece);
                 delivered += piece;
-                first.markAvailableBytes(delivered);
+                first.feed(delivered == message.length ? first.chunkCount() : delivered / first.chunkBytes());
             }
             final int rank = random.nextInt(n);
             if (random.nextInt(10) < weight[rank])
@@ -206,17 +206,19 @@ class RingPipelineTest
         assertThrows(IllegalArgumentException.class,
             () -> new RingPipeline<>(ring.links[0].sender, ring.links[0].receiver));
 
+        assertThrows(IllegalArgumentException.class, () -> p.reset(RingRole.FIRST, buffer, 16, p.maxChunkBytes() + 1));
         p.reset(RingRole.LAST, buffer, 16, 8);
-        assertThrows(IllegalStateException.class, () -> p.markAvailable(1));
+        assertThrows(IllegalStateException.class, () -> p.feed(1));
+        final RingPipeline<byte[]> r = new ArrayRing(2, 2, 8).pipelines.get(0);
+        r.reset(RingRole.FIRST, buffer, 0, 8);
+        assertThrows(IllegalStateException.class, () -> r.feed(0), "a first rank not started fed has every chunk");
         final RingPipeline<byte[]> q = ring.pipelines.get(1);
         q.resetFed(buffer, 16, 8);
-        q.markAvailable(1);
-        assertThrows(IllegalArgumentException.class, () -> q.markAvailable(0));
-        assertThrows(IllegalArgumentException.class, () -> q.markAvailable(3));
-        assertThrows(IllegalArgumentException.class, () -> q.markAvailableBytes(17));
-        q.markAvailableBytes(15);
-        assertEquals(1, q.chunksAvailable());
-        q.markAvailableBytes(16);
+        q.feed(1);
+        assertThrows(IllegalArgumentException.class, () -> q.feed(0));
+        assertThrows(IllegalArgumentException.class, () -> q.feed(3));
+        assertEquals(1, q.chunksReady());
+        q.feed(2);
         assertEquals(2, q.chunksAvailable());
     }
 

@@ -232,7 +232,7 @@ class ShmFanoutTest
             {
                 if (rank == call.writer() && call.fed() && fedChunks < chunks)
                 {
-                    fanout.markAvailable(++fedChunks);
+                    fanout.feed(++fedChunks);
                 }
                 if (slow)
                 {

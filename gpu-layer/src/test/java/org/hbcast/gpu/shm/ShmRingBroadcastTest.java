@@ -2,7 +2,6 @@ package org.hbcast.gpu.shm;
 
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.hbcast.gpu.ring.RingDriver;
 import org.hbcast.gpu.ring.RingPipeline;
 import org.hbcast.gpu.ring.RingRole;
 import org.junit.jupiter.api.AfterEach;
@@ -24,6 +23,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Broadcasts along real shared-memory rings: one thread per rank, real /dev/shm inboxes, real direct
@@ -106,8 +106,7 @@ class ShmRingBroadcastTest
         for (int i = 0; i < 400; i++)
         {
             final int bytes = random.nextInt(8) == 0 ? 0 : 1 + random.nextInt(24 * slotBytes);
-            // Some calls ask for chunks larger than a slot: those run in slot-sized chunks.
-            final int chunk = 1 + random.nextInt(2 * slotBytes);
+            final int chunk = 1 + random.nextInt(slotBytes);
             calls.add(new Call(random.nextInt(n), bytes, chunk));
         }
         broadcast(n, 2, slotBytes, calls, 99);
@@ -140,8 +139,7 @@ class ShmRingBroadcastTest
                 final ShmRingLinks links = node.links(rank);
                 final RingPipeline<MutableDirectBuffer> ring = links.newPipeline()
                     .reset(links.role(call.start()), new UnsafeBuffer(mine), call.bytes(), call.chunkBytes());
-                final RingDriver driver = new RingDriver(RING_TIMEOUT);
-                driver.begin();
+                final long deadline = System.nanoTime() + RING_TIMEOUT.toNanos();
                 while (!ring.isDone())
                 {
                     if (ring.role() == RingRole.LAST)
@@ -149,7 +147,14 @@ class ShmRingBroadcastTest
                         // The slow consumer: the two ranks before it keep finding their slots full.
                         LockSupport.parkNanos(200_000);
                     }
-                    driver.afterRound(ring.progress(), ring);
+                    if (ring.progress() == 0)
+                    {
+                        Thread.yield();
+                    }
+                    if (System.nanoTime() > deadline)
+                    {
+                        throw new AssertionError("rank " + rank + " waits for " + ring.describeWait());
+                    }
                 }
                 assertNull(Patterns.firstDifference(mine, expected, 0, call.bytes()), "rank " + rank);
             });
@@ -202,42 +207,19 @@ class ShmRingBroadcastTest
                 Patterns.fill(expected, 8, bytes);
                 final RingPipeline<MutableDirectBuffer> ring = node.links(rank).newPipeline();
                 final UnsafeBuffer memory = new UnsafeBuffer(mine);
-                Thread feeder = null;
                 if (rank == leader)
                 {
                     ring.resetFed(memory, bytes, chunk);
-                    feeder = new Thread(() -> feedChunks(ring, mine, expected, bytes, chunk), "tree-feeder");
-                    feeder.start();
+                    // Chunk k lands in the leader's buffer some time after chunk k - 1.
+                    Drive.fed(new Delivery(expected, mine, bytes, chunk, chunk, 3, 100_000, bytes), ring, RING_TIMEOUT);
                 }
                 else
                 {
                     ring.reset(node.links(rank).role(leader), memory, bytes, chunk);
-                }
-                new RingDriver(RING_TIMEOUT).run(ring);
-                if (feeder != null)
-                {
-                    feeder.join();
+                    Drive.alone(ring, RING_TIMEOUT);
                 }
                 assertNull(Patterns.firstDifference(mine, expected, 0, bytes), "rank " + rank);
             });
-        }
-    }
-
-    /** Plays the inter-node tree: chunk k lands in the leader's buffer some time after chunk k - 1. */
-    private static void feedChunks(final RingPipeline<MutableDirectBuffer> ring, final ByteBuffer leaderBuffer,
-        final ByteBuffer message, final int bytes, final int chunk)
-    {
-        final int chunks = (bytes + chunk - 1) / chunk;
-        for (int k = 0; k < chunks; k++)
-        {
-            final int from = k * chunk;
-            final int length = Math.min(chunk, bytes - from);
-            leaderBuffer.put(from, message, from, length);
-            ring.markAvailable(k + 1);
-            if (ThreadLocalRandom.current().nextInt(4) == 0)
-            {
-                LockSupport.parkNanos(300_000);
-            }
         }
     }
 
@@ -256,34 +238,17 @@ class ShmRingBroadcastTest
                 final ByteBuffer expected = ByteBuffer.allocateDirect(bytes);
                 Patterns.fill(expected, 21, bytes);
                 final RingPipeline<MutableDirectBuffer> ring = node.links(rank).newPipeline();
-                final RingDriver driver = new RingDriver(RING_TIMEOUT);
                 if (rank == 0)
                 {
                     ring.resetFed(new UnsafeBuffer(mine), bytes, chunk);
-                    // The leader's loop: one round of "inter-node tree" (a piece lands every third
-                    // round), one round of ring, as the hierarchy's driver does.
-                    int arrived = 0;
-                    int round = 0;
-                    driver.begin();
-                    while (!ring.isDone())
-                    {
-                        int work = 0;
-                        if (arrived < bytes && round++ % 3 == 0)
-                        {
-                            final int length = Math.min(piece, bytes - arrived);
-                            mine.put(arrived, expected, arrived, length);
-                            arrived += length;
-                            ring.markAvailableBytes(arrived);
-                            work++;
-                        }
-                        work += ring.progress();
-                        driver.afterRound(work, ring);
-                    }
+                    // The leader's loop: the "inter-node tree" (a piece lands every third round) feeds
+                    // the ring in the library's one loop.
+                    Drive.fed(new Delivery(expected, mine, bytes, chunk, piece, 3, 0, bytes), ring, RING_TIMEOUT);
                 }
                 else
                 {
                     ring.reset(node.links(rank).role(0), new UnsafeBuffer(mine), bytes, chunk);
-                    driver.run(ring);
+                    Drive.alone(ring, RING_TIMEOUT);
                 }
                 assertNull(Patterns.firstDifference(mine, expected, 0, bytes), "rank " + rank);
             });
@@ -291,17 +256,18 @@ class ShmRingBroadcastTest
     }
 
     @Test
-    void chunkLargerThanSlotRunsInSlotSizedChunks() throws Exception
+    void chunkLargerThanSlotIsRefusedBeforeAnythingMoves() throws Exception
     {
         final int maxChunk = 1000;
         try (ShmTestNode node = ShmTestNode.create(dir.path(), 2, 2, maxChunk))
         {
             final RingPipeline<MutableDirectBuffer> ring = node.links(0).newPipeline();
-            ring.reset(RingRole.FIRST, new UnsafeBuffer(new byte[10_000]), 10_000, 1 << 20);
-            assertEquals(1024, ring.chunkBytes());
-            assertEquals(10, ring.chunkCount());
+            final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+                () -> ring.reset(RingRole.FIRST, new UnsafeBuffer(new byte[10_000]), 10_000, 1025));
+            assertEquals("chunks of 1025 bytes do not fit the ring's slots of 1024", ex.getMessage());
+            assertEquals(0, node.links(0).outbox().posted());
         }
-        broadcast(2, 2, maxChunk, List.of(new Call(1, 10_000, 1 << 20), new Call(0, 1024, 5000)), 4);
+        broadcast(2, 2, maxChunk, List.of(new Call(1, 10_000, 1024), new Call(0, 1024, 1000)), 4);
     }
 
     /**
@@ -318,7 +284,6 @@ class ShmRingBroadcastTest
             {
                 final ShmRingLinks links = node.links(rank);
                 final RingPipeline<MutableDirectBuffer> ring = links.newPipeline();
-                final RingDriver driver = new RingDriver(RING_TIMEOUT);
                 final ByteBuffer mine = ByteBuffer.allocateDirect(capacity);
                 final ByteBuffer expected = ByteBuffer.allocateDirect(capacity);
                 final UnsafeBuffer memory = new UnsafeBuffer(mine);
@@ -338,7 +303,7 @@ class ShmRingBroadcastTest
                     }
                     Patterns.fill(mine, call.bytes(), capacity, untouched);
                     ring.reset(links.role(call.start()), memory, call.bytes(), call.chunkBytes());
-                    driver.run(ring);
+                    Drive.alone(ring, RING_TIMEOUT);
                     final String where = "rank " + rank + ", call " + c + " " + call + ": ";
                     assertNull(Patterns.firstDifference(mine, expected, 0, call.bytes()), where);
                     assertNull(Patterns.firstDifference(mine, call.bytes(), capacity, untouched), where);
@@ -363,8 +328,7 @@ class ShmRingBroadcastTest
             {
                 if (RingRole.of(n, rank, call.start()).sends())
                 {
-                    final int chunk = Math.min(call.chunkBytes(), slotBytes);
-                    chunks += (call.bytes() + chunk - 1) / chunk;
+                    chunks += (call.bytes() + call.chunkBytes() - 1) / call.chunkBytes();
                 }
             }
             assertEquals(chunks, node.links(rank).outbox().posted(), "tail of link " + rank + " -> right");

@@ -3,12 +3,11 @@ package org.hbcast.gpu.shm;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.hbcast.gpu.ring.RingAbortedException;
-import org.hbcast.gpu.ring.RingDriver;
 import org.hbcast.gpu.ring.RingException;
 import org.hbcast.gpu.ring.RingLink;
 import org.hbcast.gpu.ring.RingPipeline;
 import org.hbcast.gpu.ring.RingRole;
-import org.hbcast.gpu.ring.RingTimeoutException;
+import org.hbcast.stage.StageException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -62,10 +61,9 @@ class ShmRingFailureTest
         {
             final RingPipeline<MutableDirectBuffer> last = pipeline(node, 2, 0, 4 * CHUNK);
             final long started = System.nanoTime();
-            final RingTimeoutException ex = assertThrows(RingTimeoutException.class,
-                () -> new RingDriver(SHORT).run(last));
+            final Drive.TimedOut ex = assertThrows(Drive.TimedOut.class, () -> Drive.alone(last, SHORT));
             final long elapsedMs = (System.nanoTime() - started) / 1_000_000;
-            assertEquals("node rank 2 timed out after 300 ms waiting for chunk 1 of 4 from node rank 1 (left neighbour)",
+            assertEquals("timed out after 300 ms waiting for chunk 1 of 4 from node rank 1 (left neighbour)",
                 ex.getMessage());
             assertTrue(elapsedMs >= 300 && elapsedMs < 10_000, elapsedMs + " ms");
             // It gave up on the ring, so both neighbours will learn at once instead of timing out too.
@@ -81,9 +79,8 @@ class ShmRingFailureTest
         try (ShmTestNode node = ShmTestNode.create(dir.path(), 2, 2, CHUNK))
         {
             final RingPipeline<MutableDirectBuffer> first = pipeline(node, 0, 0, 10 * CHUNK);
-            final RingTimeoutException ex = assertThrows(RingTimeoutException.class,
-                () -> new RingDriver(SHORT).run(first));
-            assertEquals("node rank 0 timed out after 300 ms waiting for slot credit from node rank 1 " +
+            final Drive.TimedOut ex = assertThrows(Drive.TimedOut.class, () -> Drive.alone(first, SHORT));
+            assertEquals("timed out after 300 ms waiting for slot credit from node rank 1 " +
                 "(right neighbour) to send chunk 3 of 10", ex.getMessage());
             assertEquals(2, first.chunksSent());
         }
@@ -102,9 +99,9 @@ class ShmRingFailureTest
                 rings.set(rank, pipeline(node, rank, 0, bytes));
                 try
                 {
-                    new RingDriver(Duration.ofMillis(500)).run(rings.get(rank));
+                    Drive.alone(rings.get(rank), Duration.ofMillis(500));
                 }
-                catch (final RingException ex)
+                catch (final StageException ex)
                 {
                     failures.set(rank, ex);
                 }
@@ -112,7 +109,7 @@ class ShmRingFailureTest
             // The first rank is not held up by the absent third: the middle one buffers what it cannot forward.
             assertNull(failures.get(0));
             assertEquals(20, rings.get(1).chunksReceived());
-            assertEquals("node rank 1 timed out after 500 ms waiting for slot credit from node rank 2 " +
+            assertEquals("timed out after 500 ms waiting for slot credit from node rank 2 " +
                 "(right neighbour) to forward chunk 3 of 20", failures.get(1).getMessage());
         }
     }
@@ -131,7 +128,7 @@ class ShmRingFailureTest
                 if (rank == 0)
                 {
                     ring.resetFed(memory, bytes, CHUNK);
-                    ring.markAvailable(1);
+                    ring.feed(1);
                 }
                 else
                 {
@@ -139,15 +136,15 @@ class ShmRingFailureTest
                 }
                 try
                 {
-                    new RingDriver(rank == 0 ? SHORT : LONG).run(ring);
+                    Drive.alone(ring, rank == 0 ? SHORT : LONG);
                 }
-                catch (final RingException ex)
+                catch (final StageException ex)
                 {
                     failures.set(rank, ex);
                 }
             });
-            assertEquals("node rank 0 timed out after 300 ms waiting for chunk 2 of 3 to arrive from the " +
-                "inter-node level (markAvailable)", failures.get(0).getMessage());
+            assertEquals("timed out after 300 ms waiting for chunk 2 of 3 to arrive from the " +
+                "inter-node level", failures.get(0).getMessage());
             final RingAbortedException aborted = assertInstanceOf(RingAbortedException.class, failures.get(1));
             assertEquals(0, aborted.originRank());
             assertEquals("ring broadcast aborted by node rank 0; node rank 1 was waiting for chunk 2 of 3 " +
@@ -177,9 +174,9 @@ class ShmRingFailureTest
                 }
                 try
                 {
-                    new RingDriver(LONG).run(ring);
+                    Drive.alone(ring, LONG);
                 }
-                catch (final RingException ex)
+                catch (final StageException ex)
                 {
                     failures.set(rank, ex);
                 }
@@ -223,9 +220,9 @@ class ShmRingFailureTest
                     .reset(node.links(rank).role(0), new UnsafeBuffer(new byte[bytes]), bytes, 64);
                 try
                 {
-                    new RingDriver(LONG).run(ring);
+                    Drive.alone(ring, LONG);
                 }
-                catch (final RingException ex)
+                catch (final StageException ex)
                 {
                     failures.set(rank, ex);
                 }

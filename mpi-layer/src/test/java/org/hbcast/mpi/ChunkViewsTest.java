@@ -7,7 +7,7 @@ import java.nio.LongBuffer;
 import org.junit.jupiter.api.Test;
 
 /** Segment slices cover the buffer from its start to its capacity, whatever its position and limit. */
-class SegmentViewsTest {
+class ChunkViewsTest {
 
     @Test
     void slicesIgnoreThePositionAndLimitOfTheCallersBuffer() {
@@ -16,12 +16,12 @@ class SegmentViewsTest {
             longs.put(i, i);
         }
         longs.position(7).limit(30);   // found by the fuzz: slicing against the limit threw mid-broadcast
-        SegmentViews views = new SegmentViews();
+        ChunkViews views = new ChunkViews();
         views.reset(longs, 8, 800, 64);
-        assertEquals(13, SegmentViews.segmentCount(800, 64));
+        assertEquals(13, org.hbcast.stage.Chunks.count(800, 64));
         for (int s = 0; s < 13; s++) {
             LongBuffer v = (LongBuffer) views.view(s);
-            assertEquals(views.segmentLength(s) / 8, v.capacity(), "segment " + s);
+            assertEquals(views.chunkLength(s) / 8, v.capacity(), "segment " + s);
             assertEquals(s * 8L, v.get(0), "segment " + s + " starts at element " + s * 8);
         }
         assertEquals(7, longs.position());

@@ -1,4 +1,4 @@
-package org.hbcast;
+package org.hbcast.stage;
 
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -7,14 +7,15 @@ import org.agrona.concurrent.IdleStrategy;
 /**
  * The waiting half of a progress loop: backs off while a round moved nothing (so a rank that waits
  * does not starve the peer it waits for on an oversubscribed node) and reports when nothing has moved
- * for the timeout, so no call waits forever. One per loop owner; allocation-free.
+ * for the timeout, so no call waits forever. The one idle policy of the library: every wait loop of a
+ * call uses it. One per loop owner; allocation-free.
  */
-final class ProgressWait {
+public final class ProgressWait {
     private final IdleStrategy idle;
     private final long timeoutNs;
     private long stalledSince;
 
-    ProgressWait(IdleStrategy idle, long timeoutNs) {
+    public ProgressWait(IdleStrategy idle, long timeoutNs) {
         this.idle = idle;
         this.timeoutNs = timeoutNs;
     }
@@ -23,7 +24,7 @@ final class ProgressWait {
      * The wait of every loop of a call: 100 spins, 20 yields, then parks from 1 to 100 µs, so a rank
      * that waits soon gives its core to the peer it waits for on an oversubscribed node.
      */
-    static ProgressWait backingOff(long timeoutNs) {
+    public static ProgressWait backingOff(long timeoutNs) {
         return spinYieldPark(20, timeoutNs);
     }
 
@@ -33,7 +34,7 @@ final class ProgressWait {
      * costs 60 µs or more here (the kernel's timer slack), more than the whole broadcast, while a
      * yield still gives the core to the peer this rank waits for.
      */
-    static ProgressWait yieldingLonger(long timeoutNs) {
+    public static ProgressWait yieldingLonger(long timeoutNs) {
         return spinYieldPark(2000, timeoutNs);
     }
 
@@ -42,12 +43,12 @@ final class ProgressWait {
                 TimeUnit.MICROSECONDS.toNanos(100)), timeoutNs);
     }
 
-    long timeoutNs() {
+    public long timeoutNs() {
         return timeoutNs;
     }
 
     /** Call before a loop starts. */
-    void reset() {
+    public void reset() {
         idle.reset();
         stalledSince = 0;
     }
@@ -57,7 +58,7 @@ final class ProgressWait {
      *
      * @return true when nothing has moved for longer than the timeout: the caller must give up
      */
-    boolean timedOut(int work) {
+    public boolean timedOut(int work) {
         if (work > 0) {
             stalledSince = 0;
             idle.idle(work);
