@@ -1,5 +1,10 @@
 package org.hbcast;
 
+import org.hbcast.call.CountRule;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.PlanChoices;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -67,6 +72,21 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
     }
 
     /** The options the environment asks for (see the README); defaults where a variable is unset. */
+    /** What these options fix of a call's plan, for the selector. */
+    public PlanChoices planChoices() {
+        return new PlanChoices(algorithm, intra, chunkBytes, radix, trials);
+    }
+
+    /**
+     * Whether what a run's trials decide is kept for the next run, and read from the last: under the
+     * default options only. A table the user named governs alone, and a verdict learnt under other
+     * options (no header to ride in, a fixed transport, chunk or radix) would mislead a run under these.
+     */
+    public boolean keepsLearnt() {
+        return trials && tuningFile == null && algorithm == Algorithm.AUTO && counts == CountRule.ROOT
+                && intra == IntraNode.AUTO && chunkBytes == 0 && radix == 0;
+    }
+
     public static BcastOptions defaults() {
         return fromEnvironment(System.getenv());
     }

@@ -1,5 +1,8 @@
 package org.hbcast;
 
+import org.hbcast.select.Explanation;
+import org.hbcast.plan.Plan;
+
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.Map;

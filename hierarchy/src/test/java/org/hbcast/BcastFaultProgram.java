@@ -1,5 +1,7 @@
 package org.hbcast;
 
+import org.hbcast.plan.Algorithm;
+
 import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.Map;

@@ -1,5 +1,8 @@
 package org.hbcast;
 
+import org.hbcast.call.ElementType;
+import org.hbcast.plan.Algorithm;
+
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -1,5 +1,8 @@
 package org.hbcast;
 
+import org.hbcast.call.ElementType;
+import org.hbcast.plan.Algorithm;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

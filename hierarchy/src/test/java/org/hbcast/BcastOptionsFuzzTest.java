@@ -1,5 +1,8 @@
 package org.hbcast;
 
+import org.hbcast.call.CountRule;
+import org.hbcast.plan.IntraNode;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;

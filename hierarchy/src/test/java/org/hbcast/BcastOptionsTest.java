@@ -1,5 +1,9 @@
 package org.hbcast;
 
+import org.hbcast.call.CountRule;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,5 +1,9 @@
 package org.hbcast;
 
+import org.hbcast.call.ElementType;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

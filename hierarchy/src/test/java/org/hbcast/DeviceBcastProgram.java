@@ -1,5 +1,9 @@
 package org.hbcast;
 
+import org.hbcast.call.ElementType;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.select.Selector;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,5 +1,9 @@
 package org.hbcast;
 
+import org.hbcast.call.CountRule;
+import org.hbcast.call.ElementType;
+import org.hbcast.call.ThreadGuard;
+
 import java.io.IOException;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;

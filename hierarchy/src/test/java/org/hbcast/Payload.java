@@ -1,5 +1,7 @@
 package org.hbcast;
 
+import org.hbcast.call.ElementType;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.agrona.BufferUtil;

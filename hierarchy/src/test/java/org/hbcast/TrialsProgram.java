@@ -1,5 +1,8 @@
 package org.hbcast;
 
+import org.hbcast.call.ElementType;
+import org.hbcast.select.TrialSchedule;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

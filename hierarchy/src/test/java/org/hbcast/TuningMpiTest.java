@@ -1,5 +1,9 @@
 package org.hbcast;
 
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.MemoryKind;
+import org.hbcast.select.TuningAgreement;
+
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -11,7 +15,6 @@ import org.hbcast.testing.MpiOutcome;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.HostInfo;
-import org.hbcast.tuning.MemoryKind;
 import org.hbcast.tuning.TuningJson;
 import org.hbcast.tuning.TuningTable;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package org.hbcast;
 
+import org.hbcast.plan.Plan;
+
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import mpi.Intracomm;

@@ -1,5 +1,7 @@
 package org.hbcast.agent;
 
+import org.hbcast.call.ElementType;
+
 import java.nio.Buffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +11,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPIException;
-import org.hbcast.ElementType;
 import org.hbcast.HierarchicalBcast;
 
 /**

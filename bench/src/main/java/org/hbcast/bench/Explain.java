@@ -1,5 +1,11 @@
 package org.hbcast.bench;
 
+import org.hbcast.select.Explanation;
+import org.hbcast.plan.MemoryKind;
+import org.hbcast.plan.Plan;
+import org.hbcast.select.Selector;
+import org.hbcast.select.TuningAgreement;
+
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -7,12 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.hbcast.BcastOptions;
-import org.hbcast.Explanation;
-import org.hbcast.Plan;
-import org.hbcast.Selector;
-import org.hbcast.TuningAgreement;
 import org.hbcast.tuning.ClusterShape;
-import org.hbcast.tuning.MemoryKind;
 import org.hbcast.tuning.TuningInputs;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
@@ -71,8 +72,8 @@ public final class Explain implements Callable<Integer> {
         if (table != null) {
             options = options.withTuningFile(table);
         }
-        TuningInputs inputs = TuningAgreement.local(options, shape, env);
-        Selector selector = new Selector(options, shape,
+        TuningInputs inputs = TuningAgreement.local(options.tuningFile(), options.keepsLearnt(), shape, env);
+        Selector selector = new Selector(options.planChoices(), shape,
                 options.chunkBytes() != 0 ? options.chunkBytes() : Selector.AUTO_MAX_CHUNK_BYTES, inputs);
         List<Long> sizes = bytes.contains(":") ? ByteSizes.powersOfTwo(bytes) : List.of(ByteSizes.parse(bytes));
         if (sizes.size() == 1) {

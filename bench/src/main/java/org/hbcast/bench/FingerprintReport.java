@@ -1,13 +1,14 @@
 package org.hbcast.bench;
 
+import org.hbcast.plan.Algorithm;
+import org.hbcast.select.TuningAgreement;
+
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import mpi.MPI;
-import org.hbcast.Algorithm;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
-import org.hbcast.TuningAgreement;
 import org.hbcast.gpu.cuda.CudaDevices;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;

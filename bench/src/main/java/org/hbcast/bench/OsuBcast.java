@@ -1,5 +1,9 @@
 package org.hbcast.bench;
 
+import org.hbcast.call.CountRule;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
@@ -16,11 +20,8 @@ import java.util.concurrent.Callable;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import org.hbcast.Algorithm;
 import org.hbcast.BcastOptions;
-import org.hbcast.CountRule;
 import org.hbcast.HierarchicalBcast;
-import org.hbcast.IntraNode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;

@@ -1,5 +1,8 @@
 package org.hbcast.architecture;
 
+import org.hbcast.HierarchicalBcast;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -15,8 +18,11 @@ import org.junit.jupiter.api.Test;
  * packages may use which, and where Open MPI's bindings ({@code mpi.*}) may be touched, so that
  * another binding could replace them. Modules and their packages: mpi-layer {@code org.hbcast.stage}
  * (the stage contract and the one loop, free of MPI) and {@code org.hbcast.mpi}; gpu-layer
- * {@code org.hbcast.gpu..}; hierarchy {@code org.hbcast} and {@code org.hbcast.tuning}; bench
- * {@code org.hbcast.bench..} and {@code org.hbcast.agent}.
+ * {@code org.hbcast.gpu..}; hierarchy {@code org.hbcast} (the API only), {@code org.hbcast.plan} (the
+ * vocabulary of plans), {@code org.hbcast.tuning} (cost model, calibration, tables),
+ * {@code org.hbcast.select} (choosing plans, in-run selection), {@code org.hbcast.call} (one call's
+ * contract: arguments, counts, headers) and {@code org.hbcast.orchestration} (setting up and driving a
+ * call's stages); bench {@code org.hbcast.bench..} and {@code org.hbcast.agent}.
  */
 class ArchitectureTest {
     private static final String MPI_LAYER = "org.hbcast.mpi..";
@@ -25,6 +31,8 @@ class ArchitectureTest {
     private static final String GPU_LAYER = "org.hbcast.gpu..";
     private static final String API = "org.hbcast";
     private static final String TUNING = "org.hbcast.tuning..";
+    private static final String[] HIERARCHY = {"org.hbcast.plan..", TUNING, "org.hbcast.select..", "org.hbcast.call..",
+        "org.hbcast.orchestration.."};
     private static final String[] BENCH = {"org.hbcast.bench..", "org.hbcast.agent.."};
     private static JavaClasses classes;
 
@@ -34,7 +42,7 @@ class ArchitectureTest {
                 .importPackages("org.hbcast");
         // Every module's classes are there, so no rule passes for want of classes to check.
         for (String name : new String[] {"org.hbcast.mpi.HeaderRelay", "org.hbcast.stage.StageLoop", "org.hbcast.gpu.shm.CallBoard",
-            "org.hbcast.HierarchicalBcast", "org.hbcast.tuning.CostModel", "org.hbcast.bench.UserProbe"}) {
+            "org.hbcast.HierarchicalBcast", "org.hbcast.orchestration.PlanDriver", "org.hbcast.tuning.CostModel", "org.hbcast.bench.UserProbe"}) {
             assertTrue(classes.contain(name), name + " was not imported");
         }
     }
@@ -70,22 +78,43 @@ class ArchitectureTest {
     @Test
     void theGpuLayerUsesNeitherTheHierarchyNorBench() {
         noClasses().that().resideInAPackage(GPU_LAYER).should().dependOnClassesThat()
-                .resideInAnyPackage(API, TUNING, BENCH[0], BENCH[1])
-                .because("gpu-layer moves bytes; what to move is the hierarchy's business").check(classes);
+                .resideInAnyPackage(API, TUNING, BENCH[0], BENCH[1]).orShould().dependOnClassesThat()
+                .resideInAnyPackage(HIERARCHY).because("gpu-layer moves bytes; what to move is the hierarchy's business").check(classes);
     }
 
     @Test
     void theLibraryNeverUsesBench() {
-        noClasses().that().resideInAnyPackage(MPI_LAYER, GPU_LAYER, API, TUNING).should().dependOnClassesThat()
+        noClasses().that().resideInAnyPackage(MPI_LAYER, STAGE, GPU_LAYER, API).or().resideInAnyPackage(HIERARCHY)
+                .should().dependOnClassesThat()
                 .resideInAnyPackage(BENCH).because("bench measures the library, never the other way").check(classes);
     }
 
     @Test
     void openMpisBindingsAreTouchedOnlyByTheMpiLayerAndTheOrchestration() {
-        noClasses().that().resideInAnyPackage(GPU_LAYER, TUNING).should().dependOnClassesThat()
-                .resideInAPackage("mpi..")
+        noClasses().that().resideInAnyPackage(GPU_LAYER, STAGE, TUNING, "org.hbcast.plan..").should()
+                .dependOnClassesThat().resideInAPackage("mpi..")
                 .because("everything that touches mpi.* stays in few places, so another binding could replace it")
                 .check(classes);
+    }
+
+    @Test
+    void theApiPackageHoldsTheApiOnly() {
+        classes().that().resideInAPackage(API).and().areTopLevelClasses().should()
+                .haveSimpleNameStartingWith("HierarchicalBcast").orShould().haveSimpleName("BcastOptions")
+                .because("org.hbcast is what programs call; the library's work lives in packages named by job")
+                .check(classes);
+    }
+
+    @Test
+    void nothingBelowTheApiUsesIt() {
+        noClasses().that().resideInAnyPackage(HIERARCHY).or().resideInAnyPackage(MPI_LAYER, STAGE, GPU_LAYER)
+                .should().dependOnClassesThat().resideInAPackage(API)
+                .because("the API sits on top: a package below that used it would make a cycle").check(classes);
+    }
+
+    @Test
+    void thePackagesHaveNoCycles() {
+        slices().matching("org.hbcast.(*)..").should().beFreeOfCycles().check(classes);
     }
 
     @Test

@@ -1,11 +1,12 @@
 package org.hbcast.tuning;
 
+import org.hbcast.plan.IntraNode;
+
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.hbcast.IntraNode;
 
 /**
  * Start-up times and bandwidths of the link kinds of one machine (written by the calibration

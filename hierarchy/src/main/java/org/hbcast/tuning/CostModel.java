@@ -1,12 +1,14 @@
 package org.hbcast.tuning;
 
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.MemoryKind;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import org.hbcast.Algorithm;
-import org.hbcast.IntraNode;
 import org.hbcast.mpi.KnomialTree;
 
 /**

@@ -1,10 +1,11 @@
 package org.hbcast.tuning;
 
+import org.hbcast.plan.IntraNode;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.LongToDoubleFunction;
-import org.hbcast.IntraNode;
 
 /**
  * The streaming cost of one intra-node transport on a node of {@code nodeSize} ranks, measured by the

@@ -1,5 +1,7 @@
 package org.hbcast.tuning;
 
+import org.hbcast.plan.MemoryKind;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,10 @@
 package org.hbcast.tuning;
 
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.MemoryKind;
+
 import java.util.List;
-import org.hbcast.Algorithm;
-import org.hbcast.IntraNode;
 
 /**
  * A measured tuning table (written by the tuner, JSON): for one fingerprint and memory kind, the best

@@ -1,5 +1,7 @@
 package org.hbcast.tuning;
 
+import org.hbcast.plan.MemoryKind;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

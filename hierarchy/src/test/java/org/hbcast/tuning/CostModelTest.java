@@ -1,13 +1,15 @@
 package org.hbcast.tuning;
 
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.MemoryKind;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.hbcast.Algorithm;
-import org.hbcast.IntraNode;
 import org.junit.jupiter.api.Test;
 
 class CostModelTest {

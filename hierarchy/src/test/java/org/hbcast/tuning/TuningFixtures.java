@@ -1,9 +1,11 @@
 package org.hbcast.tuning;
 
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.MemoryKind;
+
 import java.util.ArrayList;
 import java.util.List;
-import org.hbcast.Algorithm;
-import org.hbcast.IntraNode;
 
 /** Fingerprints, calibrations and tables for the pure tests. */
 public final class TuningFixtures {

@@ -1,5 +1,7 @@
 package org.hbcast.tuning;
 
+import org.hbcast.plan.MemoryKind;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

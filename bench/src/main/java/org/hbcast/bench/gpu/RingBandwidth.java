@@ -1,12 +1,13 @@
 package org.hbcast.bench.gpu;
 
+import org.hbcast.plan.Algorithm;
+
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import jcuda.runtime.JCuda;
 import jcuda.runtime.cudaMemcpyKind;
 import mpi.Intracomm;
 import mpi.MPI;
-import org.hbcast.Algorithm;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.gpu.cuda.CudaContext;

@@ -1,5 +1,7 @@
 package org.hbcast.bench.ocean;
 
+import org.hbcast.plan.Algorithm;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -9,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import mpi.Intracomm;
 import mpi.MPI;
-import org.hbcast.Algorithm;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.bench.MpiCommand;

@@ -1,5 +1,7 @@
 package org.hbcast.bench.report;
 
+import org.hbcast.HierarchicalBcast;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

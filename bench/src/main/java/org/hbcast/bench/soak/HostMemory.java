@@ -1,5 +1,7 @@
 package org.hbcast.bench.soak;
 
+import org.hbcast.call.ElementType;
+
 import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -7,7 +9,6 @@ import java.util.EnumMap;
 import java.util.Map;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeAccess;
-import org.hbcast.ElementType;
 
 /**
  * Host memory kinds of the soak: a fresh Java array per call (as applications allocate them), or

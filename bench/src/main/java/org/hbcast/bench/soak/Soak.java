@@ -1,5 +1,7 @@
 package org.hbcast.bench.soak;
 
+import org.hbcast.plan.Algorithm;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -13,9 +15,7 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import org.hbcast.Algorithm;
 import org.hbcast.BcastOptions;
-import org.hbcast.ElementType;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.mpi.StringExchange;
 import org.hbcast.bench.MpiCommand;

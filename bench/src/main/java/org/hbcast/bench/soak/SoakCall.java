@@ -1,9 +1,10 @@
 package org.hbcast.bench.soak;
 
+import org.hbcast.call.ElementType;
+import org.hbcast.plan.Algorithm;
+
 import java.util.List;
 import java.util.SplittableRandom;
-import org.hbcast.Algorithm;
-import org.hbcast.ElementType;
 
 /**
  * One call of a soak: drawn from (seed, call number) alone, so every rank draws the same call

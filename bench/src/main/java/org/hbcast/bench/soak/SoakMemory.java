@@ -1,6 +1,7 @@
 package org.hbcast.bench.soak;
 
-import org.hbcast.ElementType;
+import org.hbcast.call.ElementType;
+
 
 /**
  * One memory kind the soak broadcasts from and into: it provides the container of a call, lets the

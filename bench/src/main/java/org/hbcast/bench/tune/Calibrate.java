@@ -1,5 +1,9 @@
 package org.hbcast.bench.tune;
 
+import org.hbcast.plan.Algorithm;
+import org.hbcast.select.Explanation;
+import org.hbcast.plan.IntraNode;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -16,11 +20,8 @@ import java.util.stream.IntStream;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import org.hbcast.Algorithm;
 import org.hbcast.BcastOptions;
-import org.hbcast.Explanation;
 import org.hbcast.HierarchicalBcast;
-import org.hbcast.IntraNode;
 import org.hbcast.bench.ByteSizes;
 import org.hbcast.bench.MpiCommand;
 import org.hbcast.mpi.NodeLayout;

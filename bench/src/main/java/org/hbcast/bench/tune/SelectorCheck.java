@@ -1,5 +1,9 @@
 package org.hbcast.bench.tune;
 
+import org.hbcast.plan.Algorithm;
+import org.hbcast.select.Explanation;
+import org.hbcast.plan.Plan;
+
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -10,11 +14,8 @@ import java.util.stream.IntStream;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import org.hbcast.Algorithm;
 import org.hbcast.BcastOptions;
-import org.hbcast.Explanation;
 import org.hbcast.HierarchicalBcast;
-import org.hbcast.Plan;
 import org.hbcast.tuning.TuningTable;
 
 /**

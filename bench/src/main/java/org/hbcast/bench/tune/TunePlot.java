@@ -1,13 +1,14 @@
 package org.hbcast.bench.tune;
 
+import org.hbcast.plan.Algorithm;
+import org.hbcast.select.Explanation;
+
 import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
-import org.hbcast.Algorithm;
-import org.hbcast.Explanation;
 import org.hbcast.tuning.TuningTable;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;

@@ -1,5 +1,10 @@
 package org.hbcast.bench.tune;
 
+import org.hbcast.plan.Algorithm;
+import org.hbcast.select.Explanation;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.MemoryKind;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -15,18 +20,14 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import org.hbcast.Algorithm;
 import org.hbcast.BcastOptions;
-import org.hbcast.Explanation;
 import org.hbcast.HierarchicalBcast;
-import org.hbcast.IntraNode;
 import org.hbcast.bench.ByteSizes;
 import org.hbcast.bench.MpiCommand;
 import org.hbcast.tuning.Calibration;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Fingerprint;
-import org.hbcast.tuning.MemoryKind;
 import org.hbcast.tuning.TuningFiles;
 import org.hbcast.tuning.TuningJson;
 import org.hbcast.tuning.TuningTable;

@@ -1,11 +1,12 @@
 package org.hbcast.bench.ocean;
 
+import org.hbcast.plan.Algorithm;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.hbcast.Algorithm;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.ParameterException;
 

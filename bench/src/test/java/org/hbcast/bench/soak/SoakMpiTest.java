@@ -1,5 +1,7 @@
 package org.hbcast.bench.soak;
 
+import org.hbcast.plan.Algorithm;
+
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -30,7 +32,7 @@ class SoakMpiTest {
     @Test
     void drawsAreTheSameOnEveryRankAndCoverZeroAndTheMaximum() {
         var kinds = java.util.List.of(SoakKind.ARRAYS, SoakKind.BUFFERS, SoakKind.VIEWS);
-        var algorithms = java.util.List.of(org.hbcast.Algorithm.values());
+        var algorithms = java.util.List.of(Algorithm.values());
         boolean zero = false;
         boolean large = false;
         for (long n = 0; n < 20_000; n++) {

@@ -1,0 +1,367 @@
+package org.hbcast.call;
+
+import org.hbcast.stage.ProgressWait;
+import mpi.MPIException;
+import org.hbcast.gpu.shm.CallBoard;
+import org.hbcast.mpi.HeaderRelay;
+import org.hbcast.mpi.NodeLayout;
+
+/**
+ * Open MPI's contract for counts (see {@link CountRule#ROOT}) at the price of a header that goes one
+ * way, from the root to the receivers, before the data: no rank waits for a receiver, and no
+ * message is added where the data fits in the header.
+ *
+ * <ul>
+ * <li>Inside a node, the root posts its byte count and element size on the node's {@link CallBoard}
+ * and goes on; every other rank reads the header before it moves anything and runs the root's call.
+ * <li>Across nodes, the root sends the header down a k-nomial tree of node leaders ({@link HeaderRelay});
+ * each leader forwards it and posts it on its node's board on the root's behalf.
+ * <li>A message of at most {@link CallBoard#INLINE_BYTES} rides in the header (when the options
+ * let the library choose how to move it): the broadcast is then the header.
+ * </ul>
+ *
+ * A receiver that cannot take the root's bytes (it passed fewer, a different root, a datatype they
+ * do not divide into, or a bad argument) still takes part into scratch memory, so the others finish,
+ * and then fails with the reason: only it fails, as with Open MPI.
+ *
+ * <p>Allocates only for an error (messages, scratch memory) and, across nodes, the bindings'
+ * request objects.
+ */
+public final class CallHeaders {
+    /** What {@link #exchange} found for this rank. */
+    public enum Outcome {
+        /** This rank posted the header: it is the root and sends its own bytes. */
+        ROOT,
+        /** This rank receives the root's bytes ({@link #rootBytes()}) into its own buffer. */
+        RECEIVE,
+        /** This rank must take part into scratch memory and then fail with {@link #problem()}. */
+        SCRATCH,
+        /** The call was refused by its claimer: nothing moves, every rank fails with {@link #problem()}. */
+        REFUSED,
+        /** No header came (or no room) within the timeout: the instance is unusable, see {@link #problem()}. */
+        TIMED_OUT,
+        /**
+         * Two ranks claimed the root (or a header came that is not this call's): what is left in flight
+         * cannot be matched safely, so the instance is unusable, see {@link #problem()}.
+         */
+        CONFLICT
+    }
+
+    /** Radix of the leaders' header tree: few rounds for the few leaders a small message reaches. */
+    public static final int HEADER_RADIX = 4;
+
+    private final CallBoard board;
+    private final HeaderRelay relay;
+    private final NodeLayout layout;
+    private final int[] leaderRanks;
+    private final int rank;
+    private final int node;
+    private final int position;
+    private final boolean inlineAllowed;
+    /** Waits on the board: parks soon, so a rank that waits gives its core to those that work. */
+    private final ProgressWait wait;
+    /** Waits on the network: yields longer, since a park costs more than the header's whole trip. */
+    private final ProgressWait networkWait;
+    private final double timeoutSeconds;
+    private long call;
+    private long rootBytes;
+    private int root;
+    private boolean inlined;
+    private String problem;
+
+    /** The header exchange of a communicator that is one node, without inline payloads. */
+    public CallHeaders(CallBoard board, int rank, long timeoutNs) {
+        this(board, null, null, rank, 0, rank, false, timeoutNs);
+    }
+
+    /**
+     * @param board the node's board, null on a node of one rank
+     * @param relay the leaders' header tree, null on a communicator of one node
+     * @param layout the communicator's nodes (used with {@code relay})
+     * @param inlineAllowed whether small messages may ride in their header (the library chooses how data moves)
+     */
+    public CallHeaders(CallBoard board, HeaderRelay relay, NodeLayout layout, int rank, int node, int position,
+            boolean inlineAllowed, long timeoutNs) {
+        this.board = board;
+        this.relay = relay;
+        this.layout = layout;
+        this.leaderRanks = new int[layout == null ? 1 : layout.nodeCount()];
+        this.rank = rank;
+        this.node = node;
+        this.position = position;
+        this.inlineAllowed = inlineAllowed;
+        this.wait = ProgressWait.backingOff(timeoutNs);
+        this.networkWait = ProgressWait.yieldingLonger(timeoutNs);
+        this.timeoutSeconds = timeoutNs / 1e9;
+    }
+
+    /**
+     * This rank's side of the next call's header.
+     *
+     * @param refused this rank's argument error, or null when its arguments are good
+     * @param root the root this rank passed (any value when {@code rootInRange} is false: the call
+     *        is then refused, by the first claimer on one node, by rank 0 across nodes)
+     * @param bytes this rank's byte count (when {@code refused} is null)
+     * @param type this rank's element type (when {@code refused} is null)
+     * @param data this rank's message (when {@code refused} is null), for a payload that rides in the
+     *        header; null for none
+     * @param inline whether the root wants the message to ride in the header where it fits (receivers'
+     *        value is ignored: the header tells them)
+     */
+    public Outcome exchange(String refused, int root, boolean rootInRange, long bytes, ElementType type, Message data,
+            boolean inline) throws MPIException {
+        long c = ++call;
+        problem = null;
+        inlined = false;
+        // A root out of range is refused by whoever claims first on one node; across nodes rank 0
+        // sends the refusal, so the others, wherever they are, hear of it before they move anything.
+        boolean claims = rootInRange ? root == rank : refused != null && (relay == null || rank == 0);
+        if (claims) {
+            Outcome posted = post(c, refused, bytes, type, inline ? data : null);
+            if (posted != null) {
+                return posted;
+            }
+            // Another rank of the node claimed the call first: this rank reads its header.
+        } else if (relay != null && position == 0) {
+            return leaderOrMember(c, refused, root, rootInRange, bytes, type, data);
+        }
+        return member(c, refused, root, rootInRange, bytes, type, data);
+    }
+
+    /** The root's side: claims the call, posts the header on the board and sends it to the leaders. */
+    private Outcome post(long c, String refused, long bytes, ElementType type, Message data) throws MPIException {
+        boolean inline = refused == null && inlineAllowed && data != null && bytes <= CallBoard.INLINE_BYTES;
+        long posted = refused != null ? CallBoard.REFUSED : bytes;
+        int element = refused != null ? 0 : type.bytes();
+        if (board != null) {
+            if (!waitForRoom(c)) {
+                return Outcome.TIMED_OUT;
+            }
+            if (!board.claim(c)) {
+                return null;
+            }
+        }
+        if (relay != null) {
+            // The network first: it is the longer way.
+            relay.writeHeader(c, posted, rank, element, inline);
+            if (inline) {
+                data.copyTo(HostCopy.address(relay.outbox()) + HeaderRelay.PAYLOAD);
+            }
+            relay.send(layout.leaders(rank, leaderRanks), leaderRanks.length, node);
+        }
+        if (board != null) {
+            if (inline) {
+                data.copyTo(board.payloadAddress(c));
+            }
+            board.post(c, posted, rank, element, inline);
+            board.markRead(c);
+        }
+        if (!sent()) {
+            return Outcome.TIMED_OUT;
+        }
+        this.root = rank;
+        this.rootBytes = posted;
+        this.inlined = inline;
+        if (refused != null) {
+            problem = refused;
+            return Outcome.REFUSED;
+        }
+        return Outcome.ROOT;
+    }
+
+    /**
+     * Node rank 0 across nodes: it leads its node unless the root is on it, which it learns from
+     * whichever comes first, the header from the network or the root's post on the board.
+     */
+    private Outcome leaderOrMember(long c, String refused, int root, boolean rootInRange, long bytes, ElementType type,
+            Message data) throws MPIException {
+        networkWait.reset();
+        do {
+            relay.expect(c);
+            boolean arrived = relay.arrived();
+            while (!arrived) {
+                if (board != null && board.isPosted(c)) {
+                    if (relay.withdraw()) {
+                        return member(c, refused, root, rootInRange, bytes, type, data);
+                    }
+                    return conflict("call " + c + " had a root on this node (rank " + board.rank(c)
+                            + ") and another that sent its header over the network");
+                }
+                if (networkWait.timedOut(0)) {
+                    if (relay.withdraw()) {
+                        problem = where() + "timed out after " + timeoutSeconds + " s waiting for the header of call "
+                                + c + " from " + (rootInRange ? "root " + root : "its root") + " through the node"
+                                + " leaders: the root, or a leader between, has not called bcast on this communicator,"
+                                + " or has died";
+                        return Outcome.TIMED_OUT;
+                    }
+                    break;
+                }
+                arrived = relay.arrived();
+            }
+            // A header of an earlier call under the same tag is one a disagreeing root left behind: drop it.
+        } while (relay.call() < c);
+        long posted = relay.bytes();
+        int claimer = relay.root();
+        int element = relay.elementBytes();
+        boolean inline = relay.inline();
+        long payload = HostCopy.address(relay.inbox()) + HeaderRelay.PAYLOAD;
+        if (relay.call() != c || claimer < 0 || claimer >= layout.size() || layout.nodeOf(claimer) == node) {
+            return conflict("the header received for call " + c + " is of call " + relay.call() + " from root "
+                    + claimer);
+        }
+        relay.forward(layout.leaders(claimer, leaderRanks), leaderRanks.length, node, layout.nodeOf(claimer));
+        if (board != null) {
+            if (!waitForRoom(c)) {
+                return Outcome.TIMED_OUT;
+            }
+            if (!board.claim(c)) {
+                return conflict("call " + c + " had a root on another node (rank " + claimer + ") and one on this"
+                        + " node");
+            }
+            if (inline) {
+                HostCopy.memoryToMemory(payload, board.payloadAddress(c), posted);
+            }
+            board.post(c, posted, claimer, element, inline);
+            board.markRead(c);
+        }
+        if (!sent()) {
+            return Outcome.TIMED_OUT;
+        }
+        return decide(c, refused, root, bytes, type, data, posted, claimer, element, inline, payload);
+    }
+
+    /** A rank that reads the header on its node's board. */
+    private Outcome member(long c, String refused, int root, boolean rootInRange, long bytes, ElementType type,
+            Message data) {
+        wait.reset();
+        board.markWaiting(c, rootInRange ? root : -1);
+        while (!board.isPosted(c)) {
+            if (relay == null && rootInRange && root != rank && board.waitsForAnother(root, c)) {
+                // The root this rank names waits for another root itself: nobody will post this call.
+                if (board.claim(c)) {
+                    board.post(c, CallBoard.NO_ROOT, rank, root, false);
+                }
+                continue;
+            }
+            if (wait.timedOut(0)) {
+                problem = where() + "timed out after " + timeoutSeconds + " s waiting for the header of call " + c
+                        + " from " + (rootInRange ? "root " + root : "its root") + ": the root has not called bcast on"
+                        + " this communicator, or has died";
+                return Outcome.TIMED_OUT;
+            }
+        }
+        Outcome outcome = decide(c, refused, root, bytes, type, data, board.bytes(c), board.rank(c),
+                board.elementBytes(c), board.isInline(c), board.payloadAddress(c));
+        board.markRead(c);
+        return outcome;
+    }
+
+    /** What a receiver does with the header it read; takes a payload that rode with it. */
+    private Outcome decide(long c, String refused, int myRoot, long bytes, ElementType type, Message data, long posted,
+            int claimer, int rootElement, boolean inline, long payload) {
+        this.root = claimer;
+        this.rootBytes = posted;
+        this.inlined = inline;
+        if (posted == CallBoard.NO_ROOT) {
+            problem = refused != null ? refused : where() + "ranks disagree on the root: in call " + c + " rank " + claimer
+                    + " passed root " + rootElement + ", which passed another root itself; no rank sent anything";
+            return Outcome.REFUSED;
+        }
+        if (posted == CallBoard.REFUSED) {
+            problem = refused != null ? refused : where() + "rank " + claimer + " refused call " + c + " (a bad argument"
+                    + " there, see its error); nothing was sent";
+            return Outcome.REFUSED;
+        }
+        problem = refused != null ? refused : check(c, myRoot, bytes, type, claimer, posted, rootElement);
+        if (problem != null) {
+            return Outcome.SCRATCH;
+        }
+        if (inline && data != null) {
+            data.adopt(posted);
+            data.copyFrom(payload);
+        }
+        return Outcome.RECEIVE;
+    }
+
+    private boolean waitForRoom(long c) {
+        wait.reset();
+        while (!board.hasRoom(c)) {
+            if (wait.timedOut(0)) {
+                problem = where() + "timed out after " + timeoutSeconds + " s waiting for node rank "
+                        + board.slowestReader() + " to read the header of call " + (c - CallBoard.ENTRIES)
+                        + ": it is " + CallBoard.ENTRIES + " calls behind, or has died";
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Waits until the headers this rank sent have left it (at once for a header: it goes eagerly). */
+    private boolean sent() throws MPIException {
+        if (relay == null) {
+            return true;
+        }
+        networkWait.reset();
+        while (!relay.sent()) {
+            if (networkWait.timedOut(0)) {
+                problem = where() + "timed out after " + timeoutSeconds + " s sending the header of call " + call
+                        + " to the leaders of other nodes";
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Outcome conflict(String what) {
+        problem = where() + "ranks disagree on the root: " + what + "; messages may be left in flight, so this"
+                + " instance stops here";
+        return Outcome.CONFLICT;
+    }
+
+    private String check(long c, int myRoot, long bytes, ElementType type, int rootRank, long posted, int rootElement) {
+        if (rootRank != myRoot) {
+            return where() + "ranks disagree on the root: " + sends(rootRank, posted, rootElement) + " in call " + c
+                    + " but this rank passed root " + myRoot + "; this rank took part and dropped the data";
+        }
+        if (posted > bytes) {
+            return where() + "message truncated: " + sends(rootRank, posted, rootElement) + " but this rank's count of "
+                    + bytes / type.bytes() + " " + type + " holds only " + bytes + " bytes; this rank took part and"
+                    + " dropped the data";
+        }
+        if (posted % type.bytes() != 0) {
+            return where() + "datatype mismatch: " + sends(rootRank, posted, rootElement) + ", not a whole number of"
+                    + " this rank's " + type + " (" + type.bytes() + " bytes); this rank took part and dropped the data";
+        }
+        return null;
+    }
+
+    private static String sends(int rootRank, long posted, int rootElement) {
+        return "root " + rootRank + " sends " + posted + " bytes (" + posted / Math.max(rootElement, 1) + " of its "
+                + rootElement + "-byte elements)";
+    }
+
+    /** The root's bytes of the call {@link #exchange} just read or posted. */
+    public long rootBytes() {
+        return rootBytes;
+    }
+
+    /** The rank that posted the call's header. */
+    public int root() {
+        return root;
+    }
+
+    /** True when the root's bytes rode in the header: they are in place, no plan runs. */
+    public boolean inlined() {
+        return inlined;
+    }
+
+    /** Why this rank fails the call (for every outcome but {@link Outcome#ROOT} and {@link Outcome#RECEIVE}). */
+    public String problem() {
+        return problem;
+    }
+
+    private String where() {
+        return "hbcast bcast on rank " + rank + ": ";
+    }
+}

@@ -1,0 +1,82 @@
+package org.hbcast.call;
+
+import org.hbcast.stage.ProgressWait;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.LongBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+
+/**
+ * Collectives that give up after the timeout instead of hanging in Open MPI when some rank never
+ * joins (it died, or called something else): an all-reduce (MAX) of a few longs and a barrier, both
+ * non-blocking and waited for like the rest of a call ({@link ProgressWait#backingOff}). Reused
+ * from call to call; allocates only the bindings' request.
+ */
+public final class TimedCollectives {
+    /** All-reduces given up on after a timeout, with their buffers: never freed, since MPI may still write them. */
+    private static final List<Object> ABANDONED = Collections.synchronizedList(new ArrayList<>());
+
+    private final Intracomm comm;
+    private final int capacity;
+    private final ProgressWait wait;
+    private LongBuffer reduced;
+
+    /** @param capacity the most words one reduction carries */
+    public TimedCollectives(Intracomm comm, int capacity, long timeoutNs) {
+        this.comm = comm;
+        this.capacity = capacity;
+        this.wait = ProgressWait.backingOff(timeoutNs);
+        this.reduced = buffer(capacity);
+    }
+
+    private static LongBuffer buffer(int words) {
+        return ByteBuffer.allocateDirect(words * Long.BYTES).order(ByteOrder.nativeOrder()).asLongBuffer();
+    }
+
+    long timeoutNs() {
+        return wait.timeoutNs();
+    }
+
+    /**
+     * Replaces {@code words[0..n)} by their maximum over the communicator's ranks. Collective.
+     *
+     * @return false when some rank did not join within the timeout (the communicator is unusable
+     *         then: the all-reduce stays posted, into a buffer this object no longer uses)
+     */
+    public boolean reduce(long[] words, int n) throws MPIException {
+        if (n > capacity) {
+            throw new IllegalArgumentException(n + " words, at most " + capacity);
+        }
+        reduced.put(0, words, 0, n);
+        if (!completes(comm.iAllReduce(reduced, n, MPI.LONG, MPI.MAX))) {
+            // A late peer may still write the buffer: keep it alive, use a new one.
+            ABANDONED.add(reduced);
+            reduced = buffer(capacity);
+            return false;
+        }
+        reduced.get(0, words, 0, n);
+        return true;
+    }
+
+    /** A barrier over the communicator's ranks; false when some rank did not join within the timeout. */
+    public boolean barrier() throws MPIException {
+        return completes(comm.iBarrier());
+    }
+
+    private boolean completes(Request request) throws MPIException {
+        wait.reset();
+        while (!request.test()) {
+            if (wait.timedOut(0)) {
+                ABANDONED.add(request);
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,526 @@
+package org.hbcast.orchestration;
+
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import mpi.Datatype;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import org.hbcast.call.CallAgreement;
+import org.hbcast.call.CallHeaders;
+import org.hbcast.call.CountRule;
+import org.hbcast.call.DeviceArguments;
+import org.hbcast.call.ElementType;
+import org.hbcast.call.HostCopy;
+import org.hbcast.call.Message;
+import org.hbcast.call.ThreadGuard;
+import org.hbcast.gpu.cuda.DeviceBuffer;
+import org.hbcast.gpu.shm.CallBoard;
+import org.hbcast.gpu.shm.ShmFanout;
+import org.hbcast.mpi.HeaderRelay;
+import org.hbcast.mpi.NodeLayout;
+import org.hbcast.mpi.Topology;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.select.Explanation;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.MemoryKind;
+import org.hbcast.plan.Plan;
+import org.hbcast.select.InRunSelection;
+import org.hbcast.select.Selector;
+import org.hbcast.select.TuningAgreement;
+import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.Fingerprint;
+
+/**
+ * The calls of one {@code HierarchicalBcast} instance: sets up what its plans use (see
+ * {@link #create}), then per call checks the arguments, agrees on the root's count (the node's call
+ * headers or the per-call agreement, see {@link CountRule}), asks {@code auto}'s in-run selection for
+ * the plan and hands it to the {@link PlanDriver}. A failure after anything was sent leaves the
+ * instance unusable, naming the failure in every later call. One call at a time ({@link ThreadGuard}).
+ */
+public final class Broadcaster implements AutoCloseable {
+    /** Smallest ring slot, so that explicit plans of small chunks still have room. */
+    private static final int MIN_SLOT_BYTES = 64 << 10;
+    /** Warm-up calls through the header path, each rank the root in turn. */
+    static final int WARMUP_HEADER_CALLS = 256;
+    /** Warm-up calls of each plan, of {@link #WARMUP_CHUNKS} chunks of {@link #WARMUP_CHUNK_BYTES}. */
+    static final int WARMUP_PLAN_CALLS = 64;
+    static final int WARMUP_CHUNKS = 4;
+    static final int WARMUP_CHUNK_BYTES = 4096;
+    /** Whether this JVM has run a warm-up: the JIT's work is per process, not per instance. */
+    private static volatile boolean warmedUp;
+
+    private final Intracomm comm;
+    private final Topology topology;
+    private final NodeLayout layout;
+    private final BroadcastSettings settings;
+    private final Selector selector;
+    /** The node's ring, made only when some host plan moves chunks through it (null on one-rank nodes). */
+    private final NodeRing ring;
+    /** The node's fan-out segment, made only when some host plan moves chunks through it. */
+    private final ShmFanout fanout;
+    private final PlanDriver driver;
+    private final int rank;
+    private final int size;
+    private final Message message = new Message();
+    private final CallAgreement agreement;
+    private final ThreadGuard guard;
+    /** The node's board of call headers, on a node of several ranks when the root's count governs (else null). */
+    private final CallBoard board;
+    /** The call headers, when the root's count governs (see {@link CountRule#ROOT}; else null). */
+    private final CallHeaders headers;
+    /** In-run selection of {@code auto}: which plan each call runs while a size class is tried, and the verdicts. */
+    private final InRunSelection selection;
+    /** Direct memory that array messages are copied through: the transports move direct memory only. */
+    private ByteBuffer arrayCopy;
+    /** Where a rank that cannot take the root's bytes receives them, to drop them (made on first need). */
+    private ByteBuffer scratch;
+    private DeviceNode device;
+    private String brokenBy;
+    private boolean closed;
+
+    private Broadcaster(Intracomm comm, Topology topology, BroadcastSettings settings, Selector selector,
+            NodeRing ring, ShmFanout fanout, CallBoard board) throws MPIException {
+        this.comm = comm;
+        this.topology = topology;
+        this.layout = topology.layout();
+        this.settings = settings;
+        this.ring = ring;
+        this.fanout = fanout;
+        this.rank = comm.getRank();
+        this.size = comm.getSize();
+        this.selector = selector;
+        this.driver = new PlanDriver(comm, topology, settings.timeout().toNanos(), ring, fanout);
+        this.agreement = new CallAgreement(comm, rank, settings.timeout().toNanos());
+        this.guard = new ThreadGuard(MPI.queryThread(), rank);
+        this.board = board;
+        this.headers = settings.counts() != CountRule.ROOT || size == 1 ? null
+                : new CallHeaders(board, layout.nodeCount() == 1 ? null
+                        : new HeaderRelay(comm, CallHeaders.HEADER_RADIX, layout.nodeCount(), CallBoard.INLINE_BYTES),
+                        layout, rank, topology.node(), topology.position(), settings.choices().algorithm() == Algorithm.AUTO,
+                        settings.timeout().toNanos());
+        this.selection = new InRunSelection(comm, selector,
+                headers != null && settings.choices().algorithm() == Algorithm.AUTO, settings.timeout().toNanos());
+    }
+
+    /**
+     * Sets up the broadcast on {@code comm} (collective over it): duplicates the communicator,
+     * discovers the nodes, agrees on the selector's inputs (fingerprint, tuning table, calibration:
+     * see {@link TuningAgreement}) and connects the node's shared-memory ring and fan-out segment,
+     * each only where a plan uses it, with slots as large as the largest chunk planned for it.
+     */
+    public static Broadcaster create(Intracomm comm, BroadcastSettings settings) throws MPIException {
+        Intracomm dup = comm.dup();
+        Topology topology = null;
+        NodeRing ring = null;
+        ShmFanout fanout = null;
+        CallBoard board = null;
+        try {
+            try {
+                topology = Topology.discover(dup, settings.nodeSizes());
+            } catch (IllegalArgumentException e) {
+                throw new MPIException("hbcast: " + e.getMessage());
+            }
+            boolean warmUp = agreeAtCreate(dup, settings, !warmedUp);
+            Selector selector = new Selector(settings.choices(), ClusterShape.of(topology.layout(), topology.isVirtual()),
+                    settings.choices().chunkBytes() != 0 ? settings.choices().chunkBytes() : Selector.AUTO_MAX_CHUNK_BYTES,
+                    TuningAgreement.agree(dup, settings.tuningFile(), settings.keepsLearnt(), topology,
+                            System.getenv()));
+            if (topology.nodeComm().getSize() > 1) {
+                // Every rank made the same plans from the same agreed inputs, so all of a node agree on what to connect.
+                if (selector.connects(IntraNode.RING)) {
+                    ring = connectRing(topology, settings, selector);
+                }
+                if (selector.connects(IntraNode.FANOUT)) {
+                    fanout = connectFanout(topology, settings, selector);
+                }
+            }
+            if (usesCallBoard(topology, settings)) {
+                board = NodeSegments.board(topology.nodeComm());
+            }
+            Broadcaster hb = new Broadcaster(dup, topology, settings, selector, ring, fanout, board);
+            if (warmUp) {
+                try {
+                    hb.warmUp();
+                } catch (MPIException | RuntimeException e) {
+                    hb.close();
+                    throw e;
+                }
+            }
+            return hb;
+        } catch (MPIException | RuntimeException e) {
+            closeQuietly(topology, board, fanout, ring);
+            dup.free();
+            throw e;
+        }
+    }
+
+    /**
+     * Every rank must run the same rule for counts ({@code HBCAST_COUNTS} is read from each rank's
+     * environment): one rank on the board and another not would wait for each other forever. The
+     * same holds for in-run selection ({@code HBCAST_TRIALS}): ranks that try plans and ranks that do
+     * not would run different plans in one call. The same reduction tells whether any rank's JVM still
+     * needs the warm-up (then all run it).
+     */
+    private static boolean agreeAtCreate(Intracomm comm, BroadcastSettings settings, boolean cold) throws MPIException {
+        CountRule rule = settings.counts();
+        int tries = settings.choices().trials() ? 1 : 0;
+        int[] range = {rule.ordinal(), -rule.ordinal(), cold ? 1 : 0, tries, -tries};
+        comm.allReduce(range, range.length, MPI.INT, MPI.MAX);
+        if (range[3] != -range[4]) {
+            throw new MPIException("hbcast: ranks disagree on HBCAST_TRIALS: this rank has " + (tries == 1 ? "1" : "0")
+                    + ", another has " + (tries == 1 ? "0" : "1") + "; set it alike on every rank");
+        }
+        if (range[0] != -range[1]) {
+            throw new MPIException("hbcast: ranks disagree on HBCAST_COUNTS: this rank has " + rule + ", another has "
+                    + CountRule.values()[range[0] == rule.ordinal() ? -range[1] : range[0]]
+                    + "; set it alike on every rank");
+        }
+        return range[2] != 0 && comm.getSize() > 1;
+    }
+
+    /**
+     * Runs the hot paths a few hundred times on a small message, so that the JIT has compiled them
+     * before the program's first calls: without it a program's first thousand calls run interpreted
+     * and lose to Open MPI. Collective and bounded: {@link #WARMUP_HEADER_CALLS} calls through the
+     * full call path with a message that rides in its header, {@link #WARMUP_PLAN_CALLS} with one
+     * past it, then as many of each plan the selector may choose, on a few small chunks.
+     * Each rank is the root in turn, so every role is compiled. Once per JVM (see {@link #create}).
+     */
+    private void warmUp() throws MPIException {
+        // A cold JIT's times would mislead the trials; the program's own calls decide.
+        selection.pause(true);
+        try {
+            warmUpCalls();
+        } finally {
+            selection.pause(false);
+        }
+        warmedUp = true;
+    }
+
+    private void warmUpCalls() throws MPIException {
+        ByteBuffer buf = ByteBuffer.allocateDirect(CallBoard.INLINE_BYTES + WARMUP_CHUNKS * WARMUP_CHUNK_BYTES);
+        for (int i = 0; i < WARMUP_HEADER_CALLS; i++) {
+            bcast(buf, 64, MPI.BYTE, i % size);
+        }
+        // Past the header's payload too, so that the branch into the plans is compiled, not trapped.
+        for (int i = 0; i < WARMUP_PLAN_CALLS; i++) {
+            bcast(buf, buf.capacity(), MPI.BYTE, i % size);
+        }
+        for (Plan p : selector.distinctHostPlans()) {
+            Plan small = new Plan(p.algorithm(), WARMUP_CHUNK_BYTES, p.radix(), p.intra(), "warm-up");
+            for (int i = 0; i < WARMUP_PLAN_CALLS; i++) {
+                message.bind(buf, buf.capacity(), ElementType.BYTE, i % size, rank, size, null);
+                try {
+                    run(small, MPI.BYTE);
+                } finally {
+                    message.clear();
+                }
+            }
+        }
+    }
+
+    /** Open MPI's contract for counts costs a header, read on the node's board by all but the root and leader. */
+    private static boolean usesCallBoard(Topology topology, BroadcastSettings settings) throws MPIException {
+        return settings.counts() == CountRule.ROOT && topology.nodeComm().getSize() > 1;
+    }
+
+    private static NodeRing connectRing(Topology topology, BroadcastSettings settings, Selector selector) throws MPIException {
+        return NodeRing.connect(topology.nodeComm(), settings.ringSlots(),
+                slotBytes(settings, selector.largestHostChunk(IntraNode.RING)));
+    }
+
+    private static ShmFanout connectFanout(Topology topology, BroadcastSettings settings, Selector selector)
+            throws MPIException {
+        return NodeSegments.fanout(topology.nodeComm(), settings.ringSlots(),
+                slotBytes(settings, selector.largestHostChunk(IntraNode.FANOUT)));
+    }
+
+    private static int slotBytes(BroadcastSettings settings, int largestChunk) {
+        return settings.choices().chunkBytes() != 0 ? settings.choices().chunkBytes() : Math.max(MIN_SLOT_BYTES, largestChunk);
+    }
+
+    /**
+     * Broadcasts {@code count} elements of {@code type} in {@code buf} from {@code root} to every
+     * rank: the contract of {@code Intracomm.bcast(Object, int, Datatype, int)}, Open MPI's reading
+     * of it included: the root's count governs, a receiver that passed more gets the root's bytes
+     * and keeps the rest of its buffer (see {@link CountRule}).
+     *
+     * @throws MPIException on a bad argument or a mismatch across ranks (a truncation, a different
+     *         root: nothing sent, the next call may proceed), a timeout (naming the peer) or a failed peer
+     */
+    public void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
+        requireUsable();
+        guard.enter();
+        try {
+            hostCall(buf, count, type, root);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    private void hostCall(Object buf, int count, Datatype type, int root) throws MPIException {
+        long start = System.nanoTime();
+        ElementType element = ElementType.of(type);
+        String refused = null;
+        try {
+            message.bind(buf, count, element, root, rank, size,
+                    element == null ? ElementType.describeUnsupported(type) : null);
+        } catch (IllegalArgumentException e) {
+            refused = "hbcast bcast on rank " + rank + ": " + e.getMessage();
+        }
+        try {
+            if (headers != null) {
+                headerCall(refused, root, type, start);
+                return;
+            }
+            if (refused != null) {
+                refuse(root);
+                throw new MPIException(refused);
+            }
+            message.adopt(agree(message.bytes(), message.type(), root));
+            if (message.bytes() == 0) {
+                return;
+            }
+            run(selection.plan(message.bytes()), type);
+            learn(message.bytes(), start);
+        } finally {
+            message.clear();
+        }
+    }
+
+    /** A host call under the root's count: the root's header decides what every rank moves. */
+    private void headerCall(String refused, int root, Datatype type, long start) throws MPIException {
+        boolean ok = refused == null;
+        boolean rootInRange = root >= 0 && root < size;
+        // Only the root's wish counts: the others learn from the header whether the message rode in it.
+        boolean inline = ok && selection.inlines(message.bytes());
+        switch (headers.exchange(refused, root, rootInRange, ok ? message.bytes() : 0, ok ? message.type() : null,
+                ok ? message : null, inline)) {
+            case ROOT, RECEIVE -> {
+                // The root's own bytes for the root; a receiver keeps its buffer past them untouched.
+                message.adopt(headers.rootBytes());
+                if (message.bytes() > 0 && !headers.inlined()) {
+                    run(selection.plan(message.bytes()), type);
+                }
+                learn(message.bytes(), start);
+            }
+            case SCRATCH -> {
+                // Take part so the others finish, then fail: the data is dropped, as Open MPI drops it.
+                long bytes = headers.rootBytes();
+                if (bytes > 0 && !headers.inlined()) {
+                    scratch = HostCopy.atLeast(scratch, bytes);
+                    message.bind(scratch, (int) bytes, ElementType.BYTE, headers.root(), rank, size, null);
+                    run(selection.plan(bytes), MPI.BYTE);
+                }
+                learn(bytes, start);
+                throw new MPIException(headers.problem());
+            }
+            case REFUSED -> throw new MPIException(headers.problem());
+            case TIMED_OUT, CONFLICT -> fail(headers.problem());
+            default -> throw new IllegalStateException("no such outcome");
+        }
+    }
+
+    /** Times a finished call for the trials; a failure to agree on a verdict breaks the instance. */
+    private void learn(long bytes, long startNs) throws MPIException {
+        try {
+            selection.learn(bytes, startNs);
+        } catch (MPIException e) {
+            fail(e.getMessage());
+        }
+    }
+
+    /** True when calls go through the per-call agreement (several ranks, counts not trusted). */
+    private boolean agrees() {
+        return size > 1 && settings.counts() != CountRule.TRUSTED;
+    }
+
+    /**
+     * This rank refused its arguments: under the per-call agreement it still joins it, so the other
+     * ranks fail this call too instead of pairing their next call with this one.
+     */
+    private void refuse(int root) throws MPIException {
+        if (agrees() && agreement.refuse(root) == CallAgreement.TIMED_OUT) {
+            fail(agreement.timeoutMessage(0, root));
+        }
+    }
+
+    /**
+     * The bytes this call moves: the root's, agreed by every rank unless the options trust the
+     * program to pass the same count everywhere (see {@link CountRule}).
+     */
+    private long agree(long bytes, ElementType type, int root) throws MPIException {
+        if (!agrees()) {
+            return bytes;
+        }
+        long agreed = agreement.agree(bytes, type, root, settings.counts());
+        if (agreed == CallAgreement.TIMED_OUT) {
+            fail(agreement.timeoutMessage(bytes, root));
+        }
+        return agreed;
+    }
+
+    /**
+     * Broadcasts {@code count} elements of {@code type} in GPU memory from {@code root}: the node's
+     * ring copies GPU to GPU over CUDA IPC, node leaders stage through pinned host memory for the
+     * network (see {@link DeviceBroadcast}). The root's data must be complete on its device when it
+     * calls (synchronize its streams first); on return every rank's buffer holds the message. The
+     * first device call sets up the CUDA ring (collective).
+     *
+     * @throws MPIException on a bad argument or no CUDA device (nothing sent), a timeout or a failed peer
+     */
+    public void bcast(DeviceBuffer buf, int count, Datatype type, int root) throws MPIException {
+        requireUsable();
+        guard.enter();
+        try {
+            deviceCall(buf, count, type, root);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    private void deviceCall(DeviceBuffer buf, int count, Datatype type, int root) throws MPIException {
+        long checked;
+        try {
+            checked = DeviceArguments.check(buf, count, type, root, rank, size, topology.position());
+        } catch (MPIException e) {
+            refuse(root);
+            throw e;
+        }
+        long bytes = agree(checked, ElementType.of(type), root);
+        if (bytes == 0) {
+            return;
+        }
+        if (device == null) {
+            device = DeviceNode.connect(comm, topology, settings.ringSlots(), slotBytes(settings, selector.largestChunk()));
+        }
+        Plan plan = selector.plan(bytes, MemoryKind.DEVICE);
+        try {
+            if (plan.algorithm() == Algorithm.NATIVE) {
+                device.stagedNative(comm, buf, bytes, root);
+            } else {
+                driver.runDevice(plan, buf, bytes, root, device);
+            }
+        } catch (RuntimeException e) {
+            fail("hbcast bcast of device memory on rank " + rank + ": " + e.getMessage());
+        } catch (MPIException e) {
+            fail(e.getMessage());
+        }
+    }
+
+    /** See {@link InRunSelection#verdict}. */
+    public String trialVerdict(long bytes) {
+        return selection.verdict(bytes);
+    }
+
+    /** CUDA IPC handles this rank has opened so far (0 before the first device call): for tests of the cache. */
+    public long deviceIpcOpens() {
+        return device == null ? 0 : device.ipcOpens();
+    }
+
+    /**
+     * The plan the next host call of {@code bytes} runs: the one being tried or kept for its size
+     * under {@code auto}'s in-run selection, else the selector's. (Where in-run selection let the
+     * header carry such messages, the call sends no plan's messages at all.)
+     */
+    public Plan plan(long bytes) {
+        return selection.plan(bytes);
+    }
+
+    /** What a host-memory call of {@code bytes} runs and why (see {@link Explanation#text()}). */
+    public Explanation explain(long bytes) {
+        return selector.explain(bytes, MemoryKind.HOST);
+    }
+
+    public Explanation explain(long bytes, MemoryKind memory) {
+        return selector.explain(bytes, memory);
+    }
+
+    /** The hardware fingerprint of this run, as agreed by all ranks. */
+    public Fingerprint fingerprint() {
+        return selector.inputs().fingerprint();
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    private void run(Plan plan, Datatype type) throws MPIException {
+        if (plan.algorithm() == Algorithm.NATIVE) {
+            comm.bcast(message.buffer(), message.count(), type, message.root());
+            return;
+        }
+        long bytes = message.bytes();
+        int root = message.root();
+        Buffer data;
+        if (message.isArray()) {
+            arrayCopy = HostCopy.atLeast(arrayCopy, bytes);
+            data = arrayCopy;
+            if (rank == root) {
+                HostCopy.arrayToMemory(message.buffer(), HostCopy.address(arrayCopy), bytes);
+            }
+        } else {
+            data = (Buffer) message.buffer();
+        }
+        try {
+            driver.runHost(plan, data, message.isArray() ? 1 : message.entryBytes(), bytes, root);
+        } catch (MPIException e) {
+            fail(e.getMessage());
+        }
+        if (message.isArray() && rank != root) {
+            HostCopy.memoryToArray(HostCopy.address(arrayCopy), message.buffer(), bytes);
+        }
+    }
+
+    private void fail(String why) throws MPIException {
+        brokenBy = why;
+        throw new MPIException(why);
+    }
+
+    private void requireUsable() throws MPIException {
+        if (closed) {
+            throw new MPIException("hbcast: this HierarchicalBcast is closed");
+        }
+        if (brokenBy != null) {
+            throw new MPIException("hbcast: unusable after an earlier failure: " + brokenBy);
+        }
+    }
+
+    /** Frees the ring's shared memory and the communicators. Collective; idempotent. */
+    @Override
+    public void close() throws MPIException {
+        if (closed) {
+            return;
+        }
+        // A call still running on another thread would use the segments unmapped below.
+        guard.enter();
+        closed = true;
+        guard.exit();
+        if (rank == 0) {
+            selection.keepLearnt();
+        }
+        closeQuietly(topology, device, board, fanout, ring);
+        comm.free();
+    }
+
+    /** Closes what exists of {@code resources}, then the topology; failures are moot when tearing down. */
+    private static void closeQuietly(Topology topology, AutoCloseable... resources) {
+        for (AutoCloseable resource : resources) {
+            try {
+                if (resource != null) {
+                    resource.close();
+                }
+            } catch (Exception ignored) {
+                // Unmapping cannot fail in a way the caller could act on.
+            }
+        }
+        try {
+            if (topology != null) {
+                topology.close();
+            }
+        } catch (MPIException ignored) {
+            // The communicator is gone either way.
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package org.hbcast.orchestration;
+
+import org.hbcast.call.HostCopy;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.Plan;
+
+import java.nio.Buffer;
+import java.util.Arrays;
+import mpi.Intracomm;
+import mpi.MPIException;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.hbcast.gpu.cuda.CudaContext;
+import org.hbcast.gpu.cuda.DeviceBuffer;
+import org.hbcast.gpu.cuda.PinnedBuffer;
+import org.hbcast.gpu.cuda.StagingCopies;
+import org.hbcast.gpu.ring.RingPipeline;
+import org.hbcast.gpu.shm.ShmFanout;
+import org.hbcast.mpi.KnomialBroadcast;
+import org.hbcast.mpi.NodeLayout;
+import org.hbcast.mpi.Topology;
+import org.hbcast.stage.Stage;
+import org.hbcast.stage.StageLoop;
+
+/**
+ * The one orchestrator of a call's plan, for host and device memory alike: picks the stages this
+ * rank runs (the leaders' tree, a device leader's staging copies, the node's ring or fan-out), starts
+ * them over the same chunks and drives them in one {@link StageLoop}. The memory kind decides only
+ * which stages run and over which transport:
+ *
+ * <pre>
+ * rank                   host memory            device memory
+ * root's leader          tree, node             staging to host, tree (fed), node
+ * other node leaders     tree, node (fed)       tree, staging to GPU (fed), node (fed)
+ * other ranks            node                   node
+ * flat tree (KNOMIAL)    tree                   staging and tree as a leader, no node stage
+ * </pre>
+ *
+ * A failure or timeout comes out as one {@link MPIException} naming this rank, what it waited for
+ * and, inside the node, which ranks the node ranks are. Allocation-free per call after warm-up.
+ */
+final class PlanDriver {
+    private static final int TAG = 0x4862;
+
+    private final Topology topology;
+    private final NodeLayout layout;
+    private final long timeoutNs;
+    private final int rank;
+    private final int size;
+    private final int[] everyRank;
+    private final int[] leaders;
+    private final KnomialBroadcast tree;
+    private final StageLoop loop;
+    /** The node's ring for host memory (null where no host plan uses it). */
+    private final NodeRing ring;
+    /** The node's fan-out for host memory (null where no host plan uses it). */
+    private final ShmFanout fanout;
+    private final UnsafeBuffer hostMemory = new UnsafeBuffer(0, 0);
+
+    PlanDriver(Intracomm comm, Topology topology, long timeoutNs, NodeRing ring, ShmFanout fanout)
+            throws MPIException {
+        this.topology = topology;
+        this.layout = topology.layout();
+        this.timeoutNs = timeoutNs;
+        this.rank = comm.getRank();
+        this.size = comm.getSize();
+        this.everyRank = new int[size];
+        Arrays.setAll(everyRank, r -> r);
+        this.leaders = new int[layout.nodeCount()];
+        this.tree = new KnomialBroadcast(comm, TAG);
+        this.loop = new StageLoop(timeoutNs);
+        this.ring = ring;
+        this.fanout = fanout;
+    }
+
+    /** Runs {@code plan} (not native) on the direct host memory {@code data} of {@code bytes}. */
+    void runHost(Plan plan, Buffer data, int entryBytes, long bytes, int root) throws MPIException {
+        execute(plan, plan.chunkBytes(), bytes, root, data, entryBytes, null, null);
+    }
+
+    /** Runs {@code plan} (not native) on the device buffer {@code data} of {@code bytes}. */
+    void runDevice(Plan plan, DeviceBuffer data, long bytes, int root, DeviceNode device) throws MPIException {
+        // Streams, events and IPC mappings belong to the ring's device; the caller's thread may have another current.
+        CudaContext.use(device.deviceId());
+        int chunk = Math.min(plan.chunkBytes(), device.maxChunkBytes());
+        execute(plan, chunk, bytes, root, null, 1, data, device);
+    }
+
+    private void execute(Plan plan, int chunk, long bytes, int root, Buffer hostData, int entryBytes,
+            DeviceBuffer deviceData, DeviceNode device) throws MPIException {
+        Stage stalled;
+        try {
+            loop.clear();
+            if (plan.algorithm() == Algorithm.KNOMIAL) {
+                if (size > 1) {
+                    addTree(everyRank, size, rank, root, plan.radix(), chunk, bytes, root, hostData, entryBytes,
+                            deviceData, device);
+                }
+            } else {
+                int myNode = topology.node();
+                layout.leaders(root, leaders);
+                boolean leader = leaders[myNode] == rank;
+                if (leader && leaders.length > 1) {
+                    addTree(leaders, leaders.length, myNode, layout.nodeOf(root), plan.radix(), chunk, bytes, root,
+                            hostData, entryBytes, deviceData, device);
+                }
+                if (layout.nodeSize(myNode) > 1) {
+                    boolean fed = leader && rank != root;
+                    int first = layout.positionOf(leaders[myNode]);
+                    Stage node = deviceData != null ? device.startRing(deviceData, bytes, chunk, first, fed)
+                            : startHostNode(plan, hostData, bytes, chunk, first, leader, fed);
+                    loop.add(node, fed);
+                }
+            }
+            stalled = loop.run();
+        } catch (RuntimeException e) {
+            MPIException failure = new MPIException("hbcast bcast on rank " + rank + ": " + e.getMessage() + nodeRanks());
+            failure.initCause(e);
+            throw failure;
+        }
+        if (stalled != null) {
+            throw new MPIException("hbcast bcast on rank " + rank + " timed out after " + timeoutNs / 1e9
+                    + " s waiting for " + stalled.describeWait() + (stalled == tree ? "" : nodeRanks()));
+        }
+    }
+
+    /**
+     * The tree among {@code participants}; for device memory, with the staging copies before it (at
+     * the root: the tree sends what is on the host) or after it (elsewhere: the node gets what is on
+     * the GPU).
+     */
+    private void addTree(int[] participants, int n, int me, int rootIndex, int radix, int chunk, long bytes, int root,
+            Buffer hostData, int entryBytes, DeviceBuffer deviceData, DeviceNode device) {
+        boolean sends = rank == root;
+        if (deviceData == null) {
+            tree.start(participants, n, me, rootIndex, radix, hostData, entryBytes, bytes, chunk, false);
+            loop.add(tree, false);
+            return;
+        }
+        PinnedBuffer host = device.pinnedAtLeast(bytes);
+        StagingCopies staging = device.staging();
+        staging.start(sends, deviceData, host.address(), bytes, chunk, !sends);
+        tree.start(participants, n, me, rootIndex, radix, host.buffer(), 1, bytes, chunk, sends);
+        if (sends) {
+            loop.add(staging, false).add(tree, true);
+        } else {
+            loop.add(tree, false).add(staging, true);
+        }
+    }
+
+    private Stage startHostNode(Plan plan, Buffer data, long bytes, int chunk, int first, boolean leader,
+            boolean fed) {
+        hostMemory.wrap(HostCopy.address(data), (int) bytes);
+        if (plan.usesFanout()) {
+            if (!leader) {
+                fanout.startReader(first, hostMemory, bytes, chunk);
+            } else if (fed) {
+                fanout.startFedWriter(hostMemory, bytes, chunk);
+            } else {
+                fanout.startWriter(hostMemory, bytes, chunk);
+            }
+            return fanout;
+        }
+        RingPipeline<org.agrona.MutableDirectBuffer> pipeline = ring.pipeline();
+        return fed ? pipeline.resetFed(hostMemory, bytes, chunk)
+                : pipeline.reset(ring.links().role(first), hostMemory, bytes, chunk);
+    }
+
+    /** Which ranks the node ranks named in a message are: allocates, for failures only. */
+    private String nodeRanks() {
+        int node = topology.node();
+        StringBuilder sb = new StringBuilder(" (node ").append(node).append(": node ranks 0..")
+                .append(layout.nodeSize(node) - 1).append(" are ranks");
+        for (int p = 0; p < layout.nodeSize(node); p++) {
+            sb.append(p == 0 ? " " : ",").append(layout.rankAt(node, p));
+        }
+        return sb.append(')').toString();
+    }
+}

@@ -1,0 +1,208 @@
+package org.hbcast.select;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import mpi.Intracomm;
+import mpi.MPIException;
+import org.hbcast.call.TimedCollectives;
+import org.hbcast.gpu.shm.CallBoard;
+import org.hbcast.mpi.HeaderRelay;
+import org.hbcast.plan.Plan;
+import org.hbcast.tuning.LearntPlans;
+
+/**
+ * {@code auto}'s in-run selection over a run's calls: which plan each call of a size class runs
+ * while the class is tried ({@link TrialSchedule}), the timing of each call, the barrier after each
+ * block of trial calls and the one agreement on each verdict, and what the run learnt, kept for the
+ * next run on this fingerprint. All ranks see the same calls, so they take the same plans without
+ * talking. Allocation-free per call, except on a verdict logged with {@code HBCAST_TRIALS_LOG=1}.
+ */
+public final class InRunSelection {
+    private static final boolean LOG_TRIALS = "1".equals(System.getenv("HBCAST_TRIALS_LOG"));
+
+    private final Selector selector;
+    private final TrialSchedule trials;
+    private final TimedCollectives trialSync;
+    private final long[] trialTimes = new long[TrialSchedule.MAX_OPTIONS];
+    private final int rank;
+    private final long timeoutNs;
+
+    /**
+     * @param inlineAllowed whether call headers may carry messages (they exist and the algorithm is
+     *        {@code auto})
+     */
+    public InRunSelection(Intracomm comm, Selector selector, boolean inlineAllowed, long timeoutNs)
+            throws MPIException {
+        this.selector = selector;
+        this.trials = trialSchedule(selector, inlineAllowed);
+        this.trialSync = new TimedCollectives(comm, TrialSchedule.MAX_OPTIONS, timeoutNs);
+        this.rank = comm.getRank();
+        this.timeoutNs = timeoutNs;
+    }
+
+    /**
+     * What {@code auto} tries in the run: per size class the selector's candidate plans, and the
+     * header itself where it may carry the message. Classes whose messages fit in the header's first
+     * network message ({@link HeaderRelay#FIRST_PAYLOAD}) ride in it untried: one message per edge
+     * is as little as a broadcast sends. Where an earlier run decided a class, its choice takes the
+     * model's place as the incumbent (the trials still run, and must beat it by the margin).
+     */
+    private static TrialSchedule trialSchedule(Selector selector, boolean inlineAllowed) {
+        Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
+        boolean[] inline = new boolean[TrialSchedule.CLASSES];
+        int[] incumbent = new int[TrialSchedule.CLASSES];
+        for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+            long largest = 1L << c;
+            boolean fits = inlineAllowed && largest <= CallBoard.INLINE_BYTES;
+            plans[c] = fits && largest <= HeaderRelay.FIRST_PAYLOAD ? new Plan[0] : selector.trialPlans(c);
+            inline[c] = fits && plans[c].length > 0;
+            // Without trials the header carries what fits, the selector's plan the rest; the class's
+            // largest size, a power of two, is the size programs use most.
+            Plan chosen = selector.plan(1L << c);
+            for (int p = 0; p < plans[c].length && !inline[c]; p++) {
+                if (plans[c][p].algorithm() == chosen.algorithm() && plans[c][p].intra() == chosen.intra()) {
+                    incumbent[c] = p;
+                }
+            }
+        }
+        TrialSchedule schedule = new TrialSchedule(plans, inline, incumbent);
+        LearntPlans learnt = selector.inputs().learnt();
+        if (learnt != null) {
+            for (LearntPlans.Verdict v : learnt.verdicts()) {
+                for (int o = 0; o < schedule.options(v.sizeClass()); o++) {
+                    if (schedule.label(v.sizeClass(), o).equals(v.choice())) {
+                        schedule.adopt(v.sizeClass(), o);
+                    }
+                }
+            }
+        }
+        return schedule;
+    }
+
+    /** The plan of a call of {@code bytes} (the root's): the one being tried or kept for its size, else the selector's. */
+    public Plan plan(long bytes) {
+        return trials.plan(TrialSchedule.sizeClass(bytes), selector.plan(bytes));
+    }
+
+    /** Whether the header carries a message of {@code bytes} (the root's wish; the header tells the others). */
+    public boolean inlines(long bytes) {
+        return trials.inlines(bytes);
+    }
+
+    /** Stops (true) or resumes timing calls: a cold JIT's times would mislead the trials. */
+    public void pause(boolean paused) {
+        trials.pause(paused);
+    }
+
+    /**
+     * Notes this rank's time of a finished call for the trials; after each block of trial calls
+     * every rank meets, after a size's last block every rank (all reach it at the same call) agrees
+     * on the slowest rank's time of each option and keeps the fastest.
+     */
+    public void learn(long bytes, long startNs) throws MPIException {
+        int c = TrialSchedule.sizeClass(bytes);
+        int next = trials.record(c, System.nanoTime() - startNs);
+        if (next == TrialSchedule.GO_ON) {
+            return;
+        }
+        if (next == TrialSchedule.BLOCK_ENDED) {
+            // The next block starts together on every rank: a slow option's stragglers are not timed in the next.
+            together();
+            return;
+        }
+        trials.summarize(c, trialTimes);
+        if (!trialSync.reduce(trialTimes, trials.options(c))) {
+            throw new MPIException("hbcast bcast on rank " + rank + " timed out after " + timeoutNs / 1e9
+                    + " s agreeing on the fastest plan for messages of " + bytes + " bytes: some rank did not join");
+        }
+        trials.decide(c, trialTimes);
+        if (LOG_TRIALS && rank == 0) {
+            logVerdict(c);
+        }
+    }
+
+    private void together() throws MPIException {
+        if (!trialSync.barrier()) {
+            throw new MPIException("hbcast bcast on rank " + rank + " timed out after " + timeoutNs / 1e9
+                    + " s in the barrier between timed trial calls: some rank did not join");
+        }
+    }
+
+    /** {@code HBCAST_TRIALS_LOG=1}: rank 0 prints each verdict of the trials (rare: once per size, then re-checks). */
+    private void logVerdict(int c) {
+        StringBuilder sb = new StringBuilder("hbcast: trials for messages of ").append(TrialSchedule.smallest(c))
+                .append("..").append(1L << c).append(" B kept ").append(trials.label(c, trials.winner(c)))
+                .append(" (per option, the slowest rank's fastest block of ").append(TrialSchedule.BLOCK).append(" calls, us:");
+        for (int o = 0; o < trials.options(c); o++) {
+            sb.append(' ').append(trials.label(c, o)).append(' ').append(trialTimes[o] / 1000.0);
+        }
+        System.err.println(sb.append(')'));
+    }
+
+    /**
+     * What {@code auto}'s in-run selection keeps for host calls of {@code bytes}: {@code inline} or a
+     * plan's label; null while it still tries, {@code -} where the size is not tried. For tests and tools.
+     */
+    public String verdict(long bytes) {
+        int c = TrialSchedule.sizeClass(bytes);
+        if (!trials.tries(c)) {
+            return "-";
+        }
+        int o = trials.winner(c);
+        return o < 0 ? null : trials.label(c, o);
+    }
+
+    /** What an earlier run learnt for class {@code c}, or null where it decided nothing. */
+    private static LearntPlans.Verdict earlierVerdict(LearntPlans earlier, int c) {
+        if (earlier == null) {
+            return null;
+        }
+        for (LearntPlans.Verdict v : earlier.verdicts()) {
+            if (v.sizeClass() == c) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Rank 0 writes what this run's trials decided (with what earlier runs decided and this one did
+     * not revisit) for the next run on this fingerprint. A cache that cannot be written costs only
+     * the next run's trials: a warning, no failure.
+     */
+    public void keepLearnt() {
+        Path file = selector.inputs().learntFile();
+        if (file == null) {
+            return;
+        }
+        LearntPlans earlier = selector.inputs().learnt();
+        List<LearntPlans.Verdict> verdicts = new ArrayList<>();
+        boolean fresh = false;
+        for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+            // What the trials last kept, also while a re-check runs as the instance closes.
+            int o = trials.settled(c);
+            long nanos = trials.agreedNanos(c);
+            LearntPlans.Verdict before = earlierVerdict(earlier, c);
+            if (o >= 0 && nanos >= 0) {
+                fresh = true;
+                verdicts.add(new LearntPlans.Verdict(c, trials.label(c, o), nanos / 1e9));
+            } else if (before != null) {
+                // Not decided by this run: the earlier lesson stands.
+                verdicts.add(before);
+            }
+        }
+        if (!fresh) {
+            return;
+        }
+        try {
+            new LearntPlans(LearntPlans.FORMAT_VERSION, selector.inputs().fingerprint().id(), Instant.now().toString(),
+                    verdicts).write(file);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("hbcast: warning: cannot keep what this run learnt in " + file + " (" + e
+                    + "); the next run tries the plans again");
+        }
+    }
+}

@@ -1,0 +1,308 @@
+package org.hbcast.select;
+
+
+import org.hbcast.plan.Algorithm;
+import org.hbcast.select.Explanation;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.MemoryKind;
+import org.hbcast.plan.Plan;
+import org.hbcast.plan.PlanChoices;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Stream;
+import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.CostModel;
+import org.hbcast.tuning.Interpolation;
+import org.hbcast.tuning.TimedSize;
+import org.hbcast.tuning.TuningInputs;
+import org.hbcast.tuning.TuningTable;
+
+/**
+ * Chooses the plan of a call (algorithm, intra-node transport, chunk, radix) from the message size,
+ * the layout and the memory kind. For {@code auto}: the tuning table of this fingerprint where there
+ * is one (interpolating between measured sizes on a log scale, the largest measured size above the
+ * range), the calibrated cost model below the table's sizes or without one. Options that name an
+ * algorithm, transport, chunk or radix win; the model fills in what they leave open. Chunks are never
+ * below 1, above the message or above {@code maxChunkBytes} (the transports' slot).
+ *
+ * <p>Pure and cheap at call time: plans are made once per power-of-two size bucket
+ * ({@code [2^i, 2^(i+1))}, planned at {@code 2^i} so the chunk never exceeds the message), so
+ * choosing allocates nothing, and the same inputs give the same plans on every rank.
+ */
+public final class Selector {
+    /** Largest chunk {@code auto} picks from a table: bounds the ring's slots (and so its shared memory). */
+    public static final int AUTO_MAX_CHUNK_BYTES = 4 << 20;
+    /**
+     * Largest chunk the model picks: keeps the slots (8 per rank by default) at the 1 MiB they had
+     * before tuning, where {@code c*} lies for most messages anyway; only a table that measured a
+     * larger chunk to be faster makes them larger.
+     */
+    public static final int MODEL_MAX_CHUNK_BYTES = 1 << 20;
+    private static final int BUCKETS = 64;
+
+    private final PlanChoices options;
+    private final ClusterShape shape;
+    private final int maxChunkBytes;
+    private final TuningInputs inputs;
+    private final CostModel model;
+    private final List<TimedSize> tableTimes;
+    private final long[] tableSizes;
+    private final Plan[] hostPlans = new Plan[BUCKETS];
+    private final Plan[] devicePlans = new Plan[BUCKETS];
+    /** Per size class of {@link TrialSchedule}, the plans {@code auto} may time against each other in the run. */
+    private final Plan[][] trialPlans = new Plan[TrialSchedule.CLASSES][];
+
+    /**
+     * @param maxChunkBytes the largest chunk the transports take (the ring's slot size)
+     */
+    public Selector(PlanChoices options, ClusterShape shape, int maxChunkBytes, TuningInputs inputs) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.shape = Objects.requireNonNull(shape, "shape");
+        this.inputs = Objects.requireNonNull(inputs, "inputs");
+        if (maxChunkBytes < 1) {
+            throw new IllegalArgumentException("the largest chunk must be positive, got " + maxChunkBytes);
+        }
+        this.maxChunkBytes = maxChunkBytes;
+        this.model = new CostModel(inputs.calibration(), inputs.fingerprint().host().cpus());
+        TuningTable table = inputs.table();
+        this.tableTimes = table == null ? List.of()
+                : table.entries().stream().map(e -> new TimedSize(e.bytes(), e.seconds())).toList();
+        this.tableSizes = table == null ? new long[0] : table.sizes();
+        for (int b = 0; b < BUCKETS; b++) {
+            hostPlans[b] = choose(1L << b, MemoryKind.HOST);
+            devicePlans[b] = choose(1L << b, MemoryKind.DEVICE);
+        }
+        for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+            long smallest = TrialSchedule.smallest(c);
+            // Native where the model chose it at either end of the class (its sizes use both buckets).
+            boolean nativeChosen = plan(smallest).algorithm() == Algorithm.NATIVE
+                    || plan(1L << c).algorithm() == Algorithm.NATIVE;
+            trialPlans[c] = tries(c) ? trialCandidates(smallest, nativeChosen) : new Plan[0];
+        }
+    }
+
+    /** Largest size class tried in the run (1 TiB): no message of the bindings' int counts comes near it. */
+    static final int LARGEST_TRIED_CLASS = 40;
+
+    /**
+     * Whether {@code auto} times plans against each other for class {@code c} in the run: when the
+     * options allow it and leave the algorithm open, and no tuning table governs the class.
+     */
+    private boolean tries(int c) {
+        return options.trials() && options.algorithm() == Algorithm.AUTO && shape.ranks() > 1
+                && c <= LARGEST_TRIED_CLASS && (tableSizes.length == 0 || (1L << c) < tableSizes[0]);
+    }
+
+    /**
+     * The model's best plan of each algorithm and transport for {@code size}, the options' fixed parts
+     * kept. Transports inside nodes: where the calibration measured them ({@link
+     * org.hbcast.tuning.NodeCurve}s), only those some chosen plan uses, since connecting another
+     * costs every {@code create} its shared memory and handshake (about 30 ms on one node x 4 here,
+     * paid by a program that makes communicators by the thousand) and connecting it on first use
+     * would be a collective without a timeout inside a call; without node curves the model's
+     * choice between them is a guess, and both are tried. Open MPI's own {@code bcast} only where the model chose it
+     * already ({@code withNative}): it waits for a dead peer forever, and trying it must not make a
+     * call of {@code auto} unbounded that was bounded without trials.
+     */
+    private Plan[] trialCandidates(long size, boolean withNative) {
+        List<Plan> list = new ArrayList<>();
+        for (Algorithm a : CostModel.candidateAlgorithms(shape, MemoryKind.HOST)) {
+            if (a == Algorithm.NATIVE && !withNative) {
+                continue;
+            }
+            for (IntraNode t : a == Algorithm.HIERARCHICAL ? CostModel.candidateIntra(shape, MemoryKind.HOST, options.intra())
+                    .stream().filter(t -> plansUse(t) || inputs.calibration().nodeCurves().isEmpty()).toList()
+                    : List.of(IntraNode.RING)) {
+                CostModel.Choice c = model.best(size, shape, MemoryKind.HOST,
+                        options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(), a, t, options.chunkBytes(), options.radix());
+                list.add(plan(c.algorithm(), clampChunk(c.chunkBytes(), size), c.radix(), c.intra(), size, MemoryKind.HOST,
+                        "timed in this run against the other plans of its size (the cost model's chunk and radix; "
+                                + inputs.calibrationSource() + ")", Double.NaN));
+            }
+        }
+        return list.toArray(new Plan[0]);
+    }
+
+    /** The plans {@code auto} may time against each other for calls of size class {@code c} (see {@link TrialSchedule}). */
+    Plan[] trialPlans(int c) {
+        return trialPlans[c].clone();
+    }
+
+    /** The plan of a host-memory call of {@code bytes}. */
+    public Plan plan(long bytes) {
+        return hostPlans[bucket(bytes)];
+    }
+
+    public Plan plan(long bytes, MemoryKind memory) {
+        return (memory == MemoryKind.DEVICE ? devicePlans : hostPlans)[bucket(bytes)];
+    }
+
+    /** The largest chunk any of our plans uses (native cuts its own): what the device ring's slots must hold. */
+    public int largestChunk() {
+        return Stream.concat(hostPlansAndTrials(), Arrays.stream(devicePlans))
+                .filter(p -> p.algorithm() != Algorithm.NATIVE).mapToInt(Plan::chunkBytes).max().orElse(1);
+    }
+
+    /** The host plans that move data themselves (not native), one of each algorithm, transport and radix. */
+    public List<Plan> distinctHostPlans() {
+        Map<String, Plan> distinct = new LinkedHashMap<>();
+        for (Plan p : (Iterable<Plan>) hostPlansAndTrials()::iterator) {
+            if (p.algorithm() != Algorithm.NATIVE) {
+                distinct.putIfAbsent(p.algorithm() + "/" + p.intra() + "/" + p.radix(), p);
+            }
+        }
+        return List.copyOf(distinct.values());
+    }
+
+    /**
+     * The largest chunk of the host plans, those tried in the run included, that move chunks inside
+     * nodes with {@code intra} (the slot size), or 0 when none does (that transport's shared memory
+     * need not exist).
+     */
+    public int largestHostChunk(IntraNode intra) {
+        return hostPlansAndTrials().filter(p -> intra == IntraNode.FANOUT ? p.usesFanout() : p.usesRing())
+                .mapToInt(Plan::chunkBytes).max().orElse(0);
+    }
+
+    /**
+     * Whether some host plan, those tried in the run included, moves chunks inside nodes with
+     * {@code intra}: that transport is connected at {@code create}.
+     */
+    public boolean connects(IntraNode intra) {
+        return largestHostChunk(intra) > 0;
+    }
+
+    /** Whether a host plan chosen without trying moves chunks inside nodes with {@code intra}. */
+    private boolean plansUse(IntraNode intra) {
+        return Arrays.stream(hostPlans).anyMatch(p -> intra == IntraNode.FANOUT ? p.usesFanout() : p.usesRing());
+    }
+
+    /** The host plans of every size, and those tried in the run. */
+    private Stream<Plan> hostPlansAndTrials() {
+        return Stream.concat(Arrays.stream(hostPlans), Arrays.stream(trialPlans).flatMap(Arrays::stream));
+    }
+
+    public TuningInputs inputs() {
+        return inputs;
+    }
+
+    public CostModel model() {
+        return model;
+    }
+
+    public ClusterShape shape() {
+        return shape;
+    }
+
+    static int bucket(long bytes) {
+        return bytes <= 1 ? 0 : 63 - Long.numberOfLeadingZeros(bytes);
+    }
+
+    /** What a call of {@code bytes} does and why, with the model's alternatives and the table's measurements. */
+    public Explanation explain(long bytes, MemoryKind memory) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("message size must not be negative, got " + bytes);
+        }
+        Plan plan = plan(bytes, memory);
+        double predicted = model.predict(plan.algorithm(), plan.intra(), bytes, plan.chunkBytes(), plan.radix(), shape,
+                memory);
+        double measured = memory == MemoryKind.HOST && !tableTimes.isEmpty() && bytes >= tableSizes[0]
+                ? Interpolation.logLog(tableTimes, bytes) : Double.NaN;
+        List<CostModel.Choice> alternatives = new ArrayList<>();
+        for (Algorithm a : CostModel.candidateAlgorithms(shape, memory)) {
+            for (IntraNode t : a == Algorithm.HIERARCHICAL ? CostModel.candidateIntra(shape, memory, IntraNode.AUTO)
+                    : List.of(IntraNode.RING)) {
+                alternatives.add(model.best(Math.max(bytes, 1), shape, memory, modelMaxChunk(), a, t, 0, 0));
+            }
+        }
+        List<TuningTable.Entry> nearby = new ArrayList<>();
+        if (!tableTimes.isEmpty() && bytes > 0) {
+            Interpolation.Position p = Interpolation.locate(tableSizes, bytes);
+            nearby.add(inputs.table().entries().get(p.lower()));
+            if (!p.exact()) {
+                nearby.add(inputs.table().entries().get(p.upper()));
+            }
+        }
+        return new Explanation(bytes, memory, shape, plan, predicted, measured, alternatives, nearby, inputs);
+    }
+
+    private Plan choose(long size, MemoryKind memory) {
+        Algorithm fixed = options.algorithm();
+        if (fixed == Algorithm.AUTO && memory == MemoryKind.HOST && inputs.table() != null && size >= tableSizes[0]) {
+            return fromTable(size);
+        }
+        CostModel.Choice c = model.best(size, shape, memory, options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(), fixed,
+                options.intra(), options.chunkBytes(), options.radix());
+        String fixedParts = fixedParts();
+        boolean allFixed = fixed != Algorithm.AUTO && options.chunkBytes() > 0 && options.radix() > 0
+                && (fixed != Algorithm.HIERARCHICAL || options.intra() != IntraNode.AUTO);
+        String set = allFixed ? "set by options" : fixedParts.isEmpty() ? "cost model"
+                : "options fix " + fixedParts + "; the rest from the cost model";
+        return plan(c.algorithm(), clampChunk(c.chunkBytes(), size), c.radix(), c.intra(), size, memory,
+                set + " (" + inputs.calibrationSource() + ")", Double.NaN);
+    }
+
+    private int modelMaxChunk() {
+        return Math.min(maxChunkBytes, MODEL_MAX_CHUNK_BYTES);
+    }
+
+    private String fixedParts() {
+        List<String> parts = new ArrayList<>();
+        if (options.algorithm() != Algorithm.AUTO) {
+            parts.add("the algorithm");
+        }
+        if (options.chunkBytes() > 0) {
+            parts.add("the chunk");
+        }
+        if (options.radix() > 0) {
+            parts.add("the radix");
+        }
+        if (options.intra() != IntraNode.AUTO) {
+            parts.add("the intra-node transport");
+        }
+        return String.join(" and ", parts);
+    }
+
+    private Plan fromTable(long size) {
+        TuningTable table = inputs.table();
+        Interpolation.Position p = Interpolation.locate(tableSizes, size);
+        TuningTable.Entry lo = table.entries().get(p.lower());
+        TuningTable.Entry hi = table.entries().get(p.upper());
+        TuningTable.Entry near = table.entries().get(p.nearest());
+        long chunk = lo.algorithm() == hi.algorithm() && lo.intra() == hi.intra()
+                ? Math.round(Interpolation.geometric(lo.chunkBytes(), hi.chunkBytes(), p.fraction()))
+                : near.chunkBytes();
+        String where = p.exact() ? (size > lo.bytes() ? "above the largest measured size " + lo.bytes() + " B, as measured there"
+                : "measured at " + lo.bytes() + " B")
+                : "between measured " + lo.bytes() + " B and " + hi.bytes() + " B on a log scale";
+        String fixedParts = fixedParts();
+        String why = "tuning table " + inputs.tableFile() + " (fingerprint " + inputs.fingerprint().id() + "): " + where
+                + (fixedParts.isEmpty() ? "" : "; options fix " + fixedParts);
+        return plan(near.algorithm(), clampChunk(options.chunkBytes() > 0 ? options.chunkBytes() : chunk, size),
+                options.radix() > 0 ? options.radix() : near.radix(),
+                options.intra() != IntraNode.AUTO ? options.intra() : near.intra(), size, MemoryKind.HOST, why,
+                Interpolation.logLog(tableTimes, size));
+    }
+
+    private Plan plan(Algorithm a, int chunk, int radix, IntraNode intra, long size, MemoryKind memory, String reason,
+                      double measured) {
+        return new Plan(a, chunk, radix, intra, reason, model.predict(a, intra, size, chunk, radix, shape, memory),
+                measured);
+    }
+
+    /**
+     * A chunk the transports can take for a message of {@code size} (at least 1) bytes: at most the
+     * message and the slot size, a multiple of 64 from 64 on and a power of two below (so it holds
+     * whole elements of every type).
+     */
+    int clampChunk(long chunk, long size) {
+        long c = Math.min(Math.min(chunk, maxChunkBytes), Math.max(size, 1));
+        c = c >= 64 ? c - c % 64 : Long.highestOneBit(Math.max(c, 1));
+        return (int) Math.max(c, 1);
+    }
+}

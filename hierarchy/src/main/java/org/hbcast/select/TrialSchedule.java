@@ -1,0 +1,271 @@
+package org.hbcast.select;
+
+import org.hbcast.select.Explanation;
+import org.hbcast.plan.Plan;
+
+/**
+ * In-run selection for {@code auto} (after STAR-MPI's self-tuned collectives): a size class runs
+ * the model's choice (its incumbent) for its first {@link #FIRST_TRIAL_AFTER} calls, so that the
+ * very first calls of a program are as fast as without trials and the JIT has seen the class;
+ * then it tries the class's options in blocks of {@link #BLOCK} calls in a row, option after
+ * option, {@link #PASSES} times over (so that a drift in the machine's load falls on all of them
+ * alike). A block is timed as the program meets the calls, back to back, where the root of one
+ * call may run ahead into the next; every rank starts a block together (the caller's barrier after
+ * each block, see {@link #record}), so a slow option's stragglers are not timed in the next. The
+ * ranks then agree on the slowest rank's fastest block of each option (one small all-reduce,
+ * see {@link #summarize} and {@link #decide}) and keep the fastest, unless it beats the class's incumbent (the option the
+ * model chose) by less than {@link #MARGIN}: a cold JIT or a slow spell of a shared machine can
+ * swing single calls by more than the plans differ, and then the model's choice is the safer bet.
+ * A decided class is tried again after {@link #FIRST_RECHECK} of its calls, then after twice as
+ * many, and so on.
+ *
+ * <p>Pure and deterministic: every rank sees the same calls with the same root byte counts, so
+ * every rank's schedule makes the same choices at the same calls without talking, and the
+ * all-reduce falls on the same call everywhere. Allocation-free after construction.
+ *
+ * <p>A size class {@code c} holds the messages of {@code (2^(c-1), 2^c]} bytes (class 0: 0 and 1
+ * byte), so that a class lies wholly inside or outside the header's payload. Option 0 of a class
+ * is the header when it may carry the message ({@link #inlineOption}); the others are plans.
+ */
+public final class TrialSchedule {
+    static final int CLASSES = 64;
+    /** Calls of one option in a row. */
+    public static final int BLOCK = 4;
+    /** Blocks of each option before a verdict. */
+    public static final int PASSES = 2;
+    /** Calls of a class with its incumbent before its first trials. */
+    public static final long FIRST_TRIAL_AFTER = 16;
+    /** What {@link #record} returns: nothing to do. */
+    static final int GO_ON = 0;
+    /** What {@link #record} returns: a block ended, every rank must meet before the next call. */
+    static final int BLOCK_ENDED = 1;
+    /** What {@link #record} returns: the last block ended, every rank must now agree and decide. */
+    static final int VERDICT_DUE = 2;
+    /**
+     * Calls of a decided class before it is tried again; doubles after each re-check. Soon at
+     * first: a verdict reached while the JIT was still cold can be wrong, and costs until re-checked.
+     */
+    static final long FIRST_RECHECK = 512;
+    /** Most options of one class: the header and four plans. */
+    public static final int MAX_OPTIONS = 5;
+    /** How much faster than the incumbent a challenger must be to replace it. */
+    static final double MARGIN = 0.1;
+
+    /** Per class: its plans (options 1.. when it has the header option, else 0..); empty when it does not try. */
+    private final Plan[][] plans;
+    private final boolean[] inline;
+    /** Per class, the option kept unless another is clearly faster (the model's, or what an earlier run learnt). */
+    private final int[] incumbent;
+    private final int[] trial = new int[CLASSES];
+    private final int[] winner = new int[CLASSES];
+    /** Per class, the option the trials last kept (it runs again after a re-check that keeps it), or -1. */
+    private final int[] settled = new int[CLASSES];
+    /** The agreed time of the winner, in nanoseconds, or -1 when this run has not decided the class. */
+    private final long[] agreedNanos = new long[CLASSES];
+    private final long[] callsLeft = new long[CLASSES];
+    private final long[] recheckEvery = new long[CLASSES];
+    /** Per class, the block times: pass p, option o at {@code p * options + o}. */
+    private final long[][] samples;
+    private final long[] blockNanos = new long[CLASSES];
+    private boolean paused;
+
+    /**
+     * @param plans per class, the plans it may try ({@link #CLASSES} entries; an entry of fewer than
+     *        two options in all does not try and runs {@code fallback})
+     * @param inline per class, whether the header may carry its messages (an extra option 0)
+     * @param incumbent per class, the option the model chose (kept unless another is clearly faster)
+     */
+    public TrialSchedule(Plan[][] plans, boolean[] inline, int[] incumbent) {
+        if (plans.length != CLASSES || inline.length != CLASSES || incumbent.length != CLASSES) {
+            throw new IllegalArgumentException("a schedule covers " + CLASSES + " size classes");
+        }
+        this.plans = new Plan[CLASSES][];
+        this.inline = inline.clone();
+        this.incumbent = incumbent.clone();
+        this.samples = new long[CLASSES][];
+        for (int c = 0; c < CLASSES; c++) {
+            this.plans[c] = plans[c].clone();
+            int n = options(c);
+            if (n > MAX_OPTIONS) {
+                throw new IllegalArgumentException("size class " + c + " has " + n + " options, at most " + MAX_OPTIONS);
+            }
+            if (n > 1 && (incumbent[c] < 0 || incumbent[c] >= n)) {
+                throw new IllegalArgumentException("size class " + c + " has no option " + incumbent[c]);
+            }
+            samples[c] = new long[n * PASSES];
+            winner[c] = n < 2 ? 0 : incumbent[c];
+            callsLeft[c] = FIRST_TRIAL_AFTER;
+            agreedNanos[c] = -1;
+            settled[c] = -1;
+        }
+    }
+
+    /** The class of a message of {@code bytes}: the smallest {@code c} with {@code bytes <= 2^c}. */
+    static int sizeClass(long bytes) {
+        return bytes <= 1 ? 0 : 64 - Long.numberOfLeadingZeros(bytes - 1);
+    }
+
+    /** The smallest message of class {@code c} (1 for class 0, which also holds empty messages). */
+    static long smallest(int c) {
+        return c == 0 ? 1 : (1L << (c - 1)) + 1;
+    }
+
+    /** The name of option {@code o} of class {@code c}: {@code inline} or the plan's (as the record of learnt plans keeps it). */
+    String label(int c, int o) {
+        if (inlineOption(c, o)) {
+            return "inline";
+        }
+        Plan p = optionPlan(c, o);
+        return Explanation.name(p.algorithm(), p.intra());
+    }
+
+    /** How many options class {@code c} chooses among (0 or 1: it does not try). */
+    int options(int c) {
+        return plans[c].length + (inline[c] ? 1 : 0);
+    }
+
+    /** Whether class {@code c} tries its options at all. */
+    boolean tries(int c) {
+        return options(c) > 1;
+    }
+
+    /** Whether class {@code c} is trying its options now (its calls are timed for a verdict). */
+    boolean exploring(int c) {
+        return tries(c) && winner[c] < 0;
+    }
+
+    /** The option the next call of class {@code c} runs. */
+    int option(int c) {
+        return winner[c] >= 0 ? winner[c] : trial[c] / BLOCK % options(c);
+    }
+
+    /** Whether the next call of {@code bytes} rides in its header (only asked where the header could carry it). */
+    boolean inlines(long bytes) {
+        int c = sizeClass(bytes);
+        return !tries(c) || inline[c] && option(c) == 0;
+    }
+
+    /** The plan of the next call of class {@code c}: {@code fallback} where it does not try or rides in the header. */
+    Plan plan(int c, Plan fallback) {
+        if (!tries(c)) {
+            return fallback;
+        }
+        int o = option(c) - (inline[c] ? 1 : 0);
+        return o < 0 ? fallback : plans[c][o];
+    }
+
+    /** Whether option {@code o} of class {@code c} is the header. */
+    boolean inlineOption(int c, int o) {
+        return inline[c] && o == 0;
+    }
+
+    /** Plan of option {@code o} of class {@code c} (not the header option). */
+    Plan optionPlan(int c, int o) {
+        return plans[c][o - (inline[c] ? 1 : 0)];
+    }
+
+    /** Warm-up calls and other calls that must not count: while paused, {@link #record} does nothing. */
+    void pause(boolean on) {
+        paused = on;
+    }
+
+    /**
+     * Notes that a call of class {@code c} took {@code nanos} on this rank.
+     *
+     * @return {@link #GO_ON}, {@link #BLOCK_ENDED} (every rank meets before its next call) or
+     *         {@link #VERDICT_DUE} (every rank must now {@link #summarize}, agree and {@link #decide})
+     */
+    int record(int c, long nanos) {
+        if (paused || !tries(c)) {
+            return GO_ON;
+        }
+        if (winner[c] >= 0) {
+            if (--callsLeft[c] == 0) {
+                winner[c] = -1;
+                trial[c] = 0;
+                blockNanos[c] = 0;
+            }
+            return GO_ON;
+        }
+        blockNanos[c] += nanos;
+        if (++trial[c] % BLOCK != 0) {
+            return GO_ON;
+        }
+        int block = trial[c] / BLOCK - 1;
+        samples[c][block] = blockNanos[c];
+        blockNanos[c] = 0;
+        return block == samples[c].length - 1 ? VERDICT_DUE : BLOCK_ENDED;
+    }
+
+    /**
+     * This rank's fastest block of each option of class {@code c} into {@code out[0..options)}. The
+     * fastest, not the median: on a shared machine noise only adds time (a preempted rank, a park
+     * that overslept, a recompilation), and it adds it in bursts longer than a block, so a block
+     * that met none shows the plan itself.
+     */
+    void summarize(int c, long[] out) {
+        int n = options(c);
+        for (int o = 0; o < n; o++) {
+            long fastest = Long.MAX_VALUE;
+            for (int p = 0; p < PASSES; p++) {
+                fastest = Math.min(fastest, samples[c][p * n + o]);
+            }
+            out[o] = fastest;
+        }
+    }
+
+    /**
+     * Keeps the option of class {@code c} with the least agreed time ({@code agreed[o]}, the ranks'
+     * maximum), or the incumbent where that is within {@link #MARGIN} of it.
+     */
+    void decide(int c, long[] agreed) {
+        int n = options(c);
+        int best = 0;
+        for (int o = 1; o < n; o++) {
+            if (agreed[o] < agreed[best]) {
+                best = o;
+            }
+        }
+        int keep = incumbent[c];
+        if (agreed[best] * (1 + MARGIN) < agreed[keep]) {
+            keep = best;
+        }
+        settle(c, keep, agreed[keep]);
+    }
+
+    /**
+     * Makes option {@code o} class {@code c}'s incumbent in place of the model's (what an earlier run
+     * learnt): its first calls run it, and the trials must beat it by the margin. Before any call.
+     */
+    void adopt(int c, int o) {
+        if (tries(c) && o >= 0 && o < options(c)) {
+            incumbent[c] = o;
+            winner[c] = o;
+        }
+    }
+
+    private void settle(int c, int o, long nanos) {
+        winner[c] = o;
+        settled[c] = o;
+        trial[c] = 0;
+        blockNanos[c] = 0;
+        agreedNanos[c] = nanos;
+        recheckEvery[c] = recheckEvery[c] == 0 ? FIRST_RECHECK : 2 * recheckEvery[c];
+        callsLeft[c] = recheckEvery[c];
+    }
+
+    /** The decided option of class {@code c}, or -1 while it tries. */
+    int winner(int c) {
+        return tries(c) ? winner[c] : -1;
+    }
+
+    /** The option this run's trials last kept for class {@code c} (also while a re-check runs), or -1 where none. */
+    int settled(int c) {
+        return settled[c];
+    }
+
+    /** The agreed time of class {@code c}'s winner as this run measured it, in nanoseconds; -1 where none. */
+    long agreedNanos(int c) {
+        return agreedNanos[c];
+    }
+}

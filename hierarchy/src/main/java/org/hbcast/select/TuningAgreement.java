@@ -1,0 +1,159 @@
+package org.hbcast.select;
+
+import org.hbcast.BcastOptions;
+
+import org.hbcast.call.CountRule;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import org.hbcast.mpi.Topology;
+import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.Fingerprint;
+import org.hbcast.tuning.HostInfo;
+import org.hbcast.tuning.TuningFiles;
+import org.hbcast.tuning.TuningInputs;
+import org.hbcast.tuning.TuningJson;
+import org.hbcast.tuning.TuningTableLoader;
+
+/**
+ * Makes every rank's selector inputs identical: rank 0 fingerprints its host, reads the tuning
+ * table and the calibration, and broadcasts what it found; every rank then validates the same bytes
+ * the same way. Rank 0 prints the warnings. Collective.
+ *
+ * <p>The table is {@code HBCAST_TUNING_FILE} ({@code none}: no table, the model alone) or
+ * {@code tuning-<fingerprint id>.json} in the cache directory; the calibration is
+ * {@code HBCAST_CALIBRATION_FILE} or {@code calibration-<hardware id>.json} there; what runs learnt
+ * in the run ({@link org.hbcast.tuning.LearntPlans}) is {@code learnt-<fingerprint id>.json} there.
+ */
+public final class TuningAgreement {
+    /** {@code HBCAST_TUNING_FILE=none}: use no table even where the default place has one. */
+    static final String NO_TABLE = "none";
+
+    private TuningAgreement() {
+    }
+
+    /** What rank 0 found, as broadcast to the others. */
+    private record Found(Fingerprint fingerprint, String tablePath, byte[] table, boolean requested,
+                         String calibrationPath, byte[] calibration, List<String> warnings, String learntPath,
+                         byte[] learnt) {
+        TuningInputs inputs() {
+            return TuningInputs.fromFiles(fingerprint, path(tablePath), table, requested, path(calibrationPath),
+                    calibration, warnings).withLearnt(path(learntPath), learnt);
+        }
+    }
+
+    /** Collective over {@code comm}: the same inputs on every rank. */
+    public static TuningInputs agree(Intracomm comm, Path tuningFile, boolean keepsLearnt, Topology topology,
+            Map<String, String> env)
+            throws MPIException {
+        byte[] packet = null;
+        String failure = null;
+        if (comm.getRank() == 0) {
+            try {
+                packet = TuningJson.mapper().writeValueAsBytes(
+                        find(tuningFile, keepsLearnt, ClusterShape.of(topology.layout(), topology.isVirtual()), env));
+            } catch (JsonProcessingException | RuntimeException e) {
+                failure = e.toString();
+            }
+        }
+        // -1 tells every rank that rank 0 failed, so nobody waits for bytes that never come.
+        int[] length = {packet == null ? -1 : packet.length};
+        comm.bcast(length, 1, MPI.INT, 0);
+        if (length[0] < 0) {
+            throw new MPIException("hbcast: rank 0 could not gather the tuning inputs" + (failure != null ? ": " + failure : ""));
+        }
+        if (packet == null) {
+            packet = new byte[length[0]];
+        }
+        comm.bcast(packet, length[0], MPI.BYTE, 0);
+        TuningInputs inputs;
+        try {
+            inputs = decode(packet);
+        } catch (IOException e) {
+            throw new MPIException("hbcast: cannot decode the tuning inputs sent by rank 0: " + e.getMessage());
+        }
+        if (comm.getRank() == 0) {
+            inputs.warnings().forEach(System.err::println);
+            System.err.flush();
+        }
+        return inputs;
+    }
+
+    /** The inputs this process would use on {@code shape}, without MPI (for {@code explain} and tools). */
+    public static TuningInputs local(Path tuningFile, boolean keepsLearnt, ClusterShape shape,
+            Map<String, String> env) {
+        return find(tuningFile, keepsLearnt, shape, env).inputs();
+    }
+
+    private static TuningInputs decode(byte[] packet) throws IOException {
+        return TuningJson.mapper().readValue(packet, Found.class).inputs();
+    }
+
+    /** Rank 0's part: the fingerprint of this host and layout, and the files' contents. */
+    private static Found find(Path tuningFile, boolean keepsLearnt, ClusterShape shape, Map<String, String> env) {
+        Fingerprint fp = Fingerprint.of(HostInfo.probe(mpiVersion()), shape);
+        List<String> warnings = new ArrayList<>();
+        Path table = tuningFile;
+        boolean requested = table != null;
+        if (table != null && table.toString().equals(NO_TABLE)) {
+            table = null;
+        } else if (table == null) {
+            table = TuningFiles.defaultTable(env, fp);
+        }
+        Path cal = TuningFiles.calibration(env, fp);
+        // What runs learnt is kept beside the default table (see BcastOptions#keepsLearnt).
+        Path learnt = keepsLearnt ? TuningFiles.learnt(env, fp) : null;
+        return new Found(fp, table == null ? null : table.toString(), read(table, warnings), requested,
+                cal.toString(), read(cal, warnings), warnings, learnt == null ? null : learnt.toString(),
+                read(learnt, warnings));
+    }
+
+    private static byte[] read(Path file, List<String> warnings) {
+        if (file == null) {
+            return null;
+        }
+        TuningTableLoader.Loaded<byte[]> r = TuningTableLoader.readBytes(file);
+        if (r.warning() != null) {
+            warnings.add(r.warning());
+        }
+        return r.value();
+    }
+
+    /** The MPI library's version string; callable before {@code MPI.Init}. */
+    public static String mpiVersion() {
+        try {
+            return MPI.getLibVersion();
+        } catch (RuntimeException | LinkageError e) {
+            return ompiInfoVersion();
+        }
+    }
+
+    /** Without the bindings' native library (a tool run outside mpirun): ask {@code ompi_info}. */
+    private static String ompiInfoVersion() {
+        try {
+            Process p = new ProcessBuilder("ompi_info", "--version").redirectErrorStream(true).start();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return "unknown";
+            }
+            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException | InterruptedException e) {
+            return "unknown";
+        }
+    }
+
+    private static Path path(String s) {
+        return s == null ? null : Path.of(s);
+    }
+}

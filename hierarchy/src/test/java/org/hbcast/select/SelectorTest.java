@@ -1,0 +1,283 @@
+package org.hbcast.select;
+
+import org.hbcast.BcastOptions;
+
+import org.hbcast.plan.Algorithm;
+import org.hbcast.select.Explanation;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.MemoryKind;
+import org.hbcast.plan.Plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.hbcast.tuning.Calibration;
+import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.Fingerprint;
+import org.hbcast.tuning.NodeCurve;
+import org.hbcast.tuning.TimedSize;
+import org.hbcast.tuning.TuningFixtures;
+import org.hbcast.tuning.TuningInputs;
+import org.hbcast.tuning.TuningJson;
+import org.hbcast.tuning.TuningTable;
+import org.junit.jupiter.api.Test;
+
+class SelectorTest {
+    private static final BcastOptions AUTO = BcastOptions.fromEnvironment(Map.of());
+    private static final ClusterShape SHAPE = TuningFixtures.TWO_BY_TWO;
+    private static final Path TABLE = Path.of("/tables/tuning-test.json");
+
+    private static Selector modelOnly(BcastOptions options, String layout, int cap) {
+        ClusterShape shape = ClusterShape.parse(layout);
+        return new Selector(options.planChoices(), shape, cap, TuningInputs.modelOnly(TuningFixtures.fingerprint(shape)));
+    }
+
+    private static Selector tabled(BcastOptions options) throws Exception {
+        Fingerprint fp = TuningFixtures.fingerprint(SHAPE);
+        byte[] table = TuningJson.mapper().writeValueAsBytes(TuningFixtures.table(SHAPE));
+        TuningInputs inputs = TuningInputs.fromFiles(fp, TABLE, table, true, null, null, List.of());
+        assertTrue(inputs.warnings().isEmpty(), inputs.warnings().toString());
+        return new Selector(options.planChoices(), SHAPE, Selector.AUTO_MAX_CHUNK_BYTES, inputs);
+    }
+
+    @Test
+    void withoutATableTheModelChoosesAtEverySize() {
+        Selector s = modelOnly(AUTO, "2x2", 1 << 20);
+        // Built-in figures: native's binomial tree over 4 ranks crosses the network twice, the hierarchy once.
+        assertEquals(Algorithm.HIERARCHICAL, s.plan(1).algorithm());
+        assertEquals(Algorithm.HIERARCHICAL, s.plan(16 << 20).algorithm());
+        assertTrue(s.plan(16 << 20).reason().contains("cost model (built-in link figures"), s.plan(16 << 20).reason());
+        assertTrue(s.plan(16 << 20).predictedSeconds() > 0);
+    }
+
+    @Test
+    void nodesOfOneRankHaveNoRing() {
+        Selector s = modelOnly(AUTO, "1,1,1", 1 << 20);
+        assertNotEquals(Algorithm.HIERARCHICAL, s.plan(16 << 20).algorithm());
+    }
+
+    @Test
+    void optionsWinAndChunksNeverExceedTheSlotsOrTheMessage() {
+        BcastOptions o = AUTO.withAlgorithm(Algorithm.KNOMIAL).withChunkBytes(1 << 22).withRadix(4);
+        Selector s = modelOnly(o, "1x4", 1 << 20);
+        Plan p = s.plan(1 << 24);
+        assertEquals(Algorithm.KNOMIAL, p.algorithm());
+        assertEquals(1 << 20, p.chunkBytes());
+        assertEquals(4, p.radix());
+        assertEquals("set by options (built-in link figures)", p.reason());
+        assertEquals(8, s.plan(10).chunkBytes());
+        Plan half = modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), "2x2", 1 << 20).plan(1 << 24);
+        assertEquals(Algorithm.HIERARCHICAL, half.algorithm());
+        assertTrue(half.reason().startsWith("options fix the algorithm; the rest from the cost model"), half.reason());
+    }
+
+    @Test
+    void theModelAloneKeepsTheSlotsAtOneMebibyte() {
+        Selector s = modelOnly(AUTO, "1x8", Selector.AUTO_MAX_CHUNK_BYTES);
+        assertTrue(s.largestChunk() <= Selector.MODEL_MAX_CHUNK_BYTES, "largest chunk " + s.largestChunk());
+        assertEquals(Selector.MODEL_MAX_CHUNK_BYTES, s.plan(1L << 34).chunkBytes());
+    }
+
+    @Test
+    void choosingAllocatesNoNewPlans() {
+        Selector s = modelOnly(AUTO, "1x4", 1 << 20);
+        assertSame(s.plan(1 << 20), s.plan((1 << 21) - 1));
+        assertSame(s.plan(1), s.plan(1));
+        assertSame(s.plan(100), s.plan(127));
+    }
+
+    @Test
+    void theTableWinsInsideItsRangeAndInterpolatesOnALogScale() throws Exception {
+        Selector s = tabled(AUTO);
+        Plan exact = s.plan(1 << 20);
+        assertEquals(Algorithm.HIERARCHICAL, exact.algorithm());
+        assertEquals(256 << 10, exact.chunkBytes());
+        assertTrue(exact.reason().contains(TABLE.toString()) && exact.reason().contains("measured at 1048576 B"), exact.reason());
+        assertEquals(4e-4, exact.measuredSeconds(), 1e-12);
+        Plan between = s.plan(4 << 20);
+        assertEquals(512 << 10, between.chunkBytes(), "half way on a log scale between 256 KiB and 1 MiB");
+        assertTrue(between.reason().contains("between measured"));
+        Plan above = s.plan(1L << 30);
+        assertEquals(1 << 20, above.chunkBytes());
+        assertTrue(above.reason().contains("above the largest measured size"));
+        assertEquals(s.model().best(1024, SHAPE, MemoryKind.HOST, Selector.MODEL_MAX_CHUNK_BYTES, Algorithm.AUTO,
+                IntraNode.AUTO, 0, 0).algorithm(), s.plan(1024).algorithm(), "below the table the model chooses");
+        assertEquals(128 << 10, tabled(AUTO.withChunkBytes(128 << 10)).plan(1 << 20).chunkBytes());
+    }
+
+    @Test
+    void deviceBuffersNeverGoNative() throws Exception {
+        Selector s = tabled(AUTO);
+        for (long m = 1; m < 1L << 40; m *= 5) {
+            assertNotEquals(Algorithm.NATIVE, s.plan(m, MemoryKind.DEVICE).algorithm());
+        }
+    }
+
+    @Test
+    void explainSaysWhatAndWhy() throws Exception {
+        Explanation e = tabled(AUTO).explain(3 << 20, MemoryKind.HOST);
+        String text = e.text();
+        assertTrue(text.contains("chosen:      hierarchical/ring, chunk"), text);
+        assertTrue(text.contains("tuning table " + TABLE), text);
+        assertTrue(text.contains("(tuning table)"), text);
+        assertTrue(text.contains("model's best per algorithm"), text);
+        assertEquals(2, e.nearby().size());
+        assertEquals(4, e.alternatives().size(), "native, knomial, hierarchical over the ring and over the fan-out");
+        assertTrue(Double.isFinite(e.measuredSeconds()) && Double.isFinite(e.predictedSeconds()));
+        Explanation none = modelOnly(AUTO, "1x4", 1 << 20).explain(0, MemoryKind.HOST);
+        assertTrue(Double.isNaN(none.measuredSeconds()));
+    }
+
+    @Test
+    void explainNamesTheCurvesAndWhetherTheyPriceThisLayout() {
+        List<NodeCurve.ChunkCost> chunks = List.of(
+                new NodeCurve.ChunkCost(32 << 10, 40e-6, List.of(new TimedSize(16 << 20, 20e-6))),
+                new NodeCurve.ChunkCost(64 << 10, 150e-6, List.of(new TimedSize(16 << 20, 60e-6))));
+        Calibration cal = TuningFixtures.calibrationWithNodeCurves(2)
+                .withTwoLevel("2x2", List.of(new NodeCurve(IntraNode.RING, 2, chunks)));
+        for (String layout : List.of("2x2", "3x2")) {
+            ClusterShape shape = ClusterShape.parse(layout);
+            TuningInputs inputs = new TuningInputs(TuningFixtures.fingerprint(shape), null, null, cal, "calibration c.json",
+                    List.of());
+            String text = new Selector(AUTO.planChoices(), shape, 1 << 20, inputs).explain(1 << 20, MemoryKind.HOST).text();
+            assertTrue(text.contains("node curve of the ring on 2 ranks: 9 chunk sizes, 64 B to 4 MiB (this layout's nodes)"),
+                    text);
+            assertTrue(text.contains("two-level curve with the ring on 2x2: 2 chunk sizes, 32 KiB to 64 KiB ("
+                    + (layout.equals("2x2") ? "this layout: the hierarchy's figures)"
+                    : "another layout: the levels are composed here)")), text);
+        }
+    }
+
+    @Test
+    void chunksStayInRangeForEverySize() throws Exception {
+        for (Selector s : List.of(tabled(AUTO), modelOnly(AUTO, "2x2", 1 << 20), modelOnly(AUTO, "8+3+3", 100),
+                modelOnly(AUTO.withChunkBytes(64), "1x4", 64))) {
+            for (long m = 0; m < 1L << 42; m = m * 3 + 1) {
+                for (MemoryKind mem : MemoryKind.values()) {
+                    int c = s.plan(m, mem).chunkBytes();
+                    assertTrue(c >= 1 && c <= Math.max(m, 1) && c <= Selector.AUTO_MAX_CHUNK_BYTES, m + ": " + c);
+                }
+            }
+        }
+    }
+
+    private static TuningInputs curves(ClusterShape shape) {
+        return new TuningInputs(TuningFixtures.fingerprint(shape), null, null, TuningFixtures.calibrationWithNodeCurves(4),
+                "test calibration", List.of());
+    }
+
+    @Test
+    void nodesWithAFasterFanoutCurveGetTheFanoutAndConnectOnlyWhatThePlansUse() {
+        ClusterShape shape = ClusterShape.parse("1x4");
+        Selector s = new Selector(AUTO.planChoices(), shape, Selector.AUTO_MAX_CHUNK_BYTES,
+                curves(shape));
+        for (long m = 64 << 10; m <= 64 << 20; m *= 4) {
+            Plan p = s.plan(m);
+            assertEquals(Algorithm.HIERARCHICAL, p.algorithm(), m + " B");
+            assertEquals(IntraNode.FANOUT, p.intra(), m + " B: the fixture's fan-out is twice as fast per chunk");
+        }
+        assertEquals(0, s.largestHostChunk(IntraNode.RING), "no host plan rides the ring: it need not be connected");
+        assertTrue(s.largestHostChunk(IntraNode.FANOUT) > 0);
+        Selector ring = new Selector(AUTO.withIntra(IntraNode.RING).planChoices(), shape, Selector.AUTO_MAX_CHUNK_BYTES,
+                curves(shape));
+        assertEquals(IntraNode.RING, ring.plan(16 << 20).intra());
+        assertTrue(ring.plan(16 << 20).reason().contains("options fix the intra-node transport"), ring.plan(16 << 20).reason());
+        assertEquals(0, ring.largestHostChunk(IntraNode.FANOUT));
+        assertEquals(IntraNode.RING, s.plan(16 << 20, MemoryKind.DEVICE).intra(), "device buffers ride the CUDA ring");
+    }
+
+    @Test
+    void aTableEntryNamesItsTransport() throws Exception {
+        ClusterShape shape = ClusterShape.parse("1x4");
+        Fingerprint fp = TuningFixtures.fingerprint(shape);
+        TuningTable t = TuningFixtures.table(shape);
+        List<TuningTable.Entry> entries = t.entries().stream().map(e -> new TuningTable.Entry(e.bytes(), e.algorithm(),
+                e.chunkBytes(), e.radix(), e.seconds(), e.points(), IntraNode.FANOUT)).toList();
+        byte[] json = TuningJson.mapper().writeValueAsBytes(new TuningTable(t.formatVersion(), fp, fp.id(), t.memory(),
+                t.created(), null, entries));
+        TuningInputs inputs = TuningInputs.fromFiles(fp, TABLE, json, true, null, null, List.of());
+        assertTrue(inputs.warnings().isEmpty(), inputs.warnings().toString());
+        Selector s = new Selector(AUTO.planChoices(), shape, Selector.AUTO_MAX_CHUNK_BYTES, inputs);
+        assertEquals(IntraNode.FANOUT, s.plan(1 << 20).intra());
+        assertEquals(IntraNode.RING, new Selector(AUTO.withIntra(IntraNode.RING).planChoices(), shape, Selector.AUTO_MAX_CHUNK_BYTES, inputs)
+                .plan(1 << 20).intra(), "options win over the table");
+        com.fasterxml.jackson.databind.JsonNode tree = TuningJson.mapper().valueToTree(TuningFixtures.table(shape));
+        for (com.fasterxml.jackson.databind.JsonNode e : tree.get("entries")) {
+            ((com.fasterxml.jackson.databind.node.ObjectNode) e).remove("intra");
+            e.get("points").forEach(pt -> ((com.fasterxml.jackson.databind.node.ObjectNode) pt).remove("intra"));
+        }
+        String old = TuningJson.mapper().writeValueAsString(tree);
+        assertTrue(!old.contains("intra"), "a table written before the fan-out existed: " + old);
+        Selector older = new Selector(AUTO.planChoices(), shape, Selector.AUTO_MAX_CHUNK_BYTES,
+                TuningInputs.fromFiles(fp, TABLE, old.getBytes(java.nio.charset.StandardCharsets.UTF_8), true, null, null,
+                        List.of()));
+        assertEquals(IntraNode.RING, older.plan(1 << 20).intra(), "tables without a transport meant the ring");
+    }
+
+    @Test
+    void theWarmUpRunsEachPlanThatMovesDataOnce() {
+        for (String layout : new String[] {"4", "2x2", "8,3,3", "1,1"}) {
+            Selector selector = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES);
+            java.util.List<Plan> plans = selector.distinctHostPlans();
+            java.util.Set<String> kinds = new java.util.HashSet<>();
+            for (Plan p : plans) {
+                assertNotEquals(Algorithm.NATIVE, p.algorithm(), layout);
+                assertTrue(kinds.add(p.algorithm() + "/" + p.intra() + "/" + p.radix()), layout + ": " + plans);
+            }
+            for (long bytes = 1; bytes <= 1L << 30; bytes *= 2) {
+                Plan p = selector.plan(bytes);
+                assertTrue(p.algorithm() == Algorithm.NATIVE || kinds.contains(p.algorithm() + "/" + p.intra() + "/"
+                        + p.radix()), layout + " " + bytes + ": " + p);
+            }
+        }
+    }
+
+    @Test
+    void autoTriesEachAlgorithmAndTransportInTheRunUnlessTheOptionsOrATableDecide() throws Exception {
+        for (String layout : new String[] {"4", "2x2", "8,3,3", "1,1"}) {
+            ClusterShape shape = ClusterShape.parse(layout);
+            Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES);
+            // The flat tree and the hierarchy over each transport (no node curves: both); native where the model chose it.
+            int hierarchies = shape.maxNodeSize() > 1 ? 2 : 0;
+            for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+                Plan[] plans = s.trialPlans(c);
+                if (c > Selector.LARGEST_TRIED_CLASS) {
+                    assertEquals(0, plans.length, layout + " class " + c);
+                    continue;
+                }
+                java.util.Set<String> kinds = new java.util.HashSet<>();
+                long smallest = c == 0 ? 1 : (1L << (c - 1)) + 1;
+                for (Plan p : plans) {
+                    assertTrue(kinds.add(Explanation.name(p.algorithm(), p.intra())), layout + " class " + c);
+                    assertTrue(p.chunkBytes() <= Math.max(64, smallest), layout + " class " + c + ": " + p);
+                }
+                boolean nativeChosen = s.plan(smallest).algorithm() == Algorithm.NATIVE;
+                assertEquals(1 + hierarchies + (nativeChosen ? 1 : 0), plans.length, layout + " class " + c + ": " + kinds);
+                assertEquals(nativeChosen, kinds.contains("native"), layout + " class " + c);
+                // What the run may try, the transports are connected for.
+                for (Plan p : plans) {
+                    assertTrue(!p.usesRing() || s.largestHostChunk(IntraNode.RING) >= p.chunkBytes(), layout);
+                    assertTrue(!p.usesFanout() || s.largestHostChunk(IntraNode.FANOUT) >= p.chunkBytes(), layout);
+                }
+            }
+        }
+        assertEquals(0, modelOnly(AUTO.withTrials(false), "2x2", 1 << 20).trialPlans(20).length);
+        assertEquals(0, modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), "2x2", 1 << 20).trialPlans(20).length);
+        assertEquals(0, modelOnly(AUTO, "1", 1 << 20).trialPlans(20).length);
+        Plan[] fanoutOnly = modelOnly(AUTO.withIntra(IntraNode.FANOUT), "2x2", 1 << 20).trialPlans(20);
+        assertTrue(java.util.Arrays.stream(fanoutOnly).noneMatch(Plan::usesRing));
+        assertTrue(java.util.Arrays.stream(fanoutOnly).anyMatch(Plan::usesFanout));
+        // A table governs the sizes it measured; below them the run still tries.
+        Selector tabled = tabled(AUTO);
+        long first = TuningFixtures.table(SHAPE).entries().get(0).bytes();
+        assertEquals(0, tabled.trialPlans(TrialSchedule.sizeClass(first) + 1).length);
+        if (first > 4) {
+            assertTrue(tabled.trialPlans(1).length > 1);
+        }
+    }
+}
