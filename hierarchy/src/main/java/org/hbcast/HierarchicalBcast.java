@@ -3,7 +3,7 @@ package org.hbcast;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPIException;
-import org.hbcast.gpu.cuda.DeviceBuffer;
+import org.hbcast.device.DeviceBuffer;
 import org.hbcast.mpi.Topology;
 import org.hbcast.orchestration.BroadcastSettings;
 import org.hbcast.orchestration.Broadcaster;

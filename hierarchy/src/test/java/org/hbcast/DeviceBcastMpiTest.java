@@ -2,7 +2,7 @@ package org.hbcast;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import org.hbcast.gpu.cuda.CudaDevices;
+import org.hbcast.device.CudaDevices;
 import org.hbcast.testing.MpiLaunch;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;

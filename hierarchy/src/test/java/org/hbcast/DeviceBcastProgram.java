@@ -12,8 +12,8 @@ import java.util.Random;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
-import org.hbcast.gpu.cuda.CudaDevices;
-import org.hbcast.gpu.cuda.DeviceBuffer;
+import org.hbcast.device.CudaDevices;
+import org.hbcast.device.DeviceBuffer;
 import org.hbcast.testing.MpiTestProgram;
 
 /**
@@ -55,7 +55,7 @@ public final class DeviceBcastProgram {
         boolean large = opt.getOrDefault("large", "yes").equals("yes");
         BcastOptions base = BcastOptions.defaults();
         int chunk = base.chunkBytes() != 0 ? base.chunkBytes() : Selector.MODEL_MAX_CHUNK_BYTES;
-        int direct = (int) org.hbcast.gpu.cuda.CudaRingMember.DIRECT_MIN_BYTES;
+        int direct = (int) org.hbcast.transport.cuda.CudaRingMember.DIRECT_MIN_BYTES;
         int[] counts = {0, 1, 7, chunk - 1, chunk, chunk + 1, 3 * chunk + 17, direct - 1, direct + 3};
         int calls = 0;
         StringBuilder detail = new StringBuilder();

@@ -3,8 +3,8 @@ package org.hbcast;
 import java.nio.ByteBuffer;
 import mpi.MPI;
 import mpi.MPIException;
-import org.hbcast.gpu.cuda.CudaDevices;
-import org.hbcast.gpu.cuda.DeviceBuffer;
+import org.hbcast.device.CudaDevices;
+import org.hbcast.device.DeviceBuffer;
 import org.hbcast.testing.MpiTestProgram;
 
 /**

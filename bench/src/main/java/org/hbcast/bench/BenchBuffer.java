@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.HierarchicalBcast;
-import org.hbcast.gpu.cuda.CudaDevices;
-import org.hbcast.gpu.cuda.DeviceBuffer;
+import org.hbcast.device.CudaDevices;
+import org.hbcast.device.DeviceBuffer;
 
 /**
  * The message a benchmark broadcasts, wherever it lives: a Java array, a direct buffer, or GPU

@@ -9,7 +9,7 @@ import java.util.concurrent.Callable;
 import mpi.MPI;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
-import org.hbcast.gpu.cuda.CudaDevices;
+import org.hbcast.device.CudaDevices;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.HostInfo;

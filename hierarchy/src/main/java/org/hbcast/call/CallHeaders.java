@@ -2,7 +2,7 @@ package org.hbcast.call;
 
 import org.hbcast.stage.ProgressWait;
 import mpi.MPIException;
-import org.hbcast.gpu.shm.CallBoard;
+import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.mpi.NodeLayout;
 

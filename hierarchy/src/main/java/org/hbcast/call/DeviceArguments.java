@@ -2,8 +2,8 @@ package org.hbcast.call;
 
 import mpi.Datatype;
 import mpi.MPIException;
-import org.hbcast.gpu.cuda.CudaDevices;
-import org.hbcast.gpu.cuda.DeviceBuffer;
+import org.hbcast.device.CudaDevices;
+import org.hbcast.device.DeviceBuffer;
 
 /** Checks the arguments of a device broadcast on this rank, before anything is sent. */
 public final class DeviceArguments {

@@ -4,10 +4,10 @@ import java.io.IOException;
 import mpi.Intracomm;
 import mpi.MPIException;
 import org.agrona.MutableDirectBuffer;
-import org.hbcast.gpu.ring.RingPipeline;
-import org.hbcast.gpu.shm.SharedSegment;
-import org.hbcast.gpu.shm.ShmInbox;
-import org.hbcast.gpu.shm.ShmRingLinks;
+import org.hbcast.engine.RingPipeline;
+import org.hbcast.transport.shm.SharedSegment;
+import org.hbcast.transport.shm.ShmInbox;
+import org.hbcast.transport.shm.ShmRingLinks;
 import org.hbcast.mpi.StringExchange;
 
 /**

@@ -2,8 +2,8 @@ package org.hbcast.orchestration;
 
 import mpi.Intracomm;
 import mpi.MPIException;
-import org.hbcast.gpu.shm.CallBoard;
-import org.hbcast.gpu.shm.ShmFanout;
+import org.hbcast.transport.shm.CallBoard;
+import org.hbcast.transport.shm.ShmFanout;
 
 /** The node-wide shared segments, each wired up over the node communicator by {@link NodeShared}. */
 final class NodeSegments {

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.function.Function;
 import mpi.Intracomm;
 import mpi.MPIException;
-import org.hbcast.gpu.shm.SharedSegment;
+import org.hbcast.transport.shm.SharedSegment;
 import org.hbcast.mpi.StringExchange;
 
 /**

@@ -8,7 +8,7 @@ import java.util.List;
 import mpi.Intracomm;
 import mpi.MPIException;
 import org.hbcast.call.TimedCollectives;
-import org.hbcast.gpu.shm.CallBoard;
+import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.plan.Plan;
 import org.hbcast.tuning.LearntPlans;

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.hbcast.gpu.cuda.CudaDevices;
+import org.hbcast.device.CudaDevices;
 
 /**
  * The hardware and MPI library of this host, as the fingerprint records them: the CPU model and

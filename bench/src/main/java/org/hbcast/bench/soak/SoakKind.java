@@ -1,7 +1,7 @@
 package org.hbcast.bench.soak;
 
 import java.util.Locale;
-import org.hbcast.gpu.cuda.CudaDevices;
+import org.hbcast.device.CudaDevices;
 
 /** The memory kinds a soak can draw from ({@code --kinds}). */
 enum SoakKind {

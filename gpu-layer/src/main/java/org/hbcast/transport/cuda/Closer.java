@@ -1,0 +1,51 @@
+package org.hbcast.transport.cuda;
+
+import java.io.IOException;
+
+/** Runs every release step even when one fails, and rethrows the first failure: for close methods. */
+final class Closer
+{
+    /** One release step. */
+    @FunctionalInterface
+    interface Step
+    {
+        void run() throws Exception;
+    }
+
+    private Exception first;
+
+    void run(final Step step)
+    {
+        try
+        {
+            step.run();
+        }
+        catch (final Exception ex)
+        {
+            if (first == null)
+            {
+                first = ex;
+            }
+            else
+            {
+                first.addSuppressed(ex);
+            }
+        }
+    }
+
+    void rethrow() throws IOException
+    {
+        if (first instanceof IOException io)
+        {
+            throw io;
+        }
+        if (first instanceof RuntimeException runtime)
+        {
+            throw runtime;
+        }
+        if (first != null)
+        {
+            throw new IOException(first);
+        }
+    }
+}

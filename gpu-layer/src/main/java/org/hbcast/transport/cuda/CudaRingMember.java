@@ -1,0 +1,269 @@
+package org.hbcast.transport.cuda;
+
+import org.hbcast.device.CudaStream;
+import org.hbcast.device.DeviceBuffer;
+
+import org.hbcast.engine.RingPipeline;
+import org.hbcast.engine.RingRole;
+import org.hbcast.transport.shm.InboxLayout;
+import org.hbcast.transport.shm.ShmInbox;
+import org.hbcast.transport.shm.ShmOutbox;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * One rank's part of the node's CUDA IPC ring: its control block (a shared-memory inbox used only for
+ * its counters), its device staging slots, one stream, and, once connected, its two links and the
+ * pipeline over them. Knows nothing of MPI; the caller exchanges what {@link #controlPath()} and
+ * {@link #slotDescriptor()} return (an all-gather over the node communicator) and gives each call
+ * the wire ({@link NeighbourExchange}) over which neighbours swap their buffers' descriptors when
+ * the call goes buffer to buffer: the choice of {@link LinkMode} is this transport's own.
+ *
+ * <pre>{@code
+ * CudaRingMember me = CudaRingMember.create(dir, nodeRank, nodeSize, device, 8, 1 << 20);
+ * me.connect(allGather(me.controlPath()), allGather(me.slotDescriptor()));
+ * barrier(); me.unlinkControl();
+ * // per broadcast: Stage ring = me.start(buf, bytes, chunkBytes, firstNodeRank, fed, wire); drive it
+ * }</pre>
+ */
+public final class CudaRingMember implements AutoCloseable
+{
+    /** IPC mappings kept per peer: a few user buffers used in turn stay mapped. */
+    public static final int MAPPINGS_PER_PEER = 8;
+    /**
+     * From this size on a call copies buffer to buffer ({@link LinkMode#DIRECT}): the descriptor swap
+     * and, the first time, the mapping cost less than a second copy of every chunk. Below it, chunks go
+     * through the slots and need no exchange.
+     */
+    public static final long DIRECT_MIN_BYTES = 1 << 20;
+
+    private final int position;
+    private final int ringSize;
+    private final int device;
+    private final DeviceSlots slots;
+    private final ShmInbox control;
+    private final DeviceBuffer slotMemory;
+    private final CudaStream stream;
+    private final IpcHandleCache mappings;
+    private CudaIpcSender sender;
+    private CudaIpcReceiver receiver;
+    private RingPipeline<DeviceBuffer> pipeline;
+    private final byte[] myDescriptor = new byte[IpcDescriptor.BYTES];
+    private final byte[] rightDescriptor = new byte[IpcDescriptor.BYTES];
+
+    private CudaRingMember(final int position, final int ringSize, final int device, final DeviceSlots slots,
+        final ShmInbox control, final DeviceBuffer slotMemory, final CudaStream stream)
+    {
+        this.position = position;
+        this.ringSize = ringSize;
+        this.device = device;
+        this.slots = slots;
+        this.control = control;
+        this.slotMemory = slotMemory;
+        this.stream = stream;
+        this.mappings = new IpcHandleCache(device, MAPPINGS_PER_PEER);
+    }
+
+    /**
+     * Creates the control block in {@code directory}, {@code slotCount} device slots for chunks of up
+     * to {@code maxChunkBytes} on {@code device}, and the stream.
+     */
+    public static CudaRingMember create(final Path directory, final int position, final int ringSize,
+        final int device, final int slotCount, final int maxChunkBytes) throws IOException
+    {
+        if (ringSize < 1 || position < 0 || position >= ringSize)
+        {
+            throw new IllegalArgumentException("position " + position + " outside ring of " + ringSize);
+        }
+        final DeviceSlots slots = DeviceSlots.of(slotCount, maxChunkBytes);
+        final ShmInbox control = ShmInbox.create(directory, position, slotCount, InboxLayout.SLOT_ALIGNMENT);
+        DeviceBuffer slotMemory = null;
+        try
+        {
+            slotMemory = DeviceBuffer.allocate(slots.totalBytes(), device);
+            return new CudaRingMember(position, ringSize, device, slots, control, slotMemory, new CudaStream(device));
+        }
+        catch (final RuntimeException ex)
+        {
+            if (slotMemory != null)
+            {
+                slotMemory.close();
+            }
+            control.close();
+            throw ex;
+        }
+    }
+
+    /** Path of this rank's control block, for the left neighbour. */
+    public Path controlPath()
+    {
+        return control.path();
+    }
+
+    /** This rank's slots as an encoded {@link IpcDescriptor}, for the left neighbour. */
+    public byte[] slotDescriptor()
+    {
+        final byte[] record = new byte[IpcDescriptor.BYTES];
+        IpcDescriptor.of(slotMemory).encode(record, 0);
+        return record;
+    }
+
+    /**
+     * Maps the right neighbour's control block and slots. {@code controlPaths[i]} and the descriptor
+     * at {@code i * IpcDescriptor.BYTES} of {@code slotDescriptors} belong to node rank {@code i}.
+     */
+    public void connect(final String[] controlPaths, final byte[] slotDescriptors) throws IOException
+    {
+        if (controlPaths.length != ringSize || slotDescriptors.length != ringSize * IpcDescriptor.BYTES)
+        {
+            throw new IllegalArgumentException("expected the paths and slot descriptors of " + ringSize + " ranks");
+        }
+        if (ringSize == 1)
+        {
+            pipeline = RingPipeline.alone();
+            return;
+        }
+        final int right = rightRank();
+        final ShmOutbox outbox = ShmOutbox.open(Path.of(controlPaths[right]), position, right);
+        try
+        {
+            final long peerSlots = mappings.map(right, slotDescriptors, right * IpcDescriptor.BYTES);
+            sender = new CudaIpcSender(outbox, slots, peerSlots, stream);
+        }
+        catch (final RuntimeException ex)
+        {
+            outbox.close();
+            throw ex;
+        }
+        receiver = new CudaIpcReceiver(control, slots, slotMemory, stream);
+        pipeline = new RingPipeline<>(sender, receiver);
+    }
+
+    /** Removes the control block's file; call once every rank has connected. */
+    public void unlinkControl() throws IOException
+    {
+        control.unlink();
+    }
+
+    /**
+     * Starts this rank's part of a broadcast of {@code bytes} of {@code buffer} along the ring from
+     * node rank {@code first}: picks the link mode (neighbours swap their buffers' descriptors over
+     * {@code wire} when it is {@link LinkMode#DIRECT}) and resets the pipeline. Collective over the
+     * node's ring when the call goes buffer to buffer.
+     *
+     * @param fed true on a first rank whose chunks arrive from elsewhere (a leader's staging copies)
+     */
+    public RingPipeline<DeviceBuffer> start(final DeviceBuffer buffer, final long bytes, final int chunkBytes,
+        final int first, final boolean fed, final NeighbourExchange wire)
+    {
+        final RingRole role = role(first);
+        if (bytes >= DIRECT_MIN_BYTES && ringSize > 1)
+        {
+            IpcDescriptor.encode(buffer, myDescriptor, 0);
+            wire.swap(myDescriptor, rightDescriptor);
+            bindDirect(buffer, role.sends(), rightDescriptor, 0);
+        }
+        else
+        {
+            bindStaged(buffer);
+        }
+        return fed ? pipeline.resetFed(buffer, bytes, chunkBytes) : pipeline.reset(role, buffer, bytes, chunkBytes);
+    }
+
+    /** The next broadcast goes through the staging slots; {@code buffer} is this rank's. */
+    private void bindStaged(final DeviceBuffer buffer)
+    {
+        if (sender != null)
+        {
+            sender.bindStaged();
+            receiver.bindStaged(buffer);
+        }
+    }
+
+    /**
+     * The next broadcast goes straight from buffer to buffer: {@code buffer} is this rank's, the right
+     * neighbour's is described at {@code offset} of {@code rightDescriptor} (mapped now unless cached).
+     * {@code sends} says whether this rank sends in this broadcast (a LAST rank needs no mapping).
+     */
+    private void bindDirect(final DeviceBuffer buffer, final boolean sends, final byte[] rightDescriptor,
+        final int offset)
+    {
+        if (sender == null)
+        {
+            return;
+        }
+        if (sends)
+        {
+            final long peerBytes = IpcDescriptor.bytesAt(rightDescriptor, offset);
+            sender.bindDirect(mappings.map(rightRank(), rightDescriptor, offset), peerBytes);
+        }
+        receiver.bindDirect(buffer);
+    }
+
+    /** The pipeline over this rank's links (alone in a ring of one). Only after {@link #connect}. */
+    public RingPipeline<DeviceBuffer> pipeline()
+    {
+        return pipeline;
+    }
+
+    /** This rank's role when the chain starts at node rank {@code start}. */
+    public RingRole role(final int start)
+    {
+        return RingRole.of(ringSize, position, start);
+    }
+
+    /** The IPC mappings of peers' memory this rank holds. */
+    public IpcHandleCache mappings()
+    {
+        return mappings;
+    }
+
+    /** Largest chunk the links carry. */
+    public int maxChunkBytes()
+    {
+        return slots.slotBytes();
+    }
+
+    /** The CUDA device of this rank. */
+    public int device()
+    {
+        return device;
+    }
+
+    /** Node rank of the left neighbour. */
+    public int leftRank()
+    {
+        return (position + ringSize - 1) % ringSize;
+    }
+
+    /** Node rank of the right neighbour. */
+    public int rightRank()
+    {
+        return (position + 1) % ringSize;
+    }
+
+    /** Ranks in the ring. */
+    public int ringSize()
+    {
+        return ringSize;
+    }
+
+    /** Releases everything: links, mappings, slots, stream, control block. Tries all; throws the first failure. */
+    @Override
+    public void close() throws IOException
+    {
+        final Closer closer = new Closer();
+        closer.run(() -> stream.synchronize());
+        if (sender != null)
+        {
+            closer.run(sender::close);
+            closer.run(receiver::close);
+        }
+        closer.run(mappings::close);
+        closer.run(slotMemory::close);
+        closer.run(stream::close);
+        closer.run(control::close);
+        closer.rethrow();
+    }
+}

@@ -1,0 +1,119 @@
+package org.hbcast.transport.shm;
+
+import org.agrona.BitUtil;
+
+/**
+ * Layout of a ring inbox: the shared-memory segment through which a rank receives chunks from its
+ * left neighbour. The receiver creates it; the sender maps it.
+ *
+ * <pre>
+ * offset  size            field         written by
+ * 0       8               MAGIC         receiver, last, once the header below is in place
+ * 8       4               VERSION       receiver, at creation
+ * 12      4               SLOT_COUNT    receiver, at creation (S)
+ * 16      4               SLOT_BYTES    receiver, at creation (multiple of 64)
+ * 20      4               OWNER_RANK    receiver, at creation (its node rank)
+ * 128     8               TAIL          sender: chunks posted, only grows (ordered write)
+ * 256     8               HEAD          receiver: chunks consumed, only grows (ordered write)
+ * 384     4               ABORT         either side: 0, or 1 + node rank of the first failure (CAS)
+ * 512     4 * S           SLOT_LENGTHS  sender: bytes in each slot, written before TAIL
+ * 4096    S * SLOT_BYTES  SLOTS         sender: chunk i goes to slot i mod S
+ * </pre>
+ *
+ * TAIL, HEAD and ABORT each get a 128-byte line of their own so the two sides do not invalidate each
+ * other's cache lines (128 rather than 64 because the adjacent-line prefetcher pairs lines). The
+ * header lets the sender check what it mapped (right owner, same geometry) instead of trusting its
+ * own configuration. Slots start on a page so large copies run on aligned memory.
+ */
+public final class InboxLayout
+{
+    /** "HBCRING1" read as a little-endian long. */
+    public static final long MAGIC = 0x31474E4952434248L;
+    /** Version of this layout; a sender refuses any other. */
+    public static final int VERSION = 1;
+
+    /** Offset of the magic word. */
+    public static final int MAGIC_OFFSET = 0;
+    /** Offset of the layout version. */
+    public static final int VERSION_OFFSET = 8;
+    /** Offset of the slot count S. */
+    public static final int SLOT_COUNT_OFFSET = 12;
+    /** Offset of the slot size. */
+    public static final int SLOT_BYTES_OFFSET = 16;
+    /** Offset of the receiver's node rank. */
+    public static final int OWNER_RANK_OFFSET = 20;
+    /** Offset of the tail counter (chunks posted). */
+    public static final int TAIL_OFFSET = 128;
+    /** Offset of the head counter (chunks consumed). */
+    public static final int HEAD_OFFSET = 256;
+    /** Offset of the abort word. */
+    public static final int ABORT_OFFSET = 384;
+    /** Offset of the per-slot chunk lengths. */
+    public static final int SLOT_LENGTHS_OFFSET = 512;
+    /** Offset of the first slot. */
+    public static final int SLOTS_OFFSET = 4096;
+
+    /** Slot sizes are multiples of this (a cache line). */
+    public static final int SLOT_ALIGNMENT = 64;
+    /** Most slots an inbox may have. */
+    public static final int MAX_SLOT_COUNT = 256;
+    /** Slots when the configuration does not say. */
+    public static final int DEFAULT_SLOT_COUNT = 8;
+
+    private InboxLayout()
+    {
+    }
+
+    /** Slot size that holds chunks of up to {@code maxChunkBytes}: rounded up to {@link #SLOT_ALIGNMENT}. */
+    public static int slotBytesFor(final int maxChunkBytes)
+    {
+        if (maxChunkBytes <= 0 || maxChunkBytes > Integer.MAX_VALUE - SLOT_ALIGNMENT)
+        {
+            throw new IllegalArgumentException("max chunk bytes out of range: " + maxChunkBytes);
+        }
+        return BitUtil.align(maxChunkBytes, SLOT_ALIGNMENT);
+    }
+
+    /**
+     * Size of an inbox with {@code slotCount} slots of {@code slotBytes}.
+     *
+     * @throws IllegalArgumentException if the geometry is invalid or does not fit in one mapping
+     */
+    public static int segmentBytes(final int slotCount, final int slotBytes)
+    {
+        checkGeometry(slotCount, slotBytes);
+        final long bytes = SLOTS_OFFSET + (long)slotCount * slotBytes;
+        if (bytes > Integer.MAX_VALUE)
+        {
+            throw new IllegalArgumentException(slotCount + " slots of " + slotBytes +
+                " bytes do not fit in one mapping");
+        }
+        return (int)bytes;
+    }
+
+    /** Throws unless 1 &lt;= slotCount &lt;= 256 and slotBytes is a positive multiple of 64. */
+    public static void checkGeometry(final int slotCount, final int slotBytes)
+    {
+        if (slotCount < 1 || slotCount > MAX_SLOT_COUNT)
+        {
+            throw new IllegalArgumentException("slot count must be within [1, " + MAX_SLOT_COUNT + "]: " + slotCount);
+        }
+        if (slotBytes <= 0 || slotBytes % SLOT_ALIGNMENT != 0)
+        {
+            throw new IllegalArgumentException("slot bytes must be a positive multiple of " + SLOT_ALIGNMENT +
+                ": " + slotBytes);
+        }
+    }
+
+    /** Offset of the slot that chunk number {@code sequence} (a counter value) occupies. */
+    public static int slotOffset(final long sequence, final int slotCount, final int slotBytes)
+    {
+        return SLOTS_OFFSET + (int)(sequence % slotCount) * slotBytes;
+    }
+
+    /** Offset of the length word of the slot that chunk number {@code sequence} occupies. */
+    public static int lengthOffset(final long sequence, final int slotCount)
+    {
+        return SLOT_LENGTHS_OFFSET + (int)(sequence % slotCount) * Integer.BYTES;
+    }
+}

@@ -1,0 +1,216 @@
+package org.hbcast.transport.shm;
+
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.hbcast.engine.ChunkSender;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import static org.hbcast.transport.shm.InboxLayout.HEAD_OFFSET;
+import static org.hbcast.transport.shm.InboxLayout.MAGIC;
+import static org.hbcast.transport.shm.InboxLayout.MAGIC_OFFSET;
+import static org.hbcast.transport.shm.InboxLayout.OWNER_RANK_OFFSET;
+import static org.hbcast.transport.shm.InboxLayout.SLOTS_OFFSET;
+import static org.hbcast.transport.shm.InboxLayout.SLOT_BYTES_OFFSET;
+import static org.hbcast.transport.shm.InboxLayout.SLOT_COUNT_OFFSET;
+import static org.hbcast.transport.shm.InboxLayout.TAIL_OFFSET;
+import static org.hbcast.transport.shm.InboxLayout.VERSION;
+import static org.hbcast.transport.shm.InboxLayout.VERSION_OFFSET;
+
+/**
+ * The sending end of a shared-memory ring link: the right neighbour's inbox ({@link InboxLayout}),
+ * mapped by this rank, into whose slots it copies chunks from host memory.
+ *
+ * <p>Only this object writes TAIL, so it keeps TAIL in a field and publishes it with ordered writes;
+ * it re-reads HEAD (volatile) only when the credit it already knew of is used up.
+ */
+public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCloseable
+{
+    private final SharedSegment segment;
+    private final UnsafeBuffer buffer;
+    private final int localRank;
+    private final int rightRank;
+    private final int slotCount;
+    private final int slotBytes;
+    private long tail;
+    private long knownHead;
+
+    private ShmOutbox(final SharedSegment segment, final int localRank, final int rightRank, final int slotCount,
+        final int slotBytes)
+    {
+        this.segment = segment;
+        this.buffer = segment.buffer();
+        this.localRank = localRank;
+        this.rightRank = rightRank;
+        this.slotCount = slotCount;
+        this.slotBytes = slotBytes;
+        this.tail = buffer.getLongVolatile(TAIL_OFFSET);
+        this.knownHead = buffer.getLongVolatile(HEAD_OFFSET);
+    }
+
+    /**
+     * Maps the inbox at {@code inboxPath} of node rank {@code rightRank} as node rank {@code localRank},
+     * after checking that it is an inbox of this layout version and really belongs to {@code rightRank}.
+     */
+    public static ShmOutbox open(final Path inboxPath, final int localRank, final int rightRank) throws IOException
+    {
+        final SharedSegment segment = SharedSegment.open(inboxPath);
+        try
+        {
+            final UnsafeBuffer buffer = segment.buffer();
+            if (segment.capacity() < SLOTS_OFFSET || buffer.getLongVolatile(MAGIC_OFFSET) != MAGIC)
+            {
+                throw new IOException(inboxPath + " is not a ring inbox (no magic word)");
+            }
+            final int version = buffer.getInt(VERSION_OFFSET);
+            if (version != VERSION)
+            {
+                throw new IOException("ring inbox " + inboxPath + " has layout version " + version +
+                    ", this library speaks " + VERSION + " (mixed hbcast versions on one node?)");
+            }
+            final int owner = buffer.getInt(OWNER_RANK_OFFSET);
+            if (owner != rightRank)
+            {
+                throw new IOException("ring inbox " + inboxPath + " belongs to node rank " + owner +
+                    ", but the right neighbour of node rank " + localRank + " is node rank " + rightRank);
+            }
+            final int slotCount = buffer.getInt(SLOT_COUNT_OFFSET);
+            final int slotBytes = buffer.getInt(SLOT_BYTES_OFFSET);
+            final int expectedBytes;
+            try
+            {
+                expectedBytes = InboxLayout.segmentBytes(slotCount, slotBytes);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IOException("ring inbox " + inboxPath + " has a bad geometry: " + ex.getMessage(), ex);
+            }
+            if (segment.capacity() != expectedBytes)
+            {
+                throw new IOException("ring inbox " + inboxPath + " has " + segment.capacity() + " bytes, its " +
+                    slotCount + " slots of " + slotBytes + " bytes need " + expectedBytes);
+            }
+            final ShmOutbox outbox = new ShmOutbox(segment, localRank, rightRank, slotCount, slotBytes);
+            if (outbox.tail < outbox.knownHead || outbox.tail - outbox.knownHead > slotCount)
+            {
+                throw new IOException("ring inbox " + inboxPath + " has inconsistent counters: tail " + outbox.tail +
+                    ", head " + outbox.knownHead);
+            }
+            return outbox;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            segment.close();
+            throw ex;
+        }
+    }
+
+    @Override
+    public int peerRank()
+    {
+        return rightRank;
+    }
+
+    @Override
+    public int localRank()
+    {
+        return localRank;
+    }
+
+    @Override
+    public int slotCount()
+    {
+        return slotCount;
+    }
+
+    @Override
+    public int maxChunkBytes()
+    {
+        return slotBytes;
+    }
+
+    @Override
+    public boolean hasCredit()
+    {
+        if (tail - knownHead < slotCount)
+        {
+            return true;
+        }
+        knownHead = buffer.getLongVolatile(HEAD_OFFSET);
+        return tail - knownHead < slotCount;
+    }
+
+    @Override
+    public boolean trySend(final MutableDirectBuffer source, final long srcOffset, final int length)
+    {
+        if (length <= 0 || length > slotBytes)
+        {
+            throw new IllegalArgumentException("chunk length must be within [1, " + slotBytes + "]: " + length);
+        }
+        if (!hasCredit())
+        {
+            return false;
+        }
+        buffer.putBytes(InboxLayout.slotOffset(tail, slotCount, slotBytes), source, Math.toIntExact(srcOffset), length);
+        post(length);
+        return true;
+    }
+
+    /**
+     * Publishes the next chunk, of {@code length} bytes, whose data the caller has already put where
+     * the receiver will look (a device link's slot or the receiver's own buffer): writes its length,
+     * then advances TAIL. Only when {@link #hasCredit()}; the counters are all a device link borrows
+     * from this inbox.
+     */
+    public void post(final int length)
+    {
+        buffer.putInt(InboxLayout.lengthOffset(tail, slotCount), length);
+        // Ordered: the slot and its length are visible before the receiver sees the new tail.
+        buffer.putLongOrdered(TAIL_OFFSET, ++tail);
+    }
+
+    /** The receiver's HEAD counter (chunks consumed), read volatile. */
+    public long head()
+    {
+        return buffer.getLongVolatile(HEAD_OFFSET);
+    }
+
+    @Override
+    public long posted()
+    {
+        return tail;
+    }
+
+    @Override
+    public int abortOrigin()
+    {
+        return AbortWord.origin(buffer, InboxLayout.ABORT_OFFSET);
+    }
+
+    @Override
+    public void abort(final int originRank)
+    {
+        AbortWord.set(buffer, InboxLayout.ABORT_OFFSET, originRank);
+    }
+
+    /** Path of the mapped inbox. */
+    public Path path()
+    {
+        return segment.path();
+    }
+
+    /** Unmaps the right neighbour's inbox (its owner removes the file). */
+    @Override
+    public void close() throws IOException
+    {
+        segment.close();
+    }
+
+    @Override
+    public String toString()
+    {
+        return "ShmOutbox{rank " + localRank + " to " + rightRank + ", " + slotCount + " x " + slotBytes +
+            " bytes, tail " + tail + ", " + segment.path() + '}';
+    }
+}
