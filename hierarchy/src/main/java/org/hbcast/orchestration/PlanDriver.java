@@ -8,7 +8,9 @@ import java.nio.Buffer;
 import java.util.Arrays;
 import mpi.Intracomm;
 import mpi.MPIException;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.hbcast.engine.FanoutPipeline;
 import org.hbcast.device.CudaContext;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.device.PinnedBuffer;
@@ -52,8 +54,8 @@ final class PlanDriver {
     private final StageLoop loop;
     /** The node's ring for host memory (null where no host plan uses it). */
     private final NodeRing ring;
-    /** The node's fan-out for host memory (null where no host plan uses it). */
-    private final ShmFanout fanout;
+    /** The engine's fan-out over the node's segment, for host memory (null where no host plan uses it). */
+    private final FanoutPipeline<MutableDirectBuffer> fanout;
     private final UnsafeBuffer hostMemory = new UnsafeBuffer(0, 0);
 
     PlanDriver(Intracomm comm, Topology topology, long timeoutNs, NodeRing ring, ShmFanout fanout)
@@ -69,7 +71,7 @@ final class PlanDriver {
         this.tree = new KnomialBroadcast(comm, TAG);
         this.loop = new StageLoop(timeoutNs);
         this.ring = ring;
-        this.fanout = fanout;
+        this.fanout = fanout == null ? null : fanout.pipeline();
     }
 
     /** Runs {@code plan} (not native) on the direct host memory {@code data} of {@code bytes}. */
@@ -160,7 +162,7 @@ final class PlanDriver {
             }
             return fanout;
         }
-        RingPipeline<org.agrona.MutableDirectBuffer> pipeline = ring.pipeline();
+        RingPipeline<MutableDirectBuffer> pipeline = ring.pipeline();
         return fed ? pipeline.resetFed(hostMemory, bytes, chunk)
                 : pipeline.reset(ring.links().role(first), hostMemory, bytes, chunk);
     }

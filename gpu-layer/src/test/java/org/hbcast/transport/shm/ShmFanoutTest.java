@@ -110,20 +110,20 @@ class ShmFanoutTest
         {
             first.unlink();
             final UnsafeBuffer memory = new UnsafeBuffer(ByteBuffer.allocateDirect(10 * 4096));
-            first.startWriter(memory, 10 * 4096, 4096);
-            second.startReader(0, new UnsafeBuffer(ByteBuffer.allocateDirect(10 * 4096)), 10 * 4096, 4096);
-            assertEquals(0, second.progress());
-            assertEquals("chunk 0 of 10 from node rank 0 (fan-out writer)", second.describeWait());
+            first.pipeline().startWriter(memory, 10 * 4096, 4096);
+            second.pipeline().startReader(0, new UnsafeBuffer(ByteBuffer.allocateDirect(10 * 4096)), 10 * 4096, 4096);
+            assertEquals(0, second.pipeline().progress());
+            assertEquals("chunk 0 of 10 from node rank 0 (fan-out writer)", second.pipeline().describeWait());
             // Node rank 2 never starts: the writer fills the 4 slots and stops; node rank 1 reads them and waits.
-            assertEquals(4, first.progress());
-            assertEquals(4, second.progress());
-            assertEquals(0, first.progress());
-            assertTrue(first.describeWait().startsWith("node rank 2 to free a fan-out slot"), first.describeWait());
+            assertEquals(4, first.pipeline().progress());
+            assertEquals(4, second.pipeline().progress());
+            assertEquals(0, first.pipeline().progress());
+            assertTrue(first.pipeline().describeWait().startsWith("node rank 2 to free a fan-out slot"), first.pipeline().describeWait());
             assertEquals("chunk 4 of 10 from node rank 0 (fan-out writer), which waits for node rank 2 to free a fan-out"
-                + " slot (it has consumed 0 of 10 chunks)", second.describeWait());
-            third.startReader(0, new UnsafeBuffer(ByteBuffer.allocateDirect(10 * 4096)), 10 * 4096, 4096);
-            assertEquals(4, third.progress());
-            assertEquals("chunk 4 of 10 from node rank 0 (fan-out writer)", second.describeWait());
+                + " slot (it has consumed 0 of 10 chunks)", second.pipeline().describeWait());
+            third.pipeline().startReader(0, new UnsafeBuffer(ByteBuffer.allocateDirect(10 * 4096)), 10 * 4096, 4096);
+            assertEquals(4, third.pipeline().progress());
+            assertEquals("chunk 4 of 10 from node rank 0 (fan-out writer)", second.pipeline().describeWait());
         }
         assertEquals(List.of(), dir.entries());
     }
@@ -138,11 +138,11 @@ class ShmFanoutTest
         {
             first.unlink();
             final UnsafeBuffer memory = new UnsafeBuffer(ByteBuffer.allocateDirect(10 * 4096));
-            second.startReader(0, memory, 10 * 4096, 4096);
-            third.startReader(0, new UnsafeBuffer(ByteBuffer.allocateDirect(10 * 4096)), 10 * 4096, 4096);
-            assertEquals(0, second.progress());
-            second.abort();
-            final RingAbortedException ex = assertThrows(RingAbortedException.class, third::progress);
+            second.pipeline().startReader(0, memory, 10 * 4096, 4096);
+            third.pipeline().startReader(0, new UnsafeBuffer(ByteBuffer.allocateDirect(10 * 4096)), 10 * 4096, 4096);
+            assertEquals(0, second.pipeline().progress());
+            second.pipeline().abort();
+            final RingAbortedException ex = assertThrows(RingAbortedException.class, third.pipeline()::progress);
             assertEquals(1, ex.originRank());
             assertTrue(ex.getMessage().contains("node rank 1"), ex.getMessage());
         }
@@ -216,35 +216,35 @@ class ShmFanoutTest
                 Patterns.fill(mine, seed, call.bytes());
                 if (call.fed())
                 {
-                    fanout.startFedWriter(memory, call.bytes(), call.chunkBytes());
+                    fanout.pipeline().startFedWriter(memory, call.bytes(), call.chunkBytes());
                 }
                 else
                 {
-                    fanout.startWriter(memory, call.bytes(), call.chunkBytes());
+                    fanout.pipeline().startWriter(memory, call.bytes(), call.chunkBytes());
                 }
             }
             else
             {
-                fanout.startReader(call.writer(), memory, call.bytes(), call.chunkBytes());
+                fanout.pipeline().startReader(call.writer(), memory, call.bytes(), call.chunkBytes());
             }
             long stalledSince = System.nanoTime();
-            while (!fanout.isDone())
+            while (!fanout.pipeline().isDone())
             {
                 if (rank == call.writer() && call.fed() && fedChunks < chunks)
                 {
-                    fanout.feed(++fedChunks);
+                    fanout.pipeline().feed(++fedChunks);
                 }
                 if (slow)
                 {
                     LockSupport.parkNanos(50_000);
                 }
-                if (fanout.progress() > 0)
+                if (fanout.pipeline().progress() > 0)
                 {
                     stalledSince = System.nanoTime();
                 }
                 else if (System.nanoTime() - stalledSince > STALL_LIMIT_NS)
                 {
-                    throw new AssertionError("rank " + rank + " stalled waiting for " + fanout.describeWait());
+                    throw new AssertionError("rank " + rank + " stalled waiting for " + fanout.pipeline().describeWait());
                 }
                 else
                 {
