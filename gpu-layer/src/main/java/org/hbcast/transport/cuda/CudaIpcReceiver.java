@@ -3,9 +3,8 @@ package org.hbcast.transport.cuda;
 import org.hbcast.device.CudaStream;
 import org.hbcast.device.DeviceBuffer;
 
-import org.agrona.concurrent.UnsafeBuffer;
 import org.hbcast.engine.ChunkReceiver;
-import org.hbcast.transport.shm.InboxLayout;
+import org.hbcast.transport.shm.LinkControl;
 import org.hbcast.transport.shm.ShmInbox;
 
 import java.io.IOException;
@@ -23,8 +22,8 @@ import java.io.IOException;
  */
 public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<DeviceBuffer>, AutoCloseable
 {
-    private final ShmInbox control;
-    private final UnsafeBuffer counters;
+    private final ShmInbox inbox;
+    private final LinkControl control;
     private final DeviceBuffer slotMemory;
     private LinkMode mode = LinkMode.STAGED;
     private DeviceBuffer bound;
@@ -45,10 +44,10 @@ public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<
             throw new IllegalArgumentException("slot memory of " + slotMemory.bytes() + " bytes, " + slots +
                 " need " + slots.totalBytes());
         }
-        this.control = control;
-        this.counters = control.segment().buffer();
+        this.inbox = control;
+        this.control = control.control();
         this.slotMemory = slotMemory;
-        this.taken = control.consumed();
+        this.taken = inbox.consumed();
         this.knownTail = taken;
     }
 
@@ -79,14 +78,14 @@ public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<
         {
             return true;
         }
-        knownTail = counters.getLongVolatile(InboxLayout.TAIL_OFFSET);
+        knownTail = control.tail();
         return taken < knownTail;
     }
 
     @Override
     public int chunkLength()
     {
-        return counters.getInt(InboxLayout.lengthOffset(taken, slots.slotCount()));
+        return control.length(taken);
     }
 
     @Override
@@ -121,7 +120,7 @@ public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<
             directOffset += chunkLength();
             taken++;
             // Nothing of ours reads the left neighbour's writes later in a way that needs the credit held.
-            control.release();
+            inbox.release();
             return;
         }
         events.record(taken, stream);
@@ -132,10 +131,10 @@ public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<
     public int poll()
     {
         int released = 0;
-        long head = control.consumed();
+        long head = inbox.consumed();
         while (head < taken && events.isComplete(head))
         {
-            control.release();
+            inbox.release();
             head++;
             released++;
         }
@@ -145,7 +144,7 @@ public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<
     @Override
     public boolean isSettled()
     {
-        return control.consumed() == taken;
+        return inbox.consumed() == taken;
     }
 
     @Override
@@ -166,6 +165,6 @@ public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<
     public String toString()
     {
         return "CudaIpcReceiver{rank " + localRank() + " from " + peerRank() + ", " + mode + ", taken " + taken +
-            ", released " + control.consumed() + '}';
+            ", released " + inbox.consumed() + '}';
     }
 }

@@ -5,7 +5,7 @@ import org.hbcast.device.DeviceBuffer;
 
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.engine.RingRole;
-import org.hbcast.transport.shm.InboxLayout;
+import org.hbcast.transport.shm.LinkLayout;
 import org.hbcast.transport.shm.ShmInbox;
 import org.hbcast.transport.shm.ShmOutbox;
 
@@ -77,7 +77,7 @@ public final class CudaRingMember implements AutoCloseable
             throw new IllegalArgumentException("position " + position + " outside ring of " + ringSize);
         }
         final DeviceSlots slots = DeviceSlots.of(slotCount, maxChunkBytes);
-        final ShmInbox control = ShmInbox.create(directory, position, slotCount, InboxLayout.SLOT_ALIGNMENT);
+        final ShmInbox control = ShmInbox.create(directory, position, slotCount, LinkLayout.SLOT_ALIGNMENT);
         DeviceBuffer slotMemory = null;
         try
         {

@@ -1,28 +1,28 @@
 package org.hbcast.transport.cuda;
 
-import org.hbcast.transport.shm.InboxLayout;
+import org.hbcast.transport.shm.LinkLayout;
 
 /**
  * Geometry of a CUDA link's staging slots: {@code slotCount} slots of {@code slotBytes} each in one
  * device allocation of the receiver, chunk number {@code i} (a link counter value) in slot
  * {@code i mod slotCount}. The same counters number the slots in the link's host control block
- * ({@link InboxLayout}), so both sides agree on where chunk {@code i} is.
+ * ({@link LinkLayout}), so both sides agree on where chunk {@code i} is.
  *
  * @param slotCount number of slots, as in the control block
- * @param slotBytes bytes per slot, a multiple of {@link InboxLayout#SLOT_ALIGNMENT}
+ * @param slotBytes bytes per slot, a multiple of {@link LinkLayout#SLOT_ALIGNMENT}
  */
 public record DeviceSlots(int slotCount, int slotBytes)
 {
     /** Checks the geometry as the control block does. */
     public DeviceSlots
     {
-        InboxLayout.checkGeometry(slotCount, slotBytes);
+        LinkLayout.checkGeometry(slotCount, slotBytes);
     }
 
     /** Slots holding chunks of up to {@code maxChunkBytes} (rounded up to the alignment). */
     public static DeviceSlots of(final int slotCount, final int maxChunkBytes)
     {
-        return new DeviceSlots(slotCount, InboxLayout.slotBytesFor(maxChunkBytes));
+        return new DeviceSlots(slotCount, LinkLayout.slotBytesFor(maxChunkBytes));
     }
 
     /** Offset in the slot allocation of the slot that chunk number {@code sequence} occupies. */

@@ -90,7 +90,7 @@ public final class FanoutLayout
             throw new IllegalArgumentException("participants must be within [2, " + MAX_PARTICIPANTS + "]: " +
                 participants);
         }
-        InboxLayout.checkGeometry(slotCount, slotBytes);
+        LinkLayout.checkGeometry(slotCount, slotBytes);
         final long bytes = slotsOffset(participants) + (long)slotCount * slotBytes;
         if (bytes > Integer.MAX_VALUE)
         {

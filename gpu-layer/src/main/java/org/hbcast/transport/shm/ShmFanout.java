@@ -59,7 +59,7 @@ public final class ShmFanout implements FanoutLink<MutableDirectBuffer>, AutoClo
         final Path directory, final int position, final int participants, final int slotCount, final int maxChunkBytes)
         throws IOException
     {
-        final int slotBytes = InboxLayout.slotBytesFor(maxChunkBytes);
+        final int slotBytes = LinkLayout.slotBytesFor(maxChunkBytes);
         final int bytes = FanoutLayout.segmentBytes(participants, slotCount, slotBytes);
         checkPosition(position, participants);
         final SharedSegment segment = SharedSegment.create(directory, bytes);

@@ -7,18 +7,16 @@ import org.hbcast.engine.ChunkReceiver;
 import java.io.IOException;
 import java.nio.file.Path;
 
-import static org.hbcast.transport.shm.InboxLayout.HEAD_OFFSET;
-import static org.hbcast.transport.shm.InboxLayout.MAGIC;
-import static org.hbcast.transport.shm.InboxLayout.MAGIC_OFFSET;
-import static org.hbcast.transport.shm.InboxLayout.OWNER_RANK_OFFSET;
-import static org.hbcast.transport.shm.InboxLayout.SLOT_BYTES_OFFSET;
-import static org.hbcast.transport.shm.InboxLayout.SLOT_COUNT_OFFSET;
-import static org.hbcast.transport.shm.InboxLayout.TAIL_OFFSET;
-import static org.hbcast.transport.shm.InboxLayout.VERSION;
-import static org.hbcast.transport.shm.InboxLayout.VERSION_OFFSET;
+import static org.hbcast.transport.shm.LinkLayout.MAGIC;
+import static org.hbcast.transport.shm.LinkLayout.MAGIC_OFFSET;
+import static org.hbcast.transport.shm.LinkLayout.OWNER_RANK_OFFSET;
+import static org.hbcast.transport.shm.LinkLayout.SLOT_BYTES_OFFSET;
+import static org.hbcast.transport.shm.LinkLayout.SLOT_COUNT_OFFSET;
+import static org.hbcast.transport.shm.LinkLayout.VERSION;
+import static org.hbcast.transport.shm.LinkLayout.VERSION_OFFSET;
 
 /**
- * The receiving end of a shared-memory ring link: this rank's inbox segment ({@link InboxLayout}),
+ * The receiving end of a shared-memory ring link: this rank's inbox segment ({@link LinkLayout}),
  * which it creates and owns, and from whose slots it copies chunks into host memory.
  *
  * <p>Only this object writes HEAD, so it keeps HEAD in a field and publishes it with ordered writes;
@@ -31,6 +29,7 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
     private final int ownerRank;
     private final int slotCount;
     private final int slotBytes;
+    private final LinkControl control;
     private int leftRank = -1;
     private long head;
     private long knownTail;
@@ -42,16 +41,17 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
         this.ownerRank = ownerRank;
         this.slotCount = slotCount;
         this.slotBytes = slotBytes;
+        this.control = new LinkControl(buffer, slotCount);
     }
 
     /**
      * Creates the inbox of node rank {@code ownerRank} in {@code directory}, with
-     * {@link InboxLayout#DEFAULT_SLOT_COUNT} slots that each hold a chunk of up to {@code maxChunkBytes}.
+     * {@link LinkLayout#DEFAULT_SLOT_COUNT} slots that each hold a chunk of up to {@code maxChunkBytes}.
      */
     public static ShmInbox create(final Path directory, final int ownerRank, final int maxChunkBytes)
         throws IOException
     {
-        return create(directory, ownerRank, InboxLayout.DEFAULT_SLOT_COUNT, maxChunkBytes);
+        return create(directory, ownerRank, LinkLayout.DEFAULT_SLOT_COUNT, maxChunkBytes);
     }
 
     /**
@@ -65,8 +65,8 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
         {
             throw new IllegalArgumentException("owner rank must not be negative: " + ownerRank);
         }
-        final int slotBytes = InboxLayout.slotBytesFor(maxChunkBytes);
-        final SharedSegment segment = SharedSegment.create(directory, InboxLayout.segmentBytes(slotCount, slotBytes));
+        final int slotBytes = LinkLayout.slotBytesFor(maxChunkBytes);
+        final SharedSegment segment = SharedSegment.create(directory, LinkLayout.segmentBytes(slotCount, slotBytes));
         final UnsafeBuffer buffer = segment.buffer();
         buffer.putInt(VERSION_OFFSET, VERSION);
         buffer.putInt(SLOT_COUNT_OFFSET, slotCount);
@@ -86,6 +86,12 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
     public Path path()
     {
         return segment.path();
+    }
+
+    /** The link's control fields, for a transport whose slots live elsewhere (device memory). */
+    public LinkControl control()
+    {
+        return control;
     }
 
     /** The segment, for inspection. */
@@ -131,14 +137,14 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
         {
             return true;
         }
-        knownTail = buffer.getLongVolatile(TAIL_OFFSET);
+        knownTail = control.tail();
         return head < knownTail;
     }
 
     @Override
     public int chunkLength()
     {
-        return buffer.getInt(InboxLayout.lengthOffset(head, slotCount));
+        return control.length(head);
     }
 
     @Override
@@ -150,7 +156,7 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
     @Override
     public long chunkOffset()
     {
-        return InboxLayout.slotOffset(head, slotCount, slotBytes);
+        return LinkLayout.slotOffset(head, slotCount, slotBytes);
     }
 
     @Override
@@ -160,14 +166,14 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
         {
             throw new IllegalArgumentException("chunk length must be within [1, " + slotBytes + "]: " + length);
         }
-        dest.putBytes(Math.toIntExact(dstOffset), buffer, InboxLayout.slotOffset(head, slotCount, slotBytes), length);
+        dest.putBytes(Math.toIntExact(dstOffset), buffer, LinkLayout.slotOffset(head, slotCount, slotBytes), length);
     }
 
     @Override
     public void release()
     {
         // Ordered: our reads of the slot happen before the sender may see it free and overwrite it.
-        buffer.putLongOrdered(HEAD_OFFSET, ++head);
+        control.release(++head);
     }
 
     @Override
@@ -179,13 +185,13 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
     @Override
     public int abortOrigin()
     {
-        return AbortWord.origin(buffer, InboxLayout.ABORT_OFFSET);
+        return control.abortOrigin();
     }
 
     @Override
     public void abort(final int originRank)
     {
-        AbortWord.set(buffer, InboxLayout.ABORT_OFFSET, originRank);
+        control.abort(originRank);
     }
 
     /** Unmaps the inbox and removes its file if still there. */

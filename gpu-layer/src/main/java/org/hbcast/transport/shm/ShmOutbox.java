@@ -7,19 +7,17 @@ import org.hbcast.engine.ChunkSender;
 import java.io.IOException;
 import java.nio.file.Path;
 
-import static org.hbcast.transport.shm.InboxLayout.HEAD_OFFSET;
-import static org.hbcast.transport.shm.InboxLayout.MAGIC;
-import static org.hbcast.transport.shm.InboxLayout.MAGIC_OFFSET;
-import static org.hbcast.transport.shm.InboxLayout.OWNER_RANK_OFFSET;
-import static org.hbcast.transport.shm.InboxLayout.SLOTS_OFFSET;
-import static org.hbcast.transport.shm.InboxLayout.SLOT_BYTES_OFFSET;
-import static org.hbcast.transport.shm.InboxLayout.SLOT_COUNT_OFFSET;
-import static org.hbcast.transport.shm.InboxLayout.TAIL_OFFSET;
-import static org.hbcast.transport.shm.InboxLayout.VERSION;
-import static org.hbcast.transport.shm.InboxLayout.VERSION_OFFSET;
+import static org.hbcast.transport.shm.LinkLayout.MAGIC;
+import static org.hbcast.transport.shm.LinkLayout.MAGIC_OFFSET;
+import static org.hbcast.transport.shm.LinkLayout.OWNER_RANK_OFFSET;
+import static org.hbcast.transport.shm.LinkLayout.SLOTS_OFFSET;
+import static org.hbcast.transport.shm.LinkLayout.SLOT_BYTES_OFFSET;
+import static org.hbcast.transport.shm.LinkLayout.SLOT_COUNT_OFFSET;
+import static org.hbcast.transport.shm.LinkLayout.VERSION;
+import static org.hbcast.transport.shm.LinkLayout.VERSION_OFFSET;
 
 /**
- * The sending end of a shared-memory ring link: the right neighbour's inbox ({@link InboxLayout}),
+ * The sending end of a shared-memory ring link: the right neighbour's inbox ({@link LinkLayout}),
  * mapped by this rank, into whose slots it copies chunks from host memory.
  *
  * <p>Only this object writes TAIL, so it keeps TAIL in a field and publishes it with ordered writes;
@@ -33,6 +31,7 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
     private final int rightRank;
     private final int slotCount;
     private final int slotBytes;
+    private final LinkControl control;
     private long tail;
     private long knownHead;
 
@@ -45,8 +44,9 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
         this.rightRank = rightRank;
         this.slotCount = slotCount;
         this.slotBytes = slotBytes;
-        this.tail = buffer.getLongVolatile(TAIL_OFFSET);
-        this.knownHead = buffer.getLongVolatile(HEAD_OFFSET);
+        this.control = new LinkControl(buffer, slotCount);
+        this.tail = control.tail();
+        this.knownHead = control.head();
     }
 
     /**
@@ -80,7 +80,7 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
             final int expectedBytes;
             try
             {
-                expectedBytes = InboxLayout.segmentBytes(slotCount, slotBytes);
+                expectedBytes = LinkLayout.segmentBytes(slotCount, slotBytes);
             }
             catch (final IllegalArgumentException ex)
             {
@@ -137,7 +137,7 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
         {
             return true;
         }
-        knownHead = buffer.getLongVolatile(HEAD_OFFSET);
+        knownHead = control.head();
         return tail - knownHead < slotCount;
     }
 
@@ -152,7 +152,7 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
         {
             return false;
         }
-        buffer.putBytes(InboxLayout.slotOffset(tail, slotCount, slotBytes), source, Math.toIntExact(srcOffset), length);
+        buffer.putBytes(LinkLayout.slotOffset(tail, slotCount, slotBytes), source, Math.toIntExact(srcOffset), length);
         post(length);
         return true;
     }
@@ -165,15 +165,14 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
      */
     public void post(final int length)
     {
-        buffer.putInt(InboxLayout.lengthOffset(tail, slotCount), length);
-        // Ordered: the slot and its length are visible before the receiver sees the new tail.
-        buffer.putLongOrdered(TAIL_OFFSET, ++tail);
+        // The slot and its length are visible before the receiver sees the new tail.
+        control.post(tail++, length);
     }
 
     /** The receiver's HEAD counter (chunks consumed), read volatile. */
     public long head()
     {
-        return buffer.getLongVolatile(HEAD_OFFSET);
+        return control.head();
     }
 
     @Override
@@ -185,13 +184,13 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
     @Override
     public int abortOrigin()
     {
-        return AbortWord.origin(buffer, InboxLayout.ABORT_OFFSET);
+        return control.abortOrigin();
     }
 
     @Override
     public void abort(final int originRank)
     {
-        AbortWord.set(buffer, InboxLayout.ABORT_OFFSET, originRank);
+        control.abort(originRank);
     }
 
     /** Path of the mapped inbox. */

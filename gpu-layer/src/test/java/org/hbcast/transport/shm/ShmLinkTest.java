@@ -43,25 +43,25 @@ class ShmLinkTest
     @Test
     void layoutKeepsSharedWordsOnSeparateLinesAndSlotsOnAPage()
     {
-        final int[] lines = {InboxLayout.MAGIC_OFFSET, InboxLayout.TAIL_OFFSET, InboxLayout.HEAD_OFFSET,
-            InboxLayout.ABORT_OFFSET, InboxLayout.SLOT_LENGTHS_OFFSET};
+        final int[] lines = {LinkLayout.MAGIC_OFFSET, LinkLayout.TAIL_OFFSET, LinkLayout.HEAD_OFFSET,
+            LinkLayout.ABORT_OFFSET, LinkLayout.SLOT_LENGTHS_OFFSET};
         for (int i = 1; i < lines.length; i++)
         {
             assertEquals(128, lines[i] - lines[i - 1]);
         }
-        assertTrue(InboxLayout.SLOT_LENGTHS_OFFSET + InboxLayout.MAX_SLOT_COUNT * Integer.BYTES <= InboxLayout.SLOTS_OFFSET);
-        assertEquals(0, InboxLayout.SLOTS_OFFSET % 4096);
-        assertEquals(64, InboxLayout.slotBytesFor(1));
-        assertEquals(64, InboxLayout.slotBytesFor(64));
-        assertEquals(128, InboxLayout.slotBytesFor(65));
-        assertEquals(4096 + 8 * 1024 * 1024, InboxLayout.segmentBytes(8, 1024 * 1024));
-        assertEquals(4096 + 3 * 128, InboxLayout.slotOffset(7, 4, 128));
-        assertEquals(512 + 3 * 4, InboxLayout.lengthOffset(7, 4));
-        assertThrows(IllegalArgumentException.class, () -> InboxLayout.segmentBytes(0, 64));
-        assertThrows(IllegalArgumentException.class, () -> InboxLayout.segmentBytes(257, 64));
-        assertThrows(IllegalArgumentException.class, () -> InboxLayout.segmentBytes(8, 100));
-        assertThrows(IllegalArgumentException.class, () -> InboxLayout.segmentBytes(256, 1 << 30));
-        assertThrows(IllegalArgumentException.class, () -> InboxLayout.slotBytesFor(0));
+        assertTrue(LinkLayout.SLOT_LENGTHS_OFFSET + LinkLayout.MAX_SLOT_COUNT * Integer.BYTES <= LinkLayout.SLOTS_OFFSET);
+        assertEquals(0, LinkLayout.SLOTS_OFFSET % 4096);
+        assertEquals(64, LinkLayout.slotBytesFor(1));
+        assertEquals(64, LinkLayout.slotBytesFor(64));
+        assertEquals(128, LinkLayout.slotBytesFor(65));
+        assertEquals(4096 + 8 * 1024 * 1024, LinkLayout.segmentBytes(8, 1024 * 1024));
+        assertEquals(4096 + 3 * 128, LinkLayout.slotOffset(7, 4, 128));
+        assertEquals(512 + 3 * 4, LinkLayout.lengthOffset(7, 4));
+        assertThrows(IllegalArgumentException.class, () -> LinkLayout.segmentBytes(0, 64));
+        assertThrows(IllegalArgumentException.class, () -> LinkLayout.segmentBytes(257, 64));
+        assertThrows(IllegalArgumentException.class, () -> LinkLayout.segmentBytes(8, 100));
+        assertThrows(IllegalArgumentException.class, () -> LinkLayout.segmentBytes(256, 1 << 30));
+        assertThrows(IllegalArgumentException.class, () -> LinkLayout.slotBytesFor(0));
     }
 
     @Test
@@ -103,7 +103,7 @@ class ShmLinkTest
                 final int length = inbox.chunkLength();
                 assertEquals(k == 3 ? 128 : 128 - k, length);
                 assertSame(inbox.segment().buffer(), inbox.chunkMemory());
-                assertEquals(InboxLayout.SLOTS_OFFSET + (k % slots) * 128, inbox.chunkOffset());
+                assertEquals(LinkLayout.SLOTS_OFFSET + (k % slots) * 128, inbox.chunkOffset());
                 inbox.copyChunk(dest, 0, length);
                 inbox.release();
                 assertChunk(dest, length, k + 1);
@@ -147,8 +147,8 @@ class ShmLinkTest
                 "rank 1 is node rank 2"), wrongOwner.getMessage());
             final IOException notInbox = assertThrows(IOException.class, () -> ShmOutbox.open(other.path(), 1, 2));
             assertTrue(notInbox.getMessage().endsWith("is not a ring inbox (no magic word)"), notInbox.getMessage());
-            other.buffer().putInt(InboxLayout.VERSION_OFFSET, 99);
-            other.buffer().putLong(InboxLayout.MAGIC_OFFSET, InboxLayout.MAGIC);
+            other.buffer().putInt(LinkLayout.VERSION_OFFSET, 99);
+            other.buffer().putLong(LinkLayout.MAGIC_OFFSET, LinkLayout.MAGIC);
             final IOException version = assertThrows(IOException.class, () -> ShmOutbox.open(other.path(), 1, 2));
             assertTrue(version.getMessage().contains("layout version 99"), version.getMessage());
         }

@@ -179,8 +179,8 @@ class ShmRingBroadcastTest
             {
                 final UnsafeBuffer inbox = node.links(rank).inbox().segment().buffer();
                 // Tail first: head only grows, so a later head can only hide a violation, never invent one.
-                final long tail = inbox.getLongVolatile(InboxLayout.TAIL_OFFSET);
-                final long head = inbox.getLongVolatile(InboxLayout.HEAD_OFFSET);
+                final long tail = inbox.getLongVolatile(LinkLayout.TAIL_OFFSET);
+                final long head = inbox.getLongVolatile(LinkLayout.HEAD_OFFSET);
                 fullest.accumulateAndGet(tail - head, Math::max);
                 if (tail - head > slots)
                 {

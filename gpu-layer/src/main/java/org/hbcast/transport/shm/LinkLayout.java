@@ -3,8 +3,11 @@ package org.hbcast.transport.shm;
 import org.agrona.BitUtil;
 
 /**
- * Layout of a ring inbox: the shared-memory segment through which a rank receives chunks from its
- * left neighbour. The receiver creates it; the sender maps it.
+ * Layout of a link between two ring neighbours: the one control layout of both transports. The
+ * receiver creates the segment; the sender maps it. The shared-memory transport carries its chunks
+ * in the segment's SLOTS; the CUDA transport keeps its slots in device memory and uses only the
+ * control area (its segment has slots of {@link #SLOT_ALIGNMENT} bytes that stay unused). Both read
+ * and write the control fields through {@link LinkControl} only.
  *
  * <pre>
  * offset  size            field         written by
@@ -13,19 +16,22 @@ import org.agrona.BitUtil;
  * 12      4               SLOT_COUNT    receiver, at creation (S)
  * 16      4               SLOT_BYTES    receiver, at creation (multiple of 64)
  * 20      4               OWNER_RANK    receiver, at creation (its node rank)
- * 128     8               TAIL          sender: chunks posted, only grows (ordered write)
- * 256     8               HEAD          receiver: chunks consumed, only grows (ordered write)
+ * 128     8               TAIL          sender: chunks posted, only grows (ordered write, after the
+ *                                       chunk's bytes and its SLOT_LENGTHS entry)
+ * 256     8               HEAD          receiver: chunks consumed, only grows (ordered write, after
+ *                                       its last read of the slot)
  * 384     4               ABORT         either side: 0, or 1 + node rank of the first failure (CAS)
  * 512     4 * S           SLOT_LENGTHS  sender: bytes in each slot, written before TAIL
- * 4096    S * SLOT_BYTES  SLOTS         sender: chunk i goes to slot i mod S
+ * 4096    S * SLOT_BYTES  SLOTS         sender: chunk i goes to slot i mod S (shared-memory transport)
  * </pre>
  *
- * TAIL, HEAD and ABORT each get a 128-byte line of their own so the two sides do not invalidate each
- * other's cache lines (128 rather than 64 because the adjacent-line prefetcher pairs lines). The
- * header lets the sender check what it mapped (right owner, same geometry) instead of trusting its
- * own configuration. Slots start on a page so large copies run on aligned memory.
+ * The sender may post chunk {@code i} while {@code i - HEAD < S}; the receiver may read it once
+ * {@code TAIL > i}. TAIL, HEAD and ABORT each get a 128-byte line of their own so the two sides do
+ * not invalidate each other's cache lines (128 rather than 64 because the adjacent-line prefetcher
+ * pairs lines). The header lets the sender check what it mapped (right owner, same geometry) instead
+ * of trusting its own configuration. Slots start on a page so large copies run on aligned memory.
  */
-public final class InboxLayout
+public final class LinkLayout
 {
     /** "HBCRING1" read as a little-endian long. */
     public static final long MAGIC = 0x31474E4952434248L;
@@ -60,7 +66,7 @@ public final class InboxLayout
     /** Slots when the configuration does not say. */
     public static final int DEFAULT_SLOT_COUNT = 8;
 
-    private InboxLayout()
+    private LinkLayout()
     {
     }
 
