@@ -6,7 +6,7 @@ package org.hbcast.engine;
  * <p>Receiving is split in steps so that a forwarding rank can send the chunk on straight from the
  * slot ({@link #chunkMemory()}, {@link #chunkOffset()}) before copying it to its own buffer, and
  * release the slot only after both: {@link #hasChunk()}, then any number of reads, then
- * {@link #release()}. {@link #tryReceive} does the common case in one call.
+ * {@link #release()}.
  *
  * @param <M> the kind of memory chunks are copied into; the pipeline never looks inside it
  */
@@ -38,19 +38,4 @@ public interface ChunkReceiver<M> extends RingLink
 
     /** Chunks consumed on this link since it was created (the head counter). */
     long consumed();
-
-    /**
-     * If the next chunk has been posted, copies it to {@code dest} and releases its slot; otherwise
-     * returns false at once.
-     */
-    default boolean tryReceive(final M dest, final long dstOffset, final int length)
-    {
-        if (!hasChunk())
-        {
-            return false;
-        }
-        copyChunk(dest, dstOffset, length);
-        release();
-        return true;
-    }
 }

@@ -17,6 +17,7 @@ import org.hbcast.call.ThreadGuard;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.transport.shm.ShmFanout;
+import org.hbcast.transport.shm.ShmRingLinks;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
@@ -56,7 +57,7 @@ public final class Broadcaster implements AutoCloseable {
     private final BroadcastSettings settings;
     private final Selector selector;
     /** The node's ring, made only when some host plan moves chunks through it (null on one-rank nodes). */
-    private final NodeRing ring;
+    private final ShmRingLinks ring;
     /** The node's fan-out segment, made only when some host plan moves chunks through it. */
     private final ShmFanout fanout;
     private final PlanDriver driver;
@@ -80,7 +81,7 @@ public final class Broadcaster implements AutoCloseable {
     private boolean closed;
 
     private Broadcaster(Intracomm comm, Topology topology, BroadcastSettings settings, Selector selector,
-            NodeRing ring, ShmFanout fanout, CallBoard board) throws MPIException {
+            ShmRingLinks ring, ShmFanout fanout, CallBoard board) throws MPIException {
         this.comm = comm;
         this.topology = topology;
         this.layout = topology.layout();
@@ -112,7 +113,7 @@ public final class Broadcaster implements AutoCloseable {
     public static Broadcaster create(Intracomm comm, BroadcastSettings settings) throws MPIException {
         Intracomm dup = comm.dup();
         Topology topology = null;
-        NodeRing ring = null;
+        ShmRingLinks ring = null;
         ShmFanout fanout = null;
         CallBoard board = null;
         try {
@@ -136,7 +137,7 @@ public final class Broadcaster implements AutoCloseable {
                 }
             }
             if (usesCallBoard(topology, settings)) {
-                board = NodeSegments.board(topology.nodeComm());
+                board = NodeTransports.board(topology.nodeComm());
             }
             Broadcaster hb = new Broadcaster(dup, topology, settings, selector, ring, fanout, board);
             if (warmUp) {
@@ -225,14 +226,14 @@ public final class Broadcaster implements AutoCloseable {
         return settings.counts() == CountRule.ROOT && topology.nodeComm().getSize() > 1;
     }
 
-    private static NodeRing connectRing(Topology topology, BroadcastSettings settings, Selector selector) throws MPIException {
-        return NodeRing.connect(topology.nodeComm(), settings.ringSlots(),
+    private static ShmRingLinks connectRing(Topology topology, BroadcastSettings settings, Selector selector) throws MPIException {
+        return NodeTransports.ring(topology.nodeComm(), settings.ringSlots(),
                 slotBytes(settings, selector.largestHostChunk(IntraNode.RING)));
     }
 
     private static ShmFanout connectFanout(Topology topology, BroadcastSettings settings, Selector selector)
             throws MPIException {
-        return NodeSegments.fanout(topology.nodeComm(), settings.ringSlots(),
+        return NodeTransports.fanout(topology.nodeComm(), settings.ringSlots(),
                 slotBytes(settings, selector.largestHostChunk(IntraNode.FANOUT)));
     }
 

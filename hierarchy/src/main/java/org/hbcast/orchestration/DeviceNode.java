@@ -4,6 +4,7 @@ package org.hbcast.orchestration;
 import org.hbcast.call.Message;
 
 import java.io.IOException;
+import java.util.Base64;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -16,7 +17,6 @@ import org.hbcast.device.PinnedBuffer;
 import org.hbcast.transport.cuda.StagingCopies;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.transport.shm.SharedSegment;
-import org.hbcast.mpi.StringExchange;
 import org.hbcast.mpi.Topology;
 import org.hbcast.stage.StageException;
 
@@ -31,7 +31,8 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
     /** Staging copies in flight per leader. */
     private static final int STAGING_WINDOW = 16;
     private static final int DESCRIPTOR_TAG = 0x4864;
-    private static final int PATH_BYTES = 512;
+    /** Between a control block's path and its slots' IPC handle in a rank's descriptor (not in Base64). */
+    private static final char DESCRIPTOR_SEPARATOR = '|';
 
     private final Intracomm nodeComm;
     private final CudaRingMember ring;
@@ -46,42 +47,54 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
 
     /**
      * Collective over {@code comm}: picks every rank's device by its node rank, makes and connects
-     * the node's CUDA IPC ring. If any rank fails, all fail with its reason.
+     * the node's CUDA IPC ring through the {@link NodeHandshake} (a rank's descriptor: its control
+     * block's path and its slots' IPC handle), agreed over the whole communicator, since ranks on other
+     * nodes would otherwise wait for this one. If any rank fails, all fail with its reason.
      */
     public static DeviceNode connect(Intracomm comm, Topology topology, int ringSlots, int slotBytes)
             throws MPIException {
         Intracomm nodeComm = topology.nodeComm();
         int position = nodeComm.getRank();
         int nodeSize = nodeComm.getSize();
-        CudaRingMember member = null;
-        String failure = null;
-        try {
-            int device = CudaDevices.get().deviceForLocalRank(position);
-            member = CudaRingMember.create(SharedSegment.DEFAULT_DIRECTORY, position, nodeSize, device,
-                    ringSlots, slotBytes);
-        } catch (IOException | RuntimeException e) {
-            failure = "cannot set up the CUDA ring on rank " + comm.getRank() + ": " + e.getMessage();
+        return NodeHandshake.connect(comm, nodeComm, "the node's CUDA ring",
+                () -> CudaRingMember.create(SharedSegment.DEFAULT_DIRECTORY, position, nodeSize,
+                        CudaDevices.get().deviceForLocalRank(position), ringSlots, slotBytes),
+                m -> descriptor(m.controlPath().toString(), m.slotDescriptor()),
+                (member, descriptors) -> attach(nodeComm, member, descriptors), CudaRingMember::unlinkControl);
+    }
+
+    /** A rank's descriptor in the handshake: its control block's path, then its slots' IPC descriptor. */
+    static String descriptor(String controlPath, byte[] slotDescriptor) {
+        return controlPath + DESCRIPTOR_SEPARATOR + Base64.getEncoder().encodeToString(slotDescriptor);
+    }
+
+    /**
+     * Splits the node's descriptors into the control blocks' paths and, at {@code p * IpcDescriptor.BYTES}
+     * of {@code slots}, node rank {@code p}'s slot descriptor.
+     *
+     * @throws IllegalArgumentException for a descriptor that {@link #descriptor} did not make
+     */
+    static void decode(String[] descriptors, String[] paths, byte[] slots) {
+        for (int p = 0; p < descriptors.length; p++) {
+            int cut = descriptors[p].lastIndexOf(DESCRIPTOR_SEPARATOR);
+            byte[] handle = cut < 0 ? null : Base64.getDecoder().decode(descriptors[p].substring(cut + 1));
+            if (handle == null || handle.length != IpcDescriptor.BYTES) {
+                throw new IllegalArgumentException("node rank " + p + " sent no CUDA ring descriptor: '"
+                        + descriptors[p] + "'");
+            }
+            paths[p] = descriptors[p].substring(0, cut);
+            System.arraycopy(handle, 0, slots, p * IpcDescriptor.BYTES, IpcDescriptor.BYTES);
         }
-        // Agreed over the whole communicator: ranks on other nodes would otherwise wait for this one.
-        NodeSetup.agreeOrFail(comm, failure, member);
-        String[] paths = StringExchange.allGather(nodeComm, member.controlPath().toString(), PATH_BYTES);
-        byte[] slots = new byte[nodeSize * IpcDescriptor.BYTES];
-        nodeComm.allGather(member.slotDescriptor(), IpcDescriptor.BYTES, MPI.BYTE, slots, IpcDescriptor.BYTES, MPI.BYTE);
-        StagingCopies staging = null;
-        try {
-            member.connect(paths, slots);
-            staging = new StagingCopies(member.device(), STAGING_WINDOW);
-        } catch (IOException | RuntimeException e) {
-            failure = "cannot connect the CUDA ring on rank " + comm.getRank() + " to node rank "
-                    + member.rightRank() + ": " + e.getMessage();
-        }
-        NodeSetup.agreeOrFail(comm, failure, member);
-        try {
-            member.unlinkControl();
-        } catch (IOException e) {
-            // close() removes a file still linked; the ring works either way.
-        }
-        return new DeviceNode(nodeComm, member, staging);
+    }
+
+    /** Maps the right neighbour's control block and slots, from the node's descriptors; makes the staging stream. */
+    private static DeviceNode attach(Intracomm nodeComm, CudaRingMember member, String[] descriptors)
+            throws IOException {
+        String[] paths = new String[descriptors.length];
+        byte[] slots = new byte[descriptors.length * IpcDescriptor.BYTES];
+        decode(descriptors, paths, slots);
+        member.connect(paths, slots);
+        return new DeviceNode(nodeComm, member, new StagingCopies(member.device(), STAGING_WINDOW));
     }
 
     /** The ring's stage of a call along the node from node rank {@code first} (see {@link CudaRingMember#start}). */

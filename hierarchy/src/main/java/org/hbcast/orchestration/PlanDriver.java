@@ -17,6 +17,7 @@ import org.hbcast.device.PinnedBuffer;
 import org.hbcast.transport.cuda.StagingCopies;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.transport.shm.ShmFanout;
+import org.hbcast.transport.shm.ShmRingLinks;
 import org.hbcast.mpi.KnomialBroadcast;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
@@ -52,13 +53,14 @@ final class PlanDriver {
     private final int[] leaders;
     private final KnomialBroadcast tree;
     private final StageLoop loop;
-    /** The node's ring for host memory (null where no host plan uses it). */
-    private final NodeRing ring;
+    /** The node's ring links for host memory, and the engine's pipeline over them (null where no host plan uses them). */
+    private final ShmRingLinks ring;
+    private final RingPipeline<MutableDirectBuffer> ringPipeline;
     /** The engine's fan-out over the node's segment, for host memory (null where no host plan uses it). */
     private final FanoutPipeline<MutableDirectBuffer> fanout;
     private final UnsafeBuffer hostMemory = new UnsafeBuffer(0, 0);
 
-    PlanDriver(Intracomm comm, Topology topology, long timeoutNs, NodeRing ring, ShmFanout fanout)
+    PlanDriver(Intracomm comm, Topology topology, long timeoutNs, ShmRingLinks ring, ShmFanout fanout)
             throws MPIException {
         this.topology = topology;
         this.layout = topology.layout();
@@ -71,6 +73,7 @@ final class PlanDriver {
         this.tree = new KnomialBroadcast(comm, TAG);
         this.loop = new StageLoop(timeoutNs);
         this.ring = ring;
+        this.ringPipeline = ring == null ? null : ring.newPipeline();
         this.fanout = fanout == null ? null : fanout.pipeline();
     }
 
@@ -162,9 +165,8 @@ final class PlanDriver {
             }
             return fanout;
         }
-        RingPipeline<MutableDirectBuffer> pipeline = ring.pipeline();
-        return fed ? pipeline.resetFed(hostMemory, bytes, chunk)
-                : pipeline.reset(ring.links().role(first), hostMemory, bytes, chunk);
+        return fed ? ringPipeline.resetFed(hostMemory, bytes, chunk)
+                : ringPipeline.reset(ring.role(first), hostMemory, bytes, chunk);
     }
 
     /** Which ranks the node ranks named in a message are: allocates, for failures only. */

@@ -20,7 +20,7 @@ import java.util.Objects;
  * List<Path> paths = allGather(inbox.path());             // by the caller, in node-rank order
  * ShmRingLinks links = ShmRingLinks.connect(inbox, paths, nodeRank);
  * barrier();                                              // everybody has mapped its right neighbour
- * links.unlinkInbox();                                    // nothing left in /dev/shm from here on
+ * links.inbox().unlink();                                 // nothing left in /dev/shm from here on
  * }</pre>
  */
 public final class ShmRingLinks implements AutoCloseable
@@ -109,12 +109,6 @@ public final class ShmRingLinks implements AutoCloseable
     public RingRole role(final int start)
     {
         return RingRole.of(ringSize, position, start);
-    }
-
-    /** Removes this rank's inbox file; call once every rank has connected. */
-    public void unlinkInbox() throws IOException
-    {
-        inbox.unlink();
     }
 
     /** This rank's inbox: the receiving end. */

@@ -33,7 +33,7 @@ final class ShmTestNode implements AutoCloseable
         }
         for (final ShmRingLinks link : links)
         {
-            link.unlinkInbox();
+            link.inbox().unlink();
         }
         return new ShmTestNode(links);
     }

@@ -1,0 +1,53 @@
+package org.hbcast.orchestration;
+
+import java.nio.file.Path;
+import mpi.Intracomm;
+import mpi.MPIException;
+import org.hbcast.transport.shm.CallBoard;
+import org.hbcast.transport.shm.SharedSegment;
+import org.hbcast.transport.shm.ShmFanout;
+import org.hbcast.transport.shm.ShmInbox;
+import org.hbcast.transport.shm.ShmRingLinks;
+
+/**
+ * Connects the node's shared-memory transports through the {@link NodeHandshake}: the ring (each
+ * rank makes its inbox and maps its right neighbour's), the fan-out segment and the call board (node
+ * rank 0 makes them, the others map them).
+ */
+final class NodeTransports {
+    private NodeTransports() {
+    }
+
+    /** The node's ring links. Collective over {@code nodeComm} (at least two ranks). */
+    static ShmRingLinks ring(Intracomm nodeComm, int slots, int maxChunkBytes) throws MPIException {
+        int position = nodeComm.getRank();
+        return NodeHandshake.connect(nodeComm, nodeComm, "the node's shared-memory ring",
+                () -> ShmInbox.create(SharedSegment.DEFAULT_DIRECTORY, position, slots, maxChunkBytes),
+                inbox -> inbox.path().toString(),
+                (inbox, paths) -> ShmRingLinks.connect(inbox, paths, position),
+                ShmInbox::unlink);
+    }
+
+    /** The node's fan-out segment. Collective over {@code nodeComm} (at least two ranks). */
+    static ShmFanout fanout(Intracomm nodeComm, int slots, int maxChunkBytes) throws MPIException {
+        int size = nodeComm.getSize();
+        int position = nodeComm.getRank();
+        return NodeHandshake.connect(nodeComm, nodeComm, "the node's fan-out segment",
+                () -> position == 0 ? ShmFanout.create(SharedSegment.DEFAULT_DIRECTORY, 0, size, slots, maxChunkBytes)
+                        : null,
+                f -> f.path().toString(),
+                (mine, paths) -> mine != null ? mine : ShmFanout.open(Path.of(paths[0]), position, size),
+                ShmFanout::unlink);
+    }
+
+    /** The node's board of call headers. Collective over {@code nodeComm}. */
+    static CallBoard board(Intracomm nodeComm) throws MPIException {
+        int size = nodeComm.getSize();
+        int position = nodeComm.getRank();
+        return NodeHandshake.connect(nodeComm, nodeComm, "the node's call board",
+                () -> position == 0 ? CallBoard.create(SharedSegment.DEFAULT_DIRECTORY, 0, size) : null,
+                b -> b.path().toString(),
+                (mine, paths) -> mine != null ? mine : CallBoard.open(Path.of(paths[0]), position, size),
+                CallBoard::unlink);
+    }
+}
