@@ -32,12 +32,4 @@ public final class CudaContext
         }
         CudaException.check(JCuda.cudaSetDevice(device), "cudaSetDevice(" + device + ")");
     }
-
-    /** Makes the device of node-local rank {@code localRank} current ({@link CudaDevices#deviceForLocalRank}) and returns it. */
-    public static int useForLocalRank(final int localRank)
-    {
-        final int device = CudaDevices.get().deviceForLocalRank(localRank);
-        use(device);
-        return device;
-    }
 }

@@ -7,7 +7,7 @@ import org.agrona.UnsafeAccess;
 
 /**
  * Raw copies between Java arrays and direct memory, and the address of a direct buffer: what it
- * takes to run the transports on one reusable staging buffer for array messages.
+ * takes to run the transports on one reusable direct copy of array messages.
  */
 public final class HostCopy {
     private HostCopy() {

@@ -15,7 +15,7 @@ public enum LinkKind {
     CUDA_IPC,
     /** Open MPI point-to-point between node leaders on different hosts. */
     NETWORK,
-    /** A copy inside one process's host memory (staging Java arrays). */
+    /** A copy inside one process's host memory (an array message to direct memory and back). */
     HOST_MEMCPY,
     /** Host to device or back over PCIe (staging device buffers for the network). */
     PCIE;

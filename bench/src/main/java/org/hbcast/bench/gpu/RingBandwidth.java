@@ -60,7 +60,8 @@ public final class RingBandwidth implements Callable<Integer> {
         }
         BcastOptions options = BcastOptions.defaults().withAlgorithm(Algorithm.HIERARCHICAL).withNodeSizes(null);
         try (HierarchicalBcast hb = HierarchicalBcast.create(world, options)) {
-            int device = CudaContext.useForLocalRank(hb.topology().position());
+            int device = CudaDevices.get().deviceForLocalRank(hb.topology().position());
+            CudaContext.use(device);
             double copyGBs = 0;
             try (DeviceBuffer buf = DeviceBuffer.allocate(bytes, device)) {
                 buf.fill(rank == 0 ? 1 : 0);

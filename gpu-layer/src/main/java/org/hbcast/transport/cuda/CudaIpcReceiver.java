@@ -11,7 +11,7 @@ import java.io.IOException;
 
 /**
  * The receiving end of a CUDA IPC ring link: this rank's control block (its {@link ShmInbox}, whose
- * host slots stay unused) and its device staging slots, which the left neighbour has mapped.
+ * host slots stay unused) and its device slots, which the left neighbour has mapped.
  *
  * <p>In {@link LinkMode#DIRECT} the left neighbour writes straight into this rank's bound buffer, so
  * a chunk that has arrived is already in place: {@link #copyChunk} has nothing to do and the slot
@@ -25,14 +25,14 @@ public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<
     private final ShmInbox inbox;
     private final LinkControl control;
     private final DeviceBuffer slotMemory;
-    private LinkMode mode = LinkMode.STAGED;
+    private LinkMode mode = LinkMode.SLOTS;
     private DeviceBuffer bound;
     private long directOffset;
     private long taken;
     private long knownTail;
 
     /**
-     * A receiver over this rank's control block {@code control} and staging slots {@code slotMemory}
+     * A receiver over this rank's control block {@code control} and slots {@code slotMemory}
      * of geometry {@code slots}, copying on {@code stream}. Owns neither the slots nor the stream.
      */
     public CudaIpcReceiver(final ShmInbox control, final DeviceSlots slots, final DeviceBuffer slotMemory,
@@ -52,10 +52,10 @@ public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<
     }
 
     /** The next broadcast arrives through the slots into {@code buffer}. Only between broadcasts. */
-    public void bindStaged(final DeviceBuffer buffer)
+    public void bindSlots(final DeviceBuffer buffer)
     {
         requireSettled();
-        mode = LinkMode.STAGED;
+        mode = LinkMode.SLOTS;
         bound = buffer;
     }
 

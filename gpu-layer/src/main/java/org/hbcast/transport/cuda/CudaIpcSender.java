@@ -11,7 +11,7 @@ import java.io.IOException;
 /**
  * The sending end of a CUDA IPC ring link: copies chunks from this rank's device memory into the
  * right neighbour's, GPU to GPU with {@code cudaMemcpyAsync}, either straight into its buffer
- * ({@link LinkMode#DIRECT}) or into its staging slots ({@link LinkMode#STAGED}).
+ * ({@link LinkMode#DIRECT}) or into its slots ({@link LinkMode#STAGED}).
  *
  * <p>Flow control is the shared-memory link's: the right neighbour's control block (an
  * {@link ShmOutbox} whose host slots stay unused) carries TAIL, HEAD and ABORT. A copy is started
@@ -24,7 +24,7 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
     private final ShmOutbox control;
     private final long peerSlotsAddress;
     private final int[] lengths;
-    private LinkMode mode = LinkMode.STAGED;
+    private LinkMode mode = LinkMode.SLOTS;
     private long peerBufferAddress;
     private long peerBufferBytes;
     private long directOffset;
@@ -32,7 +32,7 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
     private long knownHead;
 
     /**
-     * A sender over the right neighbour's control block {@code control}, whose staging slots of
+     * A sender over the right neighbour's control block {@code control}, whose slots of
      * geometry {@code slots} this process sees at {@code peerSlotsAddress} (an IPC mapping), copying
      * on {@code stream}.
      */
@@ -48,10 +48,10 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
     }
 
     /** The next broadcast goes through the right neighbour's slots. Only between broadcasts. */
-    public void bindStaged()
+    public void bindSlots()
     {
         requireSettled();
-        mode = LinkMode.STAGED;
+        mode = LinkMode.SLOTS;
     }
 
     /**

@@ -14,7 +14,7 @@ import java.nio.file.Path;
 
 /**
  * One rank's part of the node's CUDA IPC ring: its control block (a shared-memory inbox used only for
- * its counters), its device staging slots, one stream, and, once connected, its two links and the
+ * its counters), its device slots, one stream, and, once connected, its two links and the
  * pipeline over them. Knows nothing of MPI; the caller exchanges what {@link #controlPath()} and
  * {@link #slotDescriptor()} return (an all-gather over the node communicator) and gives each call
  * the wire ({@link NeighbourExchange}) over which neighbours swap their buffers' descriptors when
@@ -166,18 +166,18 @@ public final class CudaRingMember implements AutoCloseable
         }
         else
         {
-            bindStaged(buffer);
+            bindSlots(buffer);
         }
         return fed ? pipeline.resetFed(buffer, bytes, chunkBytes) : pipeline.reset(role, buffer, bytes, chunkBytes);
     }
 
-    /** The next broadcast goes through the staging slots; {@code buffer} is this rank's. */
-    private void bindStaged(final DeviceBuffer buffer)
+    /** The next broadcast goes through the slots; {@code buffer} is this rank's. */
+    private void bindSlots(final DeviceBuffer buffer)
     {
         if (sender != null)
         {
-            sender.bindStaged();
-            receiver.bindStaged(buffer);
+            sender.bindSlots();
+            receiver.bindSlots(buffer);
         }
     }
 

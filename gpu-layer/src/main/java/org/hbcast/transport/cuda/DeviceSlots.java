@@ -3,7 +3,7 @@ package org.hbcast.transport.cuda;
 import org.hbcast.transport.shm.LinkLayout;
 
 /**
- * Geometry of a CUDA link's staging slots: {@code slotCount} slots of {@code slotBytes} each in one
+ * Geometry of a CUDA link's slots: {@code slotCount} slots of {@code slotBytes} each in one
  * device allocation of the receiver, chunk number {@code i} (a link counter value) in slot
  * {@code i mod slotCount}. The same counters number the slots in the link's host control block
  * ({@link LinkLayout}), so both sides agree on where chunk {@code i} is.

@@ -14,5 +14,5 @@ public enum LinkMode
      * receiver copies each chunk on into its buffer. Nothing to exchange per broadcast: for small
      * messages.
      */
-    STAGED
+    SLOTS
 }
