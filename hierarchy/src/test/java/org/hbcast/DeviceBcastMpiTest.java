@@ -49,6 +49,18 @@ class DeviceBcastMpiTest {
                 .args("roots=ends", "large=no").run().assertAllRanksOk();
     }
 
+    /**
+     * Device calls after warm-up allocate little per call: the bindings' request and status objects
+     * of the leaders' tree and of the descriptor swap (buffer to buffer) are what remains, a few
+     * hundred bytes; the host path's allocation test ({@link AllocationMpiTest}) holds the rest to zero.
+     */
+    @Test
+    void deviceCallsAllocateAlmostNothingAfterWarmUp() {
+        MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("2,2")
+                .args("suite=allocation", "calls=2000", "maxPerCall=512", "algorithms=hierarchical,knomial")
+                .run().assertAllRanksOk();
+    }
+
     @Test
     void hundredRandomBackToBackCalls() {
         MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("3,2").args("suite=random", "calls=100")

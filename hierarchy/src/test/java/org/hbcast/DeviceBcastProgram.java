@@ -25,6 +25,9 @@ import org.hbcast.testing.MpiTestProgram;
  *   <li>{@code suite=matrix} (default): counts 0, 1, 7, chunk-1, chunk, chunk+1, 3 chunks + 17, around
  *       the direct-mode threshold and 32 MiB + 5 bytes, BYTE and DOUBLE, every root; two buffers in turn;</li>
  *   <li>{@code suite=random}: {@code calls} back-to-back calls, random roots, sizes, buffers and algorithms;</li>
+ *   <li>{@code suite=allocation}: bytes the JVM allocates per device call after warm-up (the thread's
+ *       allocation counter), through the slots (64 KiB) and buffer to buffer (2 MiB), for each algorithm;
+ *       fails above {@code maxPerCall} bytes per call;</li>
  *   <li>{@code algorithms=hierarchical,knomial,native}, {@code roots=all|ends}, {@code large=yes|no}.</li>
  * </ul>
  * The IPC cache is checked too: once both buffers have been seen, further calls open no handle.
@@ -44,6 +47,7 @@ public final class DeviceBcastProgram {
             return switch (opt.getOrDefault("suite", "matrix")) {
                 case "matrix" -> matrix(world, opt);
                 case "random" -> random(world, opt);
+                case "allocation" -> allocation(world, opt);
                 default -> throw new IllegalArgumentException("unknown suite " + opt.get("suite"));
             };
         });
@@ -87,6 +91,38 @@ public final class DeviceBcastProgram {
         }
         return calls + " device broadcasts verified (roots " + roots + ", chunk " + chunk + " B, device "
                 + CudaDevices.get().deviceForLocalRank(0) + " of " + CudaDevices.get().names() + "); " + detail;
+    }
+
+    private static String allocation(Intracomm world, Map<String, String> opt) throws Exception {
+        int calls = Integer.parseInt(opt.getOrDefault("calls", "2000"));
+        long maxPerCall = Long.parseLong(opt.getOrDefault("maxPerCall", "0"));
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long me = Thread.currentThread().getId();
+        StringBuilder detail = new StringBuilder();
+        for (Algorithm algorithm : algorithms(opt)) {
+            try (HierarchicalBcast hb = HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(algorithm));
+                 DeviceBuffer buf = DeviceBuffer.allocate(2 * MIB, CudaDevices.get().deviceForLocalRank(
+                         hb.topology().position()))) {
+                for (int bytes : new int[] {64 << 10, 2 * MIB}) {
+                    for (int i = 0; i < 200; i++) {
+                        hb.bcast(buf, bytes, MPI.BYTE, i % world.getSize());
+                    }
+                    long before = threads.getThreadAllocatedBytes(me);
+                    for (int i = 0; i < calls; i++) {
+                        hb.bcast(buf, bytes, MPI.BYTE, i % world.getSize());
+                    }
+                    long perCall = (threads.getThreadAllocatedBytes(me) - before) / calls;
+                    detail.append(algorithm).append(' ').append(bytes).append(" B: ").append(perCall)
+                            .append(" B/call; ");
+                    if (perCall > maxPerCall) {
+                        throw new AssertionError(algorithm + " device calls of " + bytes + " bytes allocate " + perCall
+                                + " bytes each after warm-up (at most " + maxPerCall + " allowed)");
+                    }
+                }
+            }
+        }
+        return "device allocation over " + calls + " calls: " + detail;
     }
 
     private static String random(Intracomm world, Map<String, String> opt) throws Exception {
