@@ -109,7 +109,7 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
         {
             destination = peerSlotsAddress + slots.offset(issued);
         }
-        copy(destination, memory.address() + srcOffset, length, "cudaMemcpyAsync to node rank " + peerRank());
+        copy(destination, memory.address() + srcOffset, length, "cudaMemcpyAsync to the right neighbour");
         events.record(issued, stream);
         lengths[(int)(issued % lengths.length)] = length;
         issued++;

@@ -6,6 +6,7 @@ import org.hbcast.device.DeviceBuffer;
 import org.hbcast.device.DevicePointer;
 
 import jcuda.runtime.JCuda;
+import jcuda.runtime.cudaError;
 import jcuda.runtime.cudaMemcpyKind;
 import org.hbcast.engine.RingLink;
 
@@ -41,8 +42,13 @@ abstract class CudaLinkEnd implements RingLink
     {
         source.moveTo(from);
         target.moveTo(to);
-        CudaException.check(JCuda.cudaMemcpyAsync(target, source, length, cudaMemcpyKind.cudaMemcpyDeviceToDevice,
-            stream.stream()), what);
+        final int rc = JCuda.cudaMemcpyAsync(target, source, length, cudaMemcpyKind.cudaMemcpyDeviceToDevice,
+            stream.stream());
+        if (rc != cudaError.cudaSuccess)
+        {
+            // Built only on failure: a chunk's copy must not allocate.
+            throw new CudaException(what + " (node rank " + localRank() + ", peer node rank " + peerRank() + ")", rc);
+        }
     }
 
     /** Throws unless the chunk fits a slot and {@code [offset, offset + length)} lies in {@code buffer}. */
