@@ -30,17 +30,16 @@ class AllocationMpiTest {
     void callsAllocateNothingAfterWarmUp(String algorithm, int bytes, String intra) {
         MpiOutcome out = MpiLaunch.program(AllocationProgram.class).ranks(4)
                 .env("HBCAST_TRIALS", "0").env("HBCAST_ALGORITHM", algorithm).env("HBCAST_INTRA", intra)
-                .args("bytes=" + bytes, "calls=4000").run().assertAllRanksOk();
+                .args("bytes=" + bytes, "calls=4000").run().assertAllRanksOk().assertCasesOnEveryRank(1);
         for (int r = 0; r < 4; r++) {
-            String detail = out.verdict(r).detail();
-            assertTrue(detail.startsWith("bytes="), out.describe("rank " + r));
-            long allocated = Long.parseLong(detail.substring(6, detail.indexOf(' ')));
-            assertTrue(allocated < BOUND, "rank " + r + " allocated " + allocated + " bytes in 4000 calls: " + detail);
+            assertEquals(4000, out.longFigure(r, "calls"), out.describe("rank " + r));
+            long allocated = out.longFigure(r, "allocatedBytes");
+            assertTrue(allocated < BOUND, out.describe("rank " + r + " allocated " + allocated + " bytes in 4000 calls"));
             if (!algorithm.equals("auto")) {
-                assertTrue(detail.endsWith("plan=" + (algorithm.equals("native") ? "native" : "hierarchical/" + intra)),
-                        detail);
+                assertEquals(algorithm.equals("native") ? "native" : "hierarchical/" + intra, out.note(r, "plan"),
+                        out.describe("rank " + r));
             }
         }
-        assertEquals(4, out.verdicts().size());
+        assertEquals(4, out.results().size());
     }
 }

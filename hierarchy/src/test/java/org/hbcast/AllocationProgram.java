@@ -9,21 +9,24 @@ import java.util.Map;
 import mpi.Intracomm;
 import mpi.MPI;
 import org.hbcast.testing.MpiTestProgram;
+import org.hbcast.testing.RankReport;
 
 /**
  * Bytes the JVM allocates per whole host {@code bcast} call after warm-up, measured with the
  * thread's allocation counter ({@code com.sun.management.ThreadMXBean}) over {@code calls} calls
- * of {@code bytes} each, roots rotating, direct buffers. Prints {@code bytes=<allocated> calls=<n> plan=<label>}.
+ * of {@code bytes} each, roots rotating, direct buffers. One case (the measurement: the test judges
+ * it), figures {@code allocatedBytes} and {@code calls}, note {@code plan}; prints
+ * {@code bytes=<allocated> calls=<n> plan=<label>}.
  */
 public final class AllocationProgram {
     public static void main(String[] args) throws Exception {
         Map<String, String> opt = BcastMatrixProgram.parse(args);
         int bytes = Integer.parseInt(opt.getOrDefault("bytes", "65536"));
         int calls = Integer.parseInt(opt.getOrDefault("calls", "2000"));
-        MpiTestProgram.run(args, (world, rest) -> measure(world, bytes, calls));
+        MpiTestProgram.run(args, (world, rest, report) -> measure(world, bytes, calls, report));
     }
 
-    private static String measure(Intracomm world, int bytes, int calls) throws Exception {
+    private static String measure(Intracomm world, int bytes, int calls, RankReport report) throws Exception {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long me = Thread.currentThread().getId();
         ByteBuffer buf = ByteBuffer.allocateDirect(bytes);
@@ -38,6 +41,9 @@ public final class AllocationProgram {
             }
             long total = threads.getThreadAllocatedBytes(me) - before;
             Plan p = hb.plan(bytes);
+            // Recorded only now: the report allocates, and must not count.
+            report.pass(calls + " calls of " + bytes + " B measured").figure("allocatedBytes", total).figure("calls", calls)
+                    .note("plan", Explanation.name(p.algorithm(), p.intra()));
             return "bytes=" + total + " calls=" + calls + " plan=" + Explanation.name(p.algorithm(), p.intra());
         }
     }

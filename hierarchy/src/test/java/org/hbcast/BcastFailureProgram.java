@@ -8,6 +8,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.testing.MpiTestProgram;
+import org.hbcast.testing.RankReport;
 
 /**
  * Failure cases, each rank reporting what it saw. {@code suite=arguments}: bad arguments fail
@@ -15,59 +16,74 @@ import org.hbcast.testing.MpiTestProgram;
  * {@code suite=check}: check mode turns mismatched counts into an error on every rank;
  * {@code suite=kill}: the last rank SIGKILLs itself during a large broadcast, and every other rank
  * must fail with a clear error within the timeout.
+ *
+ * <p>Each expected error is a case whose message is kept as a note of the case's name. In
+ * {@code suite=kill} a surviving rank's broadcasts fail as they should: it reports that as the
+ * failure of case {@value #KILL_CASE}, with figure {@code seconds} (from the first of those
+ * broadcasts to the failure).
  */
 public final class BcastFailureProgram {
+    /** The case of {@code suite=kill} that fails on every surviving rank. */
+    static final String KILL_CASE = "broadcasts while the last rank is killed";
+
     public static void main(String[] args) throws Exception {
         Map<String, String> opt = BcastMatrixProgram.parse(args);
         String suite = opt.getOrDefault("suite", "arguments");
-        MpiTestProgram.run(args, (world, rest) -> switch (suite) {
-            case "arguments" -> arguments(world);
-            case "check" -> check(world);
-            case "kill" -> kill(world);
+        MpiTestProgram.run(args, (world, rest, report) -> switch (suite) {
+            case "arguments" -> arguments(world, report);
+            case "check" -> check(world, report);
+            case "kill" -> kill(world, report);
             default -> throw new IllegalArgumentException("unknown suite " + suite);
         }, suite.equals("kill") ? MpiTestProgram.Finish.EXIT : MpiTestProgram.Finish.FINALIZE);
     }
 
-    private static String arguments(Intracomm world) throws Exception {
+    /** Nine bad calls (cases named as the notes of their messages), then a valid one. */
+    private static String arguments(Intracomm world, RankReport report) throws Exception {
         int size = world.getSize();
-        StringBuilder seen = new StringBuilder();
         try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
             double[] data = new double[64];
-            ExpectError.into(seen, "root " + size + " is out of range", () -> hb.bcast(data, 8, MPI.DOUBLE, size));
-            ExpectError.into(seen, "root -1 is out of range", () -> hb.bcast(data, 8, MPI.DOUBLE, -1));
-            ExpectError.into(seen, "count -3 is negative", () -> hb.bcast(data, -3, MPI.DOUBLE, 0));
-            ExpectError.into(seen, "needs 520 bytes but the buffer holds 512", () -> hb.bcast(data, 65, MPI.DOUBLE, 0));
-            ExpectError.into(seen, "needs a double[]", () -> hb.bcast(new int[64], 8, MPI.DOUBLE, 0));
-            ExpectError.into(seen, "heap (non-direct)", () -> hb.bcast(ByteBuffer.allocate(64), 8, MPI.BYTE, 0));
-            ExpectError.into(seen, "is not supported", () -> hb.bcast(new int[64], 8, MPI.INT2, 0));
-            ExpectError.into(seen, "buffer is null", () -> hb.bcast(null, 8, MPI.INT, 0));
-            ExpectError.into(seen, "needs a ByteBuffer or a IntBuffer",
+            ExpectError.into(report, "root past the last rank", "root " + size + " is out of range",
+                    () -> hb.bcast(data, 8, MPI.DOUBLE, size));
+            ExpectError.into(report, "root -1", "root -1 is out of range", () -> hb.bcast(data, 8, MPI.DOUBLE, -1));
+            ExpectError.into(report, "negative count", "count -3 is negative", () -> hb.bcast(data, -3, MPI.DOUBLE, 0));
+            ExpectError.into(report, "count past the buffer", "needs 520 bytes but the buffer holds 512",
+                    () -> hb.bcast(data, 65, MPI.DOUBLE, 0));
+            ExpectError.into(report, "int[] for MPI.DOUBLE", "needs a double[]",
+                    () -> hb.bcast(new int[64], 8, MPI.DOUBLE, 0));
+            ExpectError.into(report, "heap buffer", "heap (non-direct)",
+                    () -> hb.bcast(ByteBuffer.allocate(64), 8, MPI.BYTE, 0));
+            ExpectError.into(report, "MPI.INT2", "is not supported", () -> hb.bcast(new int[64], 8, MPI.INT2, 0));
+            ExpectError.into(report, "null buffer", "buffer is null", () -> hb.bcast(null, 8, MPI.INT, 0));
+            ExpectError.into(report, "LongBuffer for MPI.INT", "needs a ByteBuffer or a IntBuffer",
                     () -> hb.bcast(ByteBuffer.allocateDirect(64).asLongBuffer(), 2, MPI.INT, 0));
             // Nothing was sent: a valid call right after still delivers exactly the root's data.
-            BcastMatrixProgram.check(hb, world, Payload.Kind.ARRAY, ElementType.DOUBLE, 300_000, size - 1, 77);
+            BcastMatrixProgram.check(report, hb, world, Payload.Kind.ARRAY, ElementType.DOUBLE, 300_000, size - 1, 77);
         }
-        return "rejected:" + seen;
+        return "bad calls rejected, the next call delivered";
     }
 
-    private static String check(Intracomm world) throws Exception {
-        StringBuilder seen = new StringBuilder();
+    /** Two mismatched calls in check mode (cases named as the notes of their messages), then a valid one. */
+    private static String check(Intracomm world, RankReport report) throws Exception {
         try (HierarchicalBcast hb = HierarchicalBcast.create(world, BcastOptions.defaults().withCheck(true))) {
             byte[] data = new byte[1 << 20];
             int count = world.getRank() == 0 ? 100_000 : 100_001;
-            ExpectError.into(seen, "ranks disagree on the call", () -> hb.bcast(data, count, MPI.BYTE, 0));
+            ExpectError.into(report, "count mismatch", "ranks disagree on the call",
+                    () -> hb.bcast(data, count, MPI.BYTE, 0));
             int root = world.getRank() == 1 ? 0 : 1;
-            ExpectError.into(seen, "ranks disagree on the root", () -> hb.bcast(data, 1000, MPI.BYTE, root));
-            BcastMatrixProgram.check(hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 500_000, 0, 78);
+            ExpectError.into(report, "root mismatch", "ranks disagree on the root",
+                    () -> hb.bcast(data, 1000, MPI.BYTE, root));
+            BcastMatrixProgram.check(report, hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 500_000, 0, 78);
         }
-        return "check mode caught:" + seen;
+        return "check mode caught both mismatches";
     }
 
-    private static String kill(Intracomm world) throws Exception {
+    private static String kill(Intracomm world, RankReport report) throws Exception {
         int rank = world.getRank();
         int victim = world.getSize() - 1;
         HierarchicalBcast hb = HierarchicalBcast.create(world);
         ByteBuffer data = ByteBuffer.allocateDirect(64 << 20);
-        hb.bcast(data, 1 << 20, MPI.BYTE, 0);   // everybody is up and connected
+        // Everybody is up and connected.
+        report.check("broadcast before the kill", () -> hb.bcast(data, 1 << 20, MPI.BYTE, 0));
         if (rank == victim) {
             Thread killer = new Thread(() -> {
                 try {
@@ -85,6 +101,7 @@ public final class BcastFailureProgram {
                 hb.bcast(data, data.capacity(), MPI.BYTE, 0);
             } catch (MPIException e) {
                 double seconds = (System.nanoTime() - start) / 1e9;
+                report.fail(KILL_CASE, e.getMessage()).figure("seconds", seconds);
                 return String.format("failed after %.1f s: %s", seconds, e.getMessage());
             }
         }

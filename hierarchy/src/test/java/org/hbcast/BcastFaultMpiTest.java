@@ -1,12 +1,12 @@
 package org.hbcast;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
+import org.hbcast.testing.RankResult;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -21,8 +21,6 @@ class BcastFaultMpiTest {
     private static final int TIMEOUT_S = 4;
     /** Start-up of the failing call before the fault, and scheduling on an oversubscribed machine. */
     private static final double MARGIN_S = 10;
-    private static final Pattern FAILED =
-            Pattern.compile("failed call (\\d+) after ([0-9.]+) s \\(([0-9.]+) s into the faults\\): (.*)");
 
     private static MpiLaunch launch(String fault, int victim, String when, String algorithm) {
         return MpiLaunch.program(BcastFaultProgram.class).env("HBCAST_TIMEOUT_S", Integer.toString(TIMEOUT_S))
@@ -47,10 +45,13 @@ class BcastFaultMpiTest {
     void aRankThatNeverCallsIsNamedInATimeout() {
         MpiOutcome out = launch("silent", 4, "0", "hierarchical").nodeSizes("3,3").run();
         assertSurvivorsFailed(out, "rank 4 never calls (3+3)", 4, 6, false);
-        assertTrue(out.verdict(4).detail().startsWith("stayed away"), out.describe("victim: " + out.verdict(4)));
+        RankResult victim = out.result(4);
+        assertTrue(victim.ok(), out.describe("the victim did not stay away cleanly"));
+        out.assertCases(4, 2);
+        assertEquals(TIMEOUT_S + 6, out.figure(4, "awaySeconds"), out.describe("the victim's time away"));
         boolean named = false;
         for (int r = 0; r < 6; r++) {
-            named |= r != 4 && out.verdict(r).detail().matches(".*(rank 4\\b|node rank 1 .*ranks 3,4,5).*");
+            named |= r != 4 && out.onlyFailure(r).message().matches("(?s).*(rank 4\\b|node rank 1 .*ranks 3,4,5).*");
         }
         assertTrue(named, out.describe("no survivor names rank 4"));
     }
@@ -71,7 +72,8 @@ class BcastFaultMpiTest {
 
     /**
      * Every rank other than the victim failed with a clear error, its failing call within the
-     * timeout plus a margin; with {@code victimToo} the victim did as well (it was only paused).
+     * timeout plus a margin; with {@code victimToo} the victim did as well (it was only paused). The
+     * failure is the rank's only one, of the case that expects it, after one good broadcast.
      */
     private static void assertSurvivorsFailed(MpiOutcome out, String fault, int victim, int ranks, boolean victimToo) {
         assertTrue(!out.timedOut(), out.describe("the launch hung"));
@@ -80,22 +82,25 @@ class BcastFaultMpiTest {
             if (r == victim && !victimToo) {
                 continue;
             }
-            MpiOutcome.Verdict v = out.verdict(r);
-            Matcher m = FAILED.matcher(v.detail());
-            assertTrue(v.ok() && m.matches(), out.describe("rank " + r + " did not end with a failed call: " + v));
-            double call = Double.parseDouble(m.group(2));
-            double phase = Double.parseDouble(m.group(3));
-            String message = m.group(4);
+            RankResult.Failure f = out.onlyFailure(r);
+            assertTrue(out.result(r).completed() && f.caseName().equals(BcastFaultProgram.FAULT_CASE),
+                    out.describe("rank " + r + " did not end with a failed call: " + f));
+            out.assertCases(r, 2);
+            long failedCall = out.longFigure(r, "failedCall");
+            double call = out.figure(r, "callSeconds");
+            double phase = out.figure(r, "faultSeconds");
+            String message = f.message();
             assertTrue(message.contains("timed out") || message.contains("aborted") || message.contains("unusable"),
                     out.describe("rank " + r + "'s error does not say what happened: " + message));
-            assertTrue(message.matches(".*\\brank \\d+.*"), out.describe("rank " + r + "'s error names no peer: " + message));
+            assertTrue(message.matches("(?s).*\\brank \\d+.*"),
+                    out.describe("rank " + r + "'s error names no peer: " + message));
             double bound = r == victim ? 2 * TIMEOUT_S + 6 + MARGIN_S : TIMEOUT_S + MARGIN_S;
             assertTrue(call < bound, out.describe("rank " + r + "'s failing call took " + call + " s"));
             assertTrue(phase < 3 * TIMEOUT_S + 6 + 2 * MARGIN_S, out.describe("rank " + r + " failed only after " + phase + " s"));
-            matrix.append(String.format(" r%d: call %s after %.1f s (%.1f s in)", r, m.group(1), call, phase));
+            matrix.append(String.format(" r%d: call %d after %.1f s (%.1f s in)", r, failedCall, call, phase));
         }
         out.assertNoLeakedSegments();
         System.out.println(matrix);
-        System.out.println("  messages: " + out.verdicts().values());
+        System.out.println("  messages: " + out.results().values());
     }
 }

@@ -9,6 +9,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.testing.MpiTestProgram;
+import org.hbcast.testing.RankReport;
 
 /**
  * Fault injection: after one good broadcast, every rank runs large broadcasts back to back while
@@ -24,17 +25,25 @@ import org.hbcast.testing.MpiTestProgram;
  *       ms into the broadcasts for {@code away=S} seconds ({@code ip link set eth0 down});</li>
  *   <li>{@code algorithm=auto|hierarchical|knomial}, {@code bytes=N} (default 64 MiB).</li>
  * </ul>
- * Verdict of a rank whose call failed: {@code failed call N after X s (Y s into the faults): MESSAGE}.
+ * A rank whose call failed, as it should, reports the failure of case {@value #FAULT_CASE} with the
+ * error's message and figures {@code failedCall} (which call), {@code callSeconds} (how long it took)
+ * and {@code faultSeconds} (since the broadcasts began); verdict {@code failed call N after X s
+ * (Y s into the faults): MESSAGE}. A silent victim passes case {@value #SILENT_CASE}.
  */
 public final class BcastFaultProgram {
     /** Calls after which a rank gives up waiting for the fault to reach it. */
     private static final int MAX_CALLS = 2000;
+    /** The case that fails on a rank the fault reaches. */
+    static final String FAULT_CASE = "broadcasts during the fault";
+    /** The case of the victim of {@code fault=silent}. */
+    static final String SILENT_CASE = "stay away from the broadcasts";
 
     public static void main(String[] args) throws Exception {
-        MpiTestProgram.run(args, (world, rest) -> run(world, BcastMatrixProgram.parse(rest)), MpiTestProgram.Finish.EXIT);
+        MpiTestProgram.run(args, (world, rest, report) -> run(world, BcastMatrixProgram.parse(rest), report),
+                MpiTestProgram.Finish.EXIT);
     }
 
-    private static String run(Intracomm world, Map<String, String> opt) throws Exception {
+    private static String run(Intracomm world, Map<String, String> opt, RankReport report) throws Exception {
         String fault = opt.getOrDefault("fault", "kill");
         int victim = Integer.parseInt(opt.getOrDefault("victim", Integer.toString(world.getSize() - 1)));
         String when = opt.getOrDefault("when", "50");
@@ -44,7 +53,8 @@ public final class BcastFaultProgram {
         int rank = world.getRank();
         HierarchicalBcast hb = HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(algorithm));
         ByteBuffer data = ByteBuffer.allocateDirect(bytes);
-        hb.bcast(data, bytes, MPI.BYTE, 0);   // everybody is up and connected
+        // Everybody is up and connected.
+        report.check("broadcast before the faults", () -> hb.bcast(data, bytes, MPI.BYTE, 0));
         world.barrier();
         long start = System.nanoTime();
         if (rank == victim) {
@@ -64,6 +74,7 @@ public final class BcastFaultProgram {
                 }
                 case "silent" -> {
                     sleep(Math.round(away * 1000));
+                    report.pass(SILENT_CASE).figure("awaySeconds", away);
                     return String.format(Locale.ROOT, "stayed away for %.1f s, never called bcast", away);
                 }
                 case "stop" -> shell(String.format(Locale.ROOT, "sleep %.3f; kill -STOP %d; sleep %.1f; kill -CONT %d",
@@ -80,6 +91,8 @@ public final class BcastFaultProgram {
                 hb.bcast(data, bytes, MPI.BYTE, 0);
             } catch (MPIException e) {
                 long now = System.nanoTime();
+                report.fail(FAULT_CASE, e.getMessage()).figure("failedCall", i)
+                        .figure("callSeconds", (now - callStart) / 1e9).figure("faultSeconds", (now - start) / 1e9);
                 return String.format(Locale.ROOT, "failed call %d after %.1f s (%.1f s into the faults): %s", i,
                         (now - callStart) / 1e9, (now - start) / 1e9, e.getMessage());
             }

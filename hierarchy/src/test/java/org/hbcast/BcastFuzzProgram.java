@@ -15,6 +15,7 @@ import mpi.MPIException;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeAccess;
 import org.hbcast.testing.MpiTestProgram;
+import org.hbcast.testing.RankReport;
 import sun.misc.Unsafe;
 
 /**
@@ -24,6 +25,8 @@ import sun.misc.Unsafe;
  * root, wrong containers). Every case must be rejected on every rank alike, or deliver the root's
  * bytes while every byte around them, inside the container and outside the slice, stays untouched.
  * A valid call after every rejected one proves the rejected one sent nothing.
+ *
+ * <p>Each fuzz case is one case of the report; figures {@code accepted} and {@code rejected}.
  */
 public final class BcastFuzzProgram {
     private static final Unsafe U = UnsafeAccess.UNSAFE;
@@ -31,10 +34,10 @@ public final class BcastFuzzProgram {
     private static final int MAX_ELEMENTS = 300_000;
 
     public static void main(String[] args) throws Exception {
-        MpiTestProgram.run(args, (world, rest) -> fuzz(world, BcastMatrixProgram.parse(rest)));
+        MpiTestProgram.run(args, (world, rest, report) -> fuzz(world, BcastMatrixProgram.parse(rest), report));
     }
 
-    private static String fuzz(Intracomm world, java.util.Map<String, String> opt) throws Exception {
+    private static String fuzz(Intracomm world, java.util.Map<String, String> opt, RankReport report) throws Exception {
         int cases = Integer.parseInt(opt.getOrDefault("cases", "300"));
         Random rnd = new Random(Long.parseLong(opt.getOrDefault("seed", "11")));
         int rank = world.getRank();
@@ -49,35 +52,13 @@ public final class BcastFuzzProgram {
             for (int i = 0; i < cases; i++) {
                 Case c = Case.draw(rnd, size, rank);
                 HierarchicalBcast hb = instances[i % instances.length];
-                c.prepare(rank == c.root, i);
-                String error = null;
-                try {
-                    hb.bcast(c.container, c.count, c.datatype, c.root);
-                } catch (MPIException e) {
-                    error = e.getMessage();
-                }
-                int[] votes = {error == null ? 1 : 0, error == null ? 0 : 1};
-                world.allReduce(votes, 2, MPI.INT, MPI.SUM);
-                if (votes[0] != size && votes[1] != size) {
-                    throw new AssertionError("case " + i + " (" + c + "): " + votes[0] + " ranks accepted and " + votes[1]
-                            + " rejected; here: " + (error == null ? "accepted" : error));
-                }
-                if (error != null) {
-                    if (!error.startsWith("hbcast bcast on rank " + rank + ": ") || error.length() < 40) {
-                        throw new AssertionError("case " + i + " (" + c + "): unclear message: " + error);
-                    }
+                int n = i;
+                boolean[] wasRejected = new boolean[1];
+                report.check("fuzz case " + i + " (" + c + ")", () -> wasRejected[0] = fuzzCase(world, hb, c, n));
+                if (wasRejected[0]) {
                     rejected++;
-                    String problem = c.untouched();
-                    if (problem != null) {
-                        throw new AssertionError("case " + i + " (" + c + ") was rejected but " + problem);
-                    }
-                    BcastMatrixProgram.check(hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 5000 + i, i % size, i);
                 } else {
                     accepted++;
-                    String problem = c.verify();
-                    if (problem != null) {
-                        throw new AssertionError("case " + i + " (" + c + "): " + problem);
-                    }
                 }
             }
         } finally {
@@ -85,10 +66,46 @@ public final class BcastFuzzProgram {
                 hb.close();
             }
         }
+        report.figure("accepted", accepted).figure("rejected", rejected);
         if (rejected == 0 || accepted == 0) {
             throw new AssertionError("the fuzz did not cover both sides: " + accepted + " accepted, " + rejected + " rejected");
         }
         return cases + " fuzz cases: " + accepted + " delivered exactly, " + rejected + " rejected alike on every rank";
+    }
+
+    /** Runs fuzz case {@code i} on every rank; returns whether it was rejected (alike everywhere), throws on a problem. */
+    private static boolean fuzzCase(Intracomm world, HierarchicalBcast hb, Case c, int i) throws Exception {
+        int rank = world.getRank();
+        int size = world.getSize();
+        c.prepare(rank == c.root, i);
+        String error = null;
+        try {
+            hb.bcast(c.container, c.count, c.datatype, c.root);
+        } catch (MPIException e) {
+            error = e.getMessage();
+        }
+        int[] votes = {error == null ? 1 : 0, error == null ? 0 : 1};
+        world.allReduce(votes, 2, MPI.INT, MPI.SUM);
+        if (votes[0] != size && votes[1] != size) {
+            throw new AssertionError("case " + i + " (" + c + "): " + votes[0] + " ranks accepted and " + votes[1]
+                    + " rejected; here: " + (error == null ? "accepted" : error));
+        }
+        if (error != null) {
+            if (!error.startsWith("hbcast bcast on rank " + rank + ": ") || error.length() < 40) {
+                throw new AssertionError("case " + i + " (" + c + "): unclear message: " + error);
+            }
+            String problem = c.untouched();
+            if (problem != null) {
+                throw new AssertionError("case " + i + " (" + c + ") was rejected but " + problem);
+            }
+            BcastMatrixProgram.check(hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 5000 + i, i % size, i);
+            return true;
+        }
+        String problem = c.verify();
+        if (problem != null) {
+            throw new AssertionError("case " + i + " (" + c + "): " + problem);
+        }
+        return false;
     }
 
     /** One fuzz case: the arguments and the memory around the container, to check after the call. */

@@ -12,6 +12,7 @@ import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
 import org.hbcast.testing.MpiTestProgram;
+import org.hbcast.testing.RankReport;
 
 /**
  * Runs many broadcasts on every rank and checks each one byte by byte (guard zone included).
@@ -25,23 +26,24 @@ import org.hbcast.testing.MpiTestProgram;
  *       whole, their calls interleaved;</li>
  *   <li>{@code algorithms=hierarchical,knomial}, {@code roots=all|ends}, {@code medium=all|few}.</li>
  * </ul>
+ * Every checked broadcast is one case; figures: {@code chunk <algorithm>} (matrix), {@code bytes} (random).
  */
 public final class BcastMatrixProgram {
     private static final int MIB = 1 << 20;
 
     public static void main(String[] args) throws Exception {
-        MpiTestProgram.run(args, (world, rest) -> {
+        MpiTestProgram.run(args, (world, rest, report) -> {
             Map<String, String> opt = parse(rest);
             return switch (opt.getOrDefault("suite", "matrix")) {
-                case "matrix" -> matrix(world, opt);
-                case "random" -> random(world, opt);
-                case "split" -> split(world, opt);
+                case "matrix" -> matrix(world, opt, report);
+                case "random" -> random(world, opt, report);
+                case "split" -> split(world, opt, report);
                 default -> throw new IllegalArgumentException("unknown suite " + opt.get("suite"));
             };
         });
     }
 
-    private static String matrix(Intracomm world, Map<String, String> opt) throws Exception {
+    private static String matrix(Intracomm world, Map<String, String> opt, RankReport report) throws Exception {
         int size = world.getSize();
         List<Integer> roots = roots(opt.getOrDefault("roots", "all"), size);
         List<Algorithm> algorithms = algorithms(opt.getOrDefault("algorithms", "hierarchical,knomial"));
@@ -53,13 +55,14 @@ public final class BcastMatrixProgram {
                 // Sizes around the chunk the plan of a 256 KiB message cuts at.
                 int chunk = hb.plan(base.chunkBytes() != 0 ? base.chunkBytes() : 256 << 10).chunkBytes();
                 chunks.add(chunk);
+                report.figure("chunk " + algorithm, chunk);
                 for (ElementType type : ElementType.values()) {
                     int c = chunk / type.bytes();
                     int[] counts = {0, 1, 7, c - 1, c, c + 1};
                     for (Payload.Kind kind : Payload.Kind.values()) {
                         for (int count : counts) {
                             for (int root : roots) {
-                                check(hb, world, kind, type, count, root, ++calls);
+                                check(report, hb, world, kind, type, count, root, ++calls);
                             }
                         }
                     }
@@ -70,14 +73,14 @@ public final class BcastMatrixProgram {
                         continue;
                     }
                     for (Payload.Kind kind : new Payload.Kind[] {Payload.Kind.ARRAY, Payload.Kind.TYPED}) {
-                        check(hb, world, kind, type, MIB + 13, size - 1, ++calls);
+                        check(report, hb, world, kind, type, MIB + 13, size - 1, ++calls);
                     }
                 }
                 String large = opt.getOrDefault("large", "no");
                 for (ElementType type : ElementType.values()) {
                     if (large.equals("all") || large.equals("yes") && type == ElementType.BYTE) {
-                        check(hb, world, Payload.Kind.ARRAY, type, 32 * MIB + 5, size / 2, ++calls);
-                        check(hb, world, Payload.Kind.BUFFER, type, 32 * MIB + 5, 0, ++calls);
+                        check(report, hb, world, Payload.Kind.ARRAY, type, 32 * MIB + 5, size / 2, ++calls);
+                        check(report, hb, world, Payload.Kind.BUFFER, type, 32 * MIB + 5, 0, ++calls);
                     }
                 }
             }
@@ -85,7 +88,7 @@ public final class BcastMatrixProgram {
         return calls + " broadcasts verified (" + algorithms + ", roots " + roots + ", chunks " + chunks + " B)";
     }
 
-    private static String random(Intracomm world, Map<String, String> opt) throws Exception {
+    private static String random(Intracomm world, Map<String, String> opt, RankReport report) throws Exception {
         int calls = Integer.parseInt(opt.getOrDefault("calls", "200"));
         Random rnd = new Random(Long.parseLong(opt.getOrDefault("seed", "42")));
         Algorithm[] algorithms = Algorithm.values();
@@ -100,9 +103,10 @@ public final class BcastMatrixProgram {
                 Payload.Kind kind = Payload.Kind.values()[rnd.nextInt(Payload.Kind.values().length)];
                 int count = (int) (Math.exp(rnd.nextDouble() * Math.log(4.0 * MIB)) / type.bytes());
                 int root = rnd.nextInt(world.getSize());
-                check(instances.get(rnd.nextInt(instances.size())), world, kind, type, count, root, i);
+                check(report, instances.get(rnd.nextInt(instances.size())), world, kind, type, count, root, i);
                 bytes += (long) count * type.bytes();
             }
+            report.figure("bytes", bytes);
             return calls + " random broadcasts verified, " + bytes + " bytes";
         } finally {
             for (HierarchicalBcast hb : instances) {
@@ -111,7 +115,7 @@ public final class BcastMatrixProgram {
         }
     }
 
-    private static String split(Intracomm world, Map<String, String> opt) throws Exception {
+    private static String split(Intracomm world, Map<String, String> opt, RankReport report) throws Exception {
         int rank = world.getRank();
         Intracomm half = world.split(rank % 2, rank);
         Random rnd = new Random(7);
@@ -123,8 +127,8 @@ public final class BcastMatrixProgram {
                 int halfRoot = rnd.nextInt(half.getSize());
                 int worldRoot = rnd.nextInt(world.getSize());
                 // Both halves use the same seeds, so each half checks its own broadcast.
-                check(mine, half, Payload.Kind.BUFFER, ElementType.BYTE, count, halfRoot, 1000 + i);
-                check(whole, world, Payload.Kind.ARRAY, ElementType.INT, count / 4, worldRoot, 2000 + i);
+                check(report, mine, half, Payload.Kind.BUFFER, ElementType.BYTE, count, halfRoot, 1000 + i);
+                check(report, whole, world, Payload.Kind.ARRAY, ElementType.INT, count / 4, worldRoot, 2000 + i);
             }
         } finally {
             half.free();
@@ -132,6 +136,14 @@ public final class BcastMatrixProgram {
         return 2 * calls + " interleaved broadcasts on split and whole communicators verified";
     }
 
+    /** The check below as one case of {@code report}, named after the call. */
+    static void check(RankReport report, HierarchicalBcast hb, Intracomm comm, Payload.Kind kind, ElementType type,
+                      int count, int root, long seed) throws Exception {
+        report.check("call " + seed + ": " + count + " x " + type + " " + kind + ", root " + root,
+                () -> check(hb, comm, kind, type, count, root, seed));
+    }
+
+    /** One broadcast of a pattern from {@code root}; throws unless every rank then holds it, guard zone untouched. */
     static void check(HierarchicalBcast hb, Intracomm comm, Payload.Kind kind, ElementType type, int count,
                       int root, long seed) throws Exception {
         Payload p = new Payload(kind, type, count);

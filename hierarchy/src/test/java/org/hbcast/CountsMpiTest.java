@@ -2,6 +2,7 @@ package org.hbcast;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.junit.jupiter.api.Test;
@@ -15,17 +16,24 @@ import org.junit.jupiter.params.provider.ValueSource;
  * its cases; all must report all of them.
  */
 class CountsMpiTest {
-    /** Cases per plan in {@link CountsProgram}: 25 names and ints, 26 larger receivers, 7 mismatches. */
-    private static final int CASES_PER_PLAN = 58;
+    /**
+     * Cases per plan in {@link CountsProgram}: 25 names and ints, 26 larger receivers, 4 mismatches
+     * each followed by a good call.
+     */
+    private static final int CASES_PER_PLAN = 5 * (1 + 4) + (8 * 3 + 2) + 4 * 2;
     /** Cases on communicators of one rank: 3 kinds x 4 counts and a bad root, on COMM_SELF and a split. */
     private static final int SINGLES = 2 * (3 * 4 + 1);
-    private static final String PLANS = "auto,native,knomial,ring,fanout";
+    private static final List<String> PLANS = List.of("auto", "native", "knomial", "ring", "fanout");
 
     private static void assertEveryRankRanEveryCase(MpiOutcome out, int ranks) {
-        out.assertAllRanksOk();
+        assertEquals(ranks, out.ranks());
+        out.assertAllRanksOk().assertCasesOnEveryRank(PLANS.size() * CASES_PER_PLAN + SINGLES);
         for (int r = 0; r < ranks; r++) {
-            assertEquals("cases=" + 5 * CASES_PER_PLAN + " plans=" + PLANS.replace(',', '+') + " singles=" + SINGLES,
-                    out.verdict(r).detail(), out.describe("rank " + r));
+            assertEquals(String.join("+", PLANS), out.note(r, "plans"), out.describe("rank " + r));
+            for (String plan : PLANS) {
+                assertEquals(CASES_PER_PLAN, out.longFigure(r, "cases " + plan), out.describe("rank " + r + ", " + plan));
+            }
+            assertEquals(SINGLES, out.longFigure(r, "singles"), out.describe("rank " + r));
         }
         out.assertNoLeakedSegments();
     }

@@ -12,11 +12,14 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.testing.MpiTestProgram;
+import org.hbcast.testing.RankReport;
 
 /**
  * Counts that differ across ranks, as Open MPI allows (issue 24), on every plan: {@code auto},
  * {@code native}, {@code knomial}, the hierarchy with the ring and with the fan-out. Each rank
- * checks every byte it holds after every call and reports {@code cases=N plans=P}, or fails.
+ * checks every byte it holds after every call, each call one case, or fails. Figures
+ * {@code cases <plan>} (the cases of each plan) and {@code singles}; note {@code plans} (those run,
+ * joined by '+').
  *
  * <ul>
  *   <li>The issue's program: the root broadcasts a 13- or 14-byte name into 256-byte buffers, then
@@ -24,29 +27,33 @@ import org.hbcast.testing.MpiTestProgram;
  *   <li>Receivers far larger than the root, across the selector's size buckets (Open MPI 4.1's own
  *       tuned broadcast hangs on 100,003 bytes into 1 MiB on one node of four).</li>
  *   <li>A root count of 0 into larger receivers.</li>
- *   <li>A truncation, a root mismatch and a datatype mismatch, each naming the counts, and the next
- *       call works: only the mismatched ranks fail and the others get the data.</li>
+ *   <li>A truncation, a root mismatch and a datatype mismatch, each naming the counts, and a null
+ *       buffer; the next call works: only the mismatched ranks fail and the others get the data.</li>
  *   <li>{@code MPI.COMM_SELF} and a communicator of one rank split from the world: a call keeps the
- *       data, a count of 0 is a no-op, a root other than 0 is refused ({@code singles=N}).</li>
+ *       data, a count of 0 is a no-op, a root other than 0 is refused (figure {@code singles}).</li>
  * </ul>
  */
 public final class CountsProgram {
     private static final int NAME_BUFFER = 256;
 
     public static void main(String[] args) throws Exception {
-        MpiTestProgram.run(args, (world, rest) -> {
+        MpiTestProgram.run(args, (world, rest, report) -> {
             Map<String, String> opt = BcastMatrixProgram.parse(rest);
-            int cases = 0;
             List<String> plans = new ArrayList<>();
             for (String plan : opt.getOrDefault("plans", "auto,native,knomial,ring,fanout").split(",")) {
+                int before = report.cases();
                 try (HierarchicalBcast hb = HierarchicalBcast.create(world, options(plan))) {
-                    cases += namesIntoFixedBuffers(hb, world);
-                    cases += receiversLargerThanTheRoot(hb, world);
-                    cases += mismatchesFailAndTheNextCallWorks(hb, world);
+                    namesIntoFixedBuffers(hb, world, report);
+                    receiversLargerThanTheRoot(hb, world, report);
+                    mismatchesFailAndTheNextCallWorks(hb, world, report);
                 }
+                report.figure("cases " + plan, report.cases() - before);
                 plans.add(plan);
             }
-            return "cases=" + cases + " plans=" + String.join("+", plans) + " singles=" + communicatorsOfOne(world);
+            int before = report.cases();
+            communicatorsOfOne(world, report);
+            report.figure("singles", report.cases() - before).note("plans", String.join("+", plans));
+            return "plans=" + String.join("+", plans);
         });
     }
 
@@ -63,26 +70,26 @@ public final class CountsProgram {
     }
 
     /** The issue's reproduction, checked byte by byte, the untouched tail of every name buffer included. */
-    private static int namesIntoFixedBuffers(HierarchicalBcast hb, Intracomm world) throws Exception {
+    private static void namesIntoFixedBuffers(HierarchicalBcast hb, Intracomm world, RankReport report)
+            throws Exception {
         int rank = world.getRank();
-        int cases = 0;
         for (int rep = 0; rep < 5; rep++) {
             int root = rep % world.getSize();
             int nameBytes = 13 + rep % 2;
             Payload.Kind kind = rep % 2 == 0 ? Payload.Kind.ARRAY : Payload.Kind.BUFFER;
             int count = rank == root ? nameBytes : NAME_BUFFER;
-            expectRootsCount(hb, world, kind, ElementType.BYTE, count, nameBytes, root, 100 + rep);
-            cases++;
+            long seed = 100 + rep;
+            report.check("name " + rep + " of " + nameBytes + " bytes from root " + root,
+                    () -> expectRootsCount(hb, world, kind, ElementType.BYTE, count, nameBytes, root, seed));
             for (int i = 0; i < 4; i++) {
-                BcastMatrixProgram.check(hb, world, Payload.Kind.ARRAY, ElementType.INT, 4, root, 200 + 10 * rep + i);
-                cases++;
+                BcastMatrixProgram.check(report, hb, world, Payload.Kind.ARRAY, ElementType.INT, 4, root,
+                        200 + 10 * rep + i);
             }
         }
-        return cases;
     }
 
-    private static int receiversLargerThanTheRoot(HierarchicalBcast hb, Intracomm world) throws Exception {
-        int cases = 0;
+    private static void receiversLargerThanTheRoot(HierarchicalBcast hb, Intracomm world, RankReport report)
+            throws Exception {
         // Around the header's payload: its first message's 2 KiB, its 32 KiB limit.
         int[][] rootAndReceivers = {{100_003, (1 << 20) + 7}, {1, 4096}, {(3 << 20) + 5, 8 << 20}, {64, 65}, {0, 100},
             {2049, 40_000}, {32_768, 32_769}, {32_769, 65_536}};
@@ -91,18 +98,19 @@ public final class CountsProgram {
             for (Payload.Kind kind : Payload.Kind.values()) {
                 int root = seed % world.getSize();
                 int count = world.getRank() == root ? c[0] : c[1];
-                expectRootsCount(hb, world, kind, ElementType.BYTE, count, c[0], root, seed++);
-                cases++;
+                int callSeed = seed++;
+                report.check("call " + callSeed + ": root " + root + " sends " + c[0] + " bytes into " + c[1] + ", " + kind,
+                        () -> expectRootsCount(hb, world, kind, ElementType.BYTE, count, c[0], root, callSeed));
             }
         }
         // Elements wider than a byte: doubles, as an array and a typed buffer.
         int root = world.getSize() - 1;
         for (Payload.Kind kind : new Payload.Kind[] {Payload.Kind.ARRAY, Payload.Kind.TYPED}) {
             int count = world.getRank() == root ? 12_345 : 200_000;
-            expectRootsCount(hb, world, kind, ElementType.DOUBLE, count, 12_345, root, seed++);
-            cases++;
+            int callSeed = seed++;
+            report.check("call " + callSeed + ": root " + root + " sends 12345 doubles into 200000, " + kind,
+                    () -> expectRootsCount(hb, world, kind, ElementType.DOUBLE, count, 12_345, root, callSeed));
         }
-        return cases;
     }
 
     /** One call in which this rank passes {@code count} and the root {@code rootCount}: the root's data, nothing past it. */
@@ -124,21 +132,32 @@ public final class CountsProgram {
     }
 
     /**
-     * A truncation, a root mismatch and a datatype mismatch, then a good call. The root's header
-     * decides, so only the ranks that cannot take the root's call fail (as with Open MPI).
+     * A truncation, a root mismatch, a datatype mismatch and a null buffer, each followed by a good
+     * call: eight cases. The root's header decides, so only the ranks that cannot take the root's
+     * call fail (as with Open MPI).
      */
-    private static int mismatchesFailAndTheNextCallWorks(HierarchicalBcast hb, Intracomm world) throws Exception {
+    private static void mismatchesFailAndTheNextCallWorks(HierarchicalBcast hb, Intracomm world, RankReport report)
+            throws Exception {
         int rank = world.getRank();
         int last = world.getSize() - 1;
         // The last rank passes one byte fewer than root 0 sends.
         int count = rank == last ? 999 : 1000;
         String truncated = "message truncated: root 0 sends 1000 bytes (1000 of its 1-byte elements) but this rank's"
                 + " count of 999 BYTE holds only 999 bytes";
-        outcome(hb, world, rank != last, truncated, count, 0, 0, 400);
-        BcastMatrixProgram.check(hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 1000, 0, 401);
-        rootMismatch(hb, world, 402);
-        BcastMatrixProgram.check(hb, world, Payload.Kind.ARRAY, ElementType.LONG, 3000, last, 403);
-        // Root 0 sends 3 ints (12 bytes); rank 1 takes longs.
+        report.check("truncation on the last rank", () -> outcome(hb, world, rank != last, truncated, count, 0, 0, 400));
+        BcastMatrixProgram.check(report, hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 1000, 0, 401);
+        report.check("root mismatch", () -> rootMismatch(hb, world, 402));
+        BcastMatrixProgram.check(report, hb, world, Payload.Kind.ARRAY, ElementType.LONG, 3000, last, 403);
+        report.check("datatype mismatch on rank 1", () -> datatypeMismatch(hb, world));
+        BcastMatrixProgram.check(report, hb, world, Payload.Kind.TYPED, ElementType.FLOAT, 77_777, 0, 404);
+        // The last rank passes a null buffer: it fails; the others get the data.
+        report.check("null buffer on the last rank", () -> outcomeOrNull(hb, world, rank == last, 405));
+        BcastMatrixProgram.check(report, hb, world, Payload.Kind.ARRAY, ElementType.SHORT, 5000, last, 406);
+    }
+
+    /** Root 0 sends 3 ints (12 bytes); rank 1 takes longs and alone fails. */
+    private static void datatypeMismatch(HierarchicalBcast hb, Intracomm world) throws Exception {
+        int rank = world.getRank();
         String mismatch = "datatype mismatch: root 0 sends 12 bytes";
         try {
             if (rank == 1) {
@@ -159,11 +178,6 @@ public final class CountsProgram {
                         + ", got: " + e.getMessage(), e);
             }
         }
-        BcastMatrixProgram.check(hb, world, Payload.Kind.TYPED, ElementType.FLOAT, 77_777, 0, 404);
-        // The last rank passes a null buffer: it fails; the others get the data.
-        outcomeOrNull(hb, world, rank == last, 405);
-        BcastMatrixProgram.check(hb, world, Payload.Kind.ARRAY, ElementType.SHORT, 5000, last, 406);
-        return 7;
     }
 
     /**
@@ -243,26 +257,25 @@ public final class CountsProgram {
     }
 
     /** Broadcasts on communicators of one rank: the data stays as it is, nothing waits. */
-    private static int communicatorsOfOne(Intracomm world) throws Exception {
+    private static void communicatorsOfOne(Intracomm world, RankReport report) throws Exception {
         Intracomm alone = world.split(world.getRank(), 0);
-        int cases = 0;
         try {
             for (Intracomm comm : new Intracomm[] {MPI.COMM_SELF, alone}) {
+                String name = comm == alone ? "a split of one rank" : "COMM_SELF";
                 try (HierarchicalBcast hb = HierarchicalBcast.create(comm)) {
                     for (Payload.Kind kind : Payload.Kind.values()) {
                         for (int count : new int[] {0, 1, 5000, 3 << 20}) {
-                            BcastMatrixProgram.check(hb, comm, kind, ElementType.SHORT, count, 0, 500 + count);
-                            cases++;
+                            report.check(name + ": " + count + " x SHORT " + kind, () -> BcastMatrixProgram.check(hb, comm,
+                                    kind, ElementType.SHORT, count, 0, 500 + count));
                         }
                     }
-                    ExpectError.of("root 1 is out of range: the communicator has ranks 0..0",
-                            () -> hb.bcast(new byte[8], 8, MPI.BYTE, 1));
-                    cases++;
+                    report.check(name + ": root 1 refused", () -> ExpectError.of(
+                            "root 1 is out of range: the communicator has ranks 0..0",
+                            () -> hb.bcast(new byte[8], 8, MPI.BYTE, 1)));
                 }
             }
         } finally {
             alone.free();
         }
-        return cases;
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.hbcast.device.CudaDevices;
 import org.hbcast.testing.MpiLaunch;
+import org.hbcast.testing.MpiOutcome;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -24,29 +25,41 @@ class DeviceBcastMpiTest {
         assumeTrue(devices.available(), () -> "no CUDA device: " + devices.unavailableReason());
     }
 
+    /**
+     * Every rank ran every case of {@link DeviceBcastProgram}'s matrix: for each of the three
+     * algorithms, nine counts from every root of {@code roots}, three of doubles, two large ones
+     * ({@code large}), one more from every root with the IPC cache warm, and the cache's own case.
+     */
+    private static void assertMatrix(MpiOutcome out, String roots, boolean large) {
+        int size = out.ranks();
+        int rootCount = roots.equals("all") ? size : 1 + (size > 2 ? 1 : 0) + (size > 1 ? 1 : 0);
+        out.assertAllRanksOk().assertCasesOnEveryRank(3 * (9 * rootCount + 3 + (large ? 2 : 0) + rootCount + 1));
+    }
+
     @ParameterizedTest(name = "{0} ranks on one node")
     @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8})
     void oneNode(int ranks) {
-        MpiLaunch.program(DeviceBcastProgram.class).ranks(ranks)
-                .args("roots=" + (ranks <= 4 ? "all" : "ends"), "large=" + (ranks == 4 || ranks == 8 ? "yes" : "no"))
-                .run().assertAllRanksOk();
+        String roots = ranks <= 4 ? "all" : "ends";
+        boolean large = ranks == 4 || ranks == 8;
+        assertMatrix(MpiLaunch.program(DeviceBcastProgram.class).ranks(ranks)
+                .args("roots=" + roots, "large=" + (large ? "yes" : "no")).run(), roots, large);
     }
 
     @Test
     void twoVirtualNodesOfTwo() {
-        MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("2,2").args("roots=all").run().assertAllRanksOk();
+        assertMatrix(MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("2,2").args("roots=all").run(), "all", true);
     }
 
     @Test
     void twoVirtualNodesOfThree() {
-        MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("3,3").args("roots=all", "large=no")
-                .run().assertAllRanksOk();
+        assertMatrix(MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("3,3").args("roots=all", "large=no").run(),
+                "all", false);
     }
 
     @Test
     void unevenVirtualNodesSmallChunks() {
-        MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("3,1,2").env("HBCAST_CHUNK_BYTES", "65536")
-                .args("roots=ends", "large=no").run().assertAllRanksOk();
+        assertMatrix(MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("3,1,2").env("HBCAST_CHUNK_BYTES", "65536")
+                .args("roots=ends", "large=no").run(), "ends", false);
     }
 
     /**
@@ -64,6 +77,6 @@ class DeviceBcastMpiTest {
     @Test
     void hundredRandomBackToBackCalls() {
         MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("3,2").args("suite=random", "calls=100")
-                .run().assertAllRanksOk();
+                .run().assertAllRanksOk().assertCasesOnEveryRank(100);
     }
 }

@@ -15,6 +15,7 @@ import mpi.MPI;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.testing.MpiTestProgram;
+import org.hbcast.testing.RankReport;
 
 /**
  * Broadcasts GPU buffers and checks every one: the root fills its device buffer with a pattern that
@@ -31,6 +32,7 @@ import org.hbcast.testing.MpiTestProgram;
  *   <li>{@code algorithms=hierarchical,knomial,native}, {@code roots=all|ends}, {@code large=yes|no}.</li>
  * </ul>
  * The IPC cache is checked too: once both buffers have been seen, further calls open no handle.
+ * Every checked broadcast is a case, so is each algorithm's IPC cache (figure {@code ipcOpens <algorithm>}).
  */
 public final class DeviceBcastProgram {
     private static final int MIB = 1 << 20;
@@ -39,21 +41,21 @@ public final class DeviceBcastProgram {
     private static final byte SENTINEL = (byte) 0xA5;
 
     public static void main(String[] args) throws Exception {
-        MpiTestProgram.run(args, (world, rest) -> {
+        MpiTestProgram.run(args, (world, rest, report) -> {
             Map<String, String> opt = BcastMatrixProgram.parse(rest);
             if (!CudaDevices.get().available()) {
                 throw new IllegalStateException("no CUDA device: " + CudaDevices.get().unavailableReason());
             }
             return switch (opt.getOrDefault("suite", "matrix")) {
-                case "matrix" -> matrix(world, opt);
-                case "random" -> random(world, opt);
-                case "allocation" -> allocation(world, opt);
+                case "matrix" -> matrix(world, opt, report);
+                case "random" -> random(world, opt, report);
+                case "allocation" -> allocation(world, opt, report);
                 default -> throw new IllegalArgumentException("unknown suite " + opt.get("suite"));
             };
         });
     }
 
-    private static String matrix(Intracomm world, Map<String, String> opt) throws Exception {
+    private static String matrix(Intracomm world, Map<String, String> opt, RankReport report) throws Exception {
         int size = world.getSize();
         List<Integer> roots = BcastMatrixProgram.roots(opt.getOrDefault("roots", "all"), size);
         boolean large = opt.getOrDefault("large", "yes").equals("yes");
@@ -68,24 +70,27 @@ public final class DeviceBcastProgram {
                  Buffers buffers = new Buffers(hb, large ? LARGE : direct + 3 * Double.BYTES)) {
                 for (int count : counts) {
                     for (int root : roots) {
-                        check(hb, world, buffers, calls % 2, MPI.BYTE, ElementType.BYTE, count, root, ++calls);
+                        check(report, hb, world, buffers, calls % 2, MPI.BYTE, ElementType.BYTE, count, root, ++calls);
                     }
                 }
                 for (int count : new int[] {chunk / 8 - 1, chunk / 8 + 1, direct / 8 + 3}) {
-                    check(hb, world, buffers, calls % 2, MPI.DOUBLE, ElementType.DOUBLE, count, size - 1, ++calls);
+                    check(report, hb, world, buffers, calls % 2, MPI.DOUBLE, ElementType.DOUBLE, count, size - 1, ++calls);
                 }
                 if (large) {
-                    check(hb, world, buffers, 0, MPI.BYTE, ElementType.BYTE, LARGE, size / 2, ++calls);
-                    check(hb, world, buffers, 1, MPI.BYTE, ElementType.BYTE, LARGE, 0, ++calls);
+                    check(report, hb, world, buffers, 0, MPI.BYTE, ElementType.BYTE, LARGE, size / 2, ++calls);
+                    check(report, hb, world, buffers, 1, MPI.BYTE, ElementType.BYTE, LARGE, 0, ++calls);
                 }
                 long opens = hb.deviceIpcOpens();
                 for (int root : roots) {
-                    check(hb, world, buffers, calls % 2, MPI.BYTE, ElementType.BYTE, direct + 3, root, ++calls);
+                    check(report, hb, world, buffers, calls % 2, MPI.BYTE, ElementType.BYTE, direct + 3, root, ++calls);
                 }
-                if (hb.deviceIpcOpens() != opens) {
-                    throw new AssertionError("IPC handles were opened again for buffers already mapped: "
-                            + opens + " opens before, " + hb.deviceIpcOpens() + " after");
-                }
+                report.figure("ipcOpens " + algorithm, opens);
+                report.check("no IPC handle opened again (" + algorithm + ")", () -> {
+                    if (hb.deviceIpcOpens() != opens) {
+                        throw new AssertionError("IPC handles were opened again for buffers already mapped: "
+                                + opens + " opens before, " + hb.deviceIpcOpens() + " after");
+                    }
+                });
                 detail.append(algorithm).append(": ").append(opens).append(" IPC opens; ");
             }
         }
@@ -93,7 +98,7 @@ public final class DeviceBcastProgram {
                 + CudaDevices.get().deviceForLocalRank(0) + " of " + CudaDevices.get().names() + "); " + detail;
     }
 
-    private static String allocation(Intracomm world, Map<String, String> opt) throws Exception {
+    private static String allocation(Intracomm world, Map<String, String> opt, RankReport report) throws Exception {
         int calls = Integer.parseInt(opt.getOrDefault("calls", "2000"));
         long maxPerCall = Long.parseLong(opt.getOrDefault("maxPerCall", "0"));
         com.sun.management.ThreadMXBean threads =
@@ -115,17 +120,21 @@ public final class DeviceBcastProgram {
                     long perCall = (threads.getThreadAllocatedBytes(me) - before) / calls;
                     detail.append(algorithm).append(' ').append(bytes).append(" B: ").append(perCall)
                             .append(" B/call; ");
-                    if (perCall > maxPerCall) {
-                        throw new AssertionError(algorithm + " device calls of " + bytes + " bytes allocate " + perCall
-                                + " bytes each after warm-up (at most " + maxPerCall + " allowed)");
-                    }
+                    report.figure("bytesPerCall " + algorithm + " " + bytes, perCall);
+                    report.check(algorithm + " device calls of " + bytes + " bytes allocate at most " + maxPerCall
+                            + " bytes each", () -> {
+                        if (perCall > maxPerCall) {
+                            throw new AssertionError(algorithm + " device calls of " + bytes + " bytes allocate "
+                                    + perCall + " bytes each after warm-up (at most " + maxPerCall + " allowed)");
+                        }
+                    });
                 }
             }
         }
         return "device allocation over " + calls + " calls: " + detail;
     }
 
-    private static String random(Intracomm world, Map<String, String> opt) throws Exception {
+    private static String random(Intracomm world, Map<String, String> opt, RankReport report) throws Exception {
         int calls = Integer.parseInt(opt.getOrDefault("calls", "100"));
         Random rnd = new Random(Long.parseLong(opt.getOrDefault("seed", "7")));
         List<Algorithm> algorithms = algorithms(opt);
@@ -138,7 +147,7 @@ public final class DeviceBcastProgram {
             for (int call = 1; call <= calls; call++) {
                 int count = rnd.nextInt(4) == 0 ? rnd.nextInt(100) : rnd.nextInt(max + 1);
                 int root = rnd.nextInt(world.getSize());
-                check(instances.get(rnd.nextInt(instances.size())), world, buffers, rnd.nextInt(2), MPI.BYTE,
+                check(report, instances.get(rnd.nextInt(instances.size())), world, buffers, rnd.nextInt(2), MPI.BYTE,
                         ElementType.BYTE, count, root, call);
             }
         } finally {
@@ -147,6 +156,13 @@ public final class DeviceBcastProgram {
             }
         }
         return calls + " random device broadcasts verified (" + algorithms + ")";
+    }
+
+    /** The check below as one case of {@code report}, named after the call. */
+    private static void check(RankReport report, HierarchicalBcast hb, Intracomm world, Buffers buffers, int which,
+                              Datatype type, ElementType element, int count, int root, int call) throws Exception {
+        report.check("call " + call + ": " + count + " x " + element + ", root " + root + ", buffer " + which,
+                () -> check(hb, world, buffers, which, type, element, count, root, call));
     }
 
     private static void check(HierarchicalBcast hb, Intracomm world, Buffers buffers, int which, Datatype type,

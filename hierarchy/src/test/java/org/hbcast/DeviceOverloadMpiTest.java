@@ -1,6 +1,9 @@
 package org.hbcast;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import org.hbcast.testing.MpiLaunch;
+import org.hbcast.testing.MpiOutcome;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -9,6 +12,11 @@ import org.junit.jupiter.api.Test;
 class DeviceOverloadMpiTest {
     @Test
     void refusesCleanlyAndLeavesHostPathsWorking() {
-        MpiLaunch.program(DeviceOverloadProgram.class).nodeSizes("2,1").run().assertAllRanksOk();
+        MpiOutcome out = MpiLaunch.program(DeviceOverloadProgram.class).nodeSizes("2,1").run().assertAllRanksOk()
+                .assertCasesOnEveryRank(2);
+        for (int r = 0; r < 3; r++) {
+            assertTrue(out.note(r, DeviceOverloadProgram.NULL_REFUSED).contains("buffer is null"),
+                    out.describe("rank " + r));
+        }
     }
 }

@@ -12,36 +12,45 @@ import org.hbcast.testing.MpiTestProgram;
  * resolves to the device overload) is named as in the host overload, and without a device the
  * reason is given too, on every rank, before anything is sent. Either way the instance stays usable
  * and host broadcasts work afterwards. (Without a driver no DeviceBuffer can exist at all:
- * {@code DeviceBuffer.allocate} fails with "no CUDA device: reason", see DevicePointerTest.)
+ * {@code DeviceBuffer.allocate} fails with "no CUDA device: reason", see DevicePointerTest.) Two
+ * cases; the refusal's message is the note {@value #NULL_REFUSED}.
  */
 public final class DeviceOverloadProgram {
+    /** The first case, and the note of the message it got. */
+    static final String NULL_REFUSED = "a null device buffer refused";
+
     public static void main(String[] args) throws Exception {
-        MpiTestProgram.run(args, (world, rest) -> {
+        MpiTestProgram.run(args, (world, rest, report) -> {
             CudaDevices devices = CudaDevices.get();
             try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
                 // A literal null resolves to the device overload and must keep the host overload's message.
                 String expected = devices.available() ? "buffer is null"
                         : "buffer is null (and no CUDA device: " + devices.unavailableReason() + ")";
-                try {
-                    hb.bcast((DeviceBuffer) null, 16, MPI.BYTE, 0);
-                    throw new AssertionError("a device bcast of a null buffer did not fail");
-                } catch (MPIException e) {
-                    if (!e.getMessage().contains(expected)) {
-                        throw new AssertionError("expected an error saying '" + expected + "', got: " + e.getMessage());
+                report.check(NULL_REFUSED, () -> {
+                    try {
+                        hb.bcast((DeviceBuffer) null, 16, MPI.BYTE, 0);
+                        throw new AssertionError("a device bcast of a null buffer did not fail");
+                    } catch (MPIException e) {
+                        if (!e.getMessage().contains(expected)) {
+                            throw new AssertionError("expected an error saying '" + expected + "', got: " + e.getMessage());
+                        }
+                        report.note(NULL_REFUSED, e.getMessage());
                     }
-                }
-                ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
-                if (world.getRank() == 0) {
+                });
+                report.check("host bcast after the refused device call", () -> {
+                    ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+                    if (world.getRank() == 0) {
+                        for (int i = 0; i < buf.capacity(); i++) {
+                            buf.put(i, (byte) (i * 7));
+                        }
+                    }
+                    hb.bcast(buf, buf.capacity(), MPI.BYTE, 0);
                     for (int i = 0; i < buf.capacity(); i++) {
-                        buf.put(i, (byte) (i * 7));
+                        if (buf.get(i) != (byte) (i * 7)) {
+                            throw new AssertionError("host bcast after the refused device call: byte " + i + " differs");
+                        }
                     }
-                }
-                hb.bcast(buf, buf.capacity(), MPI.BYTE, 0);
-                for (int i = 0; i < buf.capacity(); i++) {
-                    if (buf.get(i) != (byte) (i * 7)) {
-                        throw new AssertionError("host bcast after the refused device call: byte " + i + " differs");
-                    }
-                }
+                });
                 return "device overload refused with: " + expected + "; host bcast fine afterwards";
             }
         });

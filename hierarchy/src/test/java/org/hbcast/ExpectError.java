@@ -1,6 +1,7 @@
 package org.hbcast;
 
 import mpi.MPIException;
+import org.hbcast.testing.RankReport;
 
 /** For MPI test programs: runs a call that must fail with an {@link MPIException} containing a fragment. */
 final class ExpectError {
@@ -25,8 +26,8 @@ final class ExpectError {
         throw new AssertionError("expected an error containing '" + fragment + "', but the call succeeded");
     }
 
-    /** {@link #of}, appending {@code " [message]"} to {@code seen}. */
-    static void into(StringBuilder seen, String fragment, Call call) throws Exception {
-        seen.append(" [").append(of(fragment, call)).append(']');
+    /** {@link #of} as one case of {@code report}, the error's message kept as the note {@code caseName}. */
+    static void into(RankReport report, String caseName, String fragment, Call call) throws Exception {
+        report.check(caseName, () -> report.note(caseName, of(fragment, call)));
     }
 }

@@ -12,44 +12,49 @@ class HabitsMpiTest {
 
     @Test
     void twoThousandCommunicatorsCreatedAndFreedLeakNothing() {
+        // A broadcast on each communicator, and four resources that must not grow.
         MpiOutcome out = MpiLaunch.program(HabitsProgram.class).ranks(4).args("suite=churn", "loops=2000").run()
-                .assertAllRanksOk();
+                .assertAllRanksOk().assertCasesOnEveryRank(2000 + 4);
         for (int r = 0; r < 4; r++) {
-            assertTrue(out.verdict(r).detail().startsWith("communicators=2000 "), out.describe("rank " + r));
+            assertEquals(2000, out.longFigure(r, "communicators"), out.describe("rank " + r));
+            assertEquals(0, out.longFigure(r, "segments"), out.describe("rank " + r));
         }
         out.assertNoLeakedSegments();
-        System.out.println("churn: " + out.verdicts().values());
+        System.out.println("churn: " + out.results().values());
     }
 
     @Test
     void communicatorsCreatedAndFreedOnVirtualNodesLeakNothing() {
         MpiLaunch.program(HabitsProgram.class).nodeSizes("2,3").args("suite=churn", "loops=400").run()
-                .assertAllRanksOk().assertNoLeakedSegments();
+                .assertAllRanksOk().assertCasesOnEveryRank(400 + 4).assertNoLeakedSegments();
     }
 
     @Test
     void twoThreadsBroadcastOnTwoCommunicatorsAtOnceUnderThreadMultiple() {
-        MpiOutcome out = MpiLaunch.program(HabitsProgram.class).nodeSizes("2,2").args("suite=threads").run()
-                .assertAllRanksOk();
-        for (int r = 0; r < 4; r++) {
-            assertEquals("threads=2 calls=300", out.verdict(r).detail(), out.describe("rank " + r));
-        }
+        // 150 checked calls on each of the two threads.
+        MpiLaunch.program(HabitsProgram.class).nodeSizes("2,2").args("suite=threads").run()
+                .assertAllRanksOk().assertCasesOnEveryRank(2 * 150);
     }
 
     @Test
     void aSecondThreadIsRefusedWithoutThreadMultiple() {
+        // Rank 0 sees the refusal; every rank then checks a call on each communicator.
         MpiOutcome out = MpiLaunch.program(HabitsProgram.class).ranks(3).args("suite=serialized").run()
-                .assertAllRanksOk();
-        assertTrue(out.verdict(0).detail().contains("but MPI provides thread level THREAD_SERIALIZED"),
+                .assertAllRanksOk().assertCases(0, 3).assertCases(1, 2).assertCases(2, 2);
+        assertTrue(out.note(0, HabitsProgram.REFUSED).contains("but MPI provides thread level THREAD_SERIALIZED"),
                 out.describe("rank 0"));
     }
 
     @Test
     void derivedAndStructDatatypesAreRefusedWithAMessage() {
+        // Three datatypes refused, the valid call after them, differing HBCAST_COUNTS refused.
         MpiOutcome out = MpiLaunch.program(HabitsProgram.class).nodeSizes("2,2").args("suite=types").run()
-                .assertAllRanksOk();
+                .assertAllRanksOk().assertCasesOnEveryRank(5);
         for (int r = 0; r < 4; r++) {
-            assertTrue(out.verdict(r).detail().contains("derived datatype of size 4, extent 7"), out.describe("rank " + r));
+            assertTrue(out.note(r, "vector datatype").contains("derived datatype of size 4, extent 7"),
+                    out.describe("rank " + r));
+            assertTrue(out.note(r, "HBCAST_COUNTS differ").contains("ranks disagree on HBCAST_COUNTS"),
+                    out.describe("rank " + r));
         }
     }
 }

@@ -19,6 +19,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.testing.MpiTestProgram;
+import org.hbcast.testing.RankReport;
 
 /**
  * What real programs do besides plain broadcasts (issue 24), each rank checking data and errors.
@@ -36,23 +37,33 @@ import org.hbcast.testing.MpiTestProgram;
  *   <li>{@code suite=types}: derived and struct datatypes are refused before anything is sent, with a
  *       message that describes them; ranks with different {@code HBCAST_COUNTS} are refused at create.</li>
  * </ul>
+ * Every checked broadcast is a case, so is each resource that must not grow and each refusal (whose
+ * message is kept as the note of the case's name).
  */
 public final class HabitsProgram {
+    /** The case and note of {@code suite=serialized} on rank 0: the second thread's call refused. */
+    static final String REFUSED = "a second thread's call refused";
+
     public static void main(String[] args) throws Exception {
         Map<String, String> opt = BcastMatrixProgram.parse(args);
         String suite = opt.getOrDefault("suite", "churn");
         switch (suite) {
-            case "threads" -> MpiTestProgram.runThreaded(args, MPI.THREAD_MULTIPLE, (world, rest) -> threads(world));
+            case "threads" -> MpiTestProgram.runThreaded(args, MPI.THREAD_MULTIPLE,
+                    (world, rest, report) -> threads(world, report));
             case "serialized" -> MpiTestProgram.runThreaded(args, MPI.THREAD_SERIALIZED,
-                    (world, rest) -> serialized(world));
-            case "churn" -> MpiTestProgram.run(args, (world, rest) -> churn(world,
-                    Integer.parseInt(opt.getOrDefault("loops", "2000"))));
-            case "types" -> MpiTestProgram.run(args, (world, rest) -> types(world));
+                    (world, rest, report) -> serialized(world, report));
+            case "churn" -> MpiTestProgram.run(args, (world, rest, report) -> churn(world,
+                    Integer.parseInt(opt.getOrDefault("loops", "2000")), report));
+            case "types" -> MpiTestProgram.run(args, (world, rest, report) -> types(world, report));
             default -> throw new IllegalArgumentException("unknown suite " + suite);
         }
     }
 
-    private static String churn(Intracomm world, int loops) throws Exception {
+    /**
+     * A case per communicator's broadcast and per resource that must not grow; the resources as
+     * figures ({@code fds before}, {@code fds after}, ...).
+     */
+    private static String churn(Intracomm world, int loops, RankReport report) throws Exception {
         int warm = Math.min(100, loops / 10);
         long fds0 = 0;
         long heap0 = 0;
@@ -68,7 +79,7 @@ public final class HabitsProgram {
             // Alternate the two ways programs make communicators: a split and a dup.
             Intracomm comm = i % 2 == 0 ? world.split(world.getRank() % 2, world.getRank()) : world.dup();
             try (HierarchicalBcast hb = HierarchicalBcast.create(comm)) {
-                BcastMatrixProgram.check(hb, comm, Payload.Kind.BUFFER, ElementType.INT, 100 + i % 5000,
+                BcastMatrixProgram.check(report, hb, comm, Payload.Kind.BUFFER, ElementType.INT, 100 + i % 5000,
                         i % comm.getSize(), 1000 + i);
             }
             comm.free();
@@ -80,22 +91,37 @@ public final class HabitsProgram {
         java.util.Set<Path> left = hbcastSegments();
         left.removeAll(before);
         long segments = left.size();
-        if (fds > fds0 + 2) {
-            throw new AssertionError("open descriptors grew from " + fds0 + " to " + fds + " over " + (loops - warm)
-                    + " communicators");
-        }
-        if (heap > heap0 + (16 << 20)) {
-            throw new AssertionError("heap after GC grew from " + heap0 + " to " + heap + " bytes over "
-                    + (loops - warm) + " communicators");
-        }
-        if (offHeap > offHeap0 + (16 << 20)) {
-            throw new AssertionError("direct and mapped buffers grew from " + offHeap0 + " to " + offHeap + " bytes over "
-                    + (loops - warm) + " communicators");
-        }
-        if (segments != 0) {
-            throw new AssertionError(segments + " hbcast segments left in /dev/shm after " + loops + " communicators: "
-                    + left);
-        }
+        long fdsBefore = fds0;
+        long heapBefore = heap0;
+        long offHeapBefore = offHeap0;
+        report.figure("communicators", loops).figure("fds before", fds0).figure("fds after", fds)
+                .figure("heapMiB before", heap0 >> 20).figure("heapMiB after", heap >> 20)
+                .figure("offHeapMiB before", offHeap0 >> 20).figure("offHeapMiB after", offHeap >> 20)
+                .figure("segments", segments);
+        report.check("open descriptors do not grow", () -> {
+            if (fds > fdsBefore + 2) {
+                throw new AssertionError("open descriptors grew from " + fdsBefore + " to " + fds + " over "
+                        + (loops - warm) + " communicators");
+            }
+        });
+        report.check("the heap does not grow", () -> {
+            if (heap > heapBefore + (16 << 20)) {
+                throw new AssertionError("heap after GC grew from " + heapBefore + " to " + heap + " bytes over "
+                        + (loops - warm) + " communicators");
+            }
+        });
+        report.check("direct and mapped buffers do not grow", () -> {
+            if (offHeap > offHeapBefore + (16 << 20)) {
+                throw new AssertionError("direct and mapped buffers grew from " + offHeapBefore + " to " + offHeap
+                        + " bytes over " + (loops - warm) + " communicators");
+            }
+        });
+        report.check("no segment left in /dev/shm", () -> {
+            if (segments != 0) {
+                throw new AssertionError(segments + " hbcast segments left in /dev/shm after " + loops + " communicators: "
+                        + left);
+            }
+        });
         return "communicators=" + loops + " fds " + fds0 + "->" + fds + " heapMiB " + (heap0 >> 20) + "->" + (heap >> 20)
                 + " offHeapMiB " + (offHeap0 >> 20) + "->" + (offHeap >> 20);
     }
@@ -137,7 +163,7 @@ public final class HabitsProgram {
         }
     }
 
-    private static String threads(Intracomm world) throws Exception {
+    private static String threads(Intracomm world, RankReport report) throws Exception {
         if (MPI.queryThread() != MPI.THREAD_MULTIPLE) {
             throw new AssertionError("Open MPI here provides thread level "
                     + ThreadGuard.levelName(MPI.queryThread()) + ", not THREAD_MULTIPLE");
@@ -150,7 +176,7 @@ public final class HabitsProgram {
             Thread other = new Thread(() -> {
                 try {
                     for (int i = 0; i < calls; i++) {
-                        BcastMatrixProgram.check(hbB, b, Payload.Kind.ARRAY, ElementType.DOUBLE, 1 + i * 331,
+                        BcastMatrixProgram.check(report, hbB, b, Payload.Kind.ARRAY, ElementType.DOUBLE, 1 + i * 331,
                                 (i + 1) % b.getSize(), 5000 + i);
                     }
                 } catch (Throwable t) {
@@ -159,8 +185,8 @@ public final class HabitsProgram {
             });
             other.start();
             for (int i = 0; i < calls; i++) {
-                BcastMatrixProgram.check(ha, a, Payload.Kind.BUFFER, ElementType.BYTE, 1 + i * 977, i % a.getSize(),
-                        6000 + i);
+                BcastMatrixProgram.check(report, ha, a, Payload.Kind.BUFFER, ElementType.BYTE, 1 + i * 977,
+                        i % a.getSize(), 6000 + i);
             }
             other.join();
         } finally {
@@ -173,7 +199,8 @@ public final class HabitsProgram {
         return "threads=2 calls=" + 2 * calls;
     }
 
-    private static String serialized(Intracomm world) throws Exception {
+    /** Rank 0's refusal is a case (note {@value #REFUSED}); then two checked broadcasts on every rank. */
+    private static String serialized(Intracomm world, RankReport report) throws Exception {
         int provided = MPI.queryThread();
         if (provided == MPI.THREAD_MULTIPLE) {
             throw new AssertionError("asked for THREAD_SERIALIZED and got THREAD_MULTIPLE: nothing to refuse");
@@ -207,17 +234,20 @@ public final class HabitsProgram {
                 String want = "another thread is in a broadcast on another communicator, but MPI provides thread level "
                         + ThreadGuard.levelName(provided) + "; concurrent calls need MPI.InitThread(args,"
                         + " MPI.THREAD_MULTIPLE)";
-                if (!seen.get().contains(want)) {
-                    throw new AssertionError("expected '" + want + "', got: " + seen.get());
-                }
+                report.check(REFUSED, () -> {
+                    if (!seen.get().contains(want)) {
+                        throw new AssertionError("expected '" + want + "', got: " + seen.get());
+                    }
+                });
+                report.note(REFUSED, seen.get());
             } else {
                 Thread.sleep(1500);
                 ha.bcast(data, 64, MPI.BYTE, 1);
             }
             refused = seen.get();
             // Both communicators work afterwards, one call at a time.
-            BcastMatrixProgram.check(ha, a, Payload.Kind.ARRAY, ElementType.LONG, 10_000, 1 % a.getSize(), 7000);
-            BcastMatrixProgram.check(hbB, b, Payload.Kind.ARRAY, ElementType.LONG, 10_000, 0, 7001);
+            BcastMatrixProgram.check(report, ha, a, Payload.Kind.ARRAY, ElementType.LONG, 10_000, 1 % a.getSize(), 7000);
+            BcastMatrixProgram.check(report, hbB, b, Payload.Kind.ARRAY, ElementType.LONG, 10_000, 0, 7001);
         } finally {
             a.free();
             b.free();
@@ -225,28 +255,29 @@ public final class HabitsProgram {
         return world.getRank() == 0 ? "refused: " + refused : "joined";
     }
 
-    private static String types(Intracomm world) throws Exception {
+    private static String types(Intracomm world, RankReport report) throws Exception {
         Datatype vector = Datatype.createVector(4, 1, 2, MPI.INT);
         vector.commit();
         Datatype struct = Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8}, new Datatype[] {MPI.INT, MPI.DOUBLE});
         struct.commit();
-        StringBuilder seen = new StringBuilder();
         try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
-            ExpectError.into(seen, "datatype (a derived datatype of size 4, extent 7) is not supported by hbcast",
+            ExpectError.into(report, "vector datatype",
+                    "datatype (a derived datatype of size 4, extent 7) is not supported by hbcast",
                     () -> hb.bcast(new int[64], 2, vector, 0));
-            ExpectError.into(seen, "datatype (a derived datatype of size",
+            ExpectError.into(report, "struct datatype", "datatype (a derived datatype of size",
                     () -> hb.bcast(ByteBuffer.allocateDirect(64), 2, struct, 0));
-            ExpectError.into(seen, "datatype MPI_2INT is not supported by hbcast",
+            ExpectError.into(report, "MPI.INT2", "datatype MPI_2INT is not supported by hbcast",
                     () -> hb.bcast(new int[64], 8, MPI.INT2, 0));
             // Nothing was sent: a valid call right after still delivers exactly the root's data.
-            BcastMatrixProgram.check(hb, world, Payload.Kind.ARRAY, ElementType.INT, 1000, 0, 8000);
+            BcastMatrixProgram.check(report, hb, world, Payload.Kind.ARRAY, ElementType.INT, 1000, 0, 8000);
             // Ranks whose HBCAST_COUNTS differ are refused at create, on every rank, instead of hanging later.
-            ExpectError.into(seen, "ranks disagree on HBCAST_COUNTS", () -> HierarchicalBcast.create(world,
-                    BcastOptions.defaults().withCounts(world.getRank() == 0 ? CountRule.TRUSTED : CountRule.ROOT)));
+            ExpectError.into(report, "HBCAST_COUNTS differ", "ranks disagree on HBCAST_COUNTS",
+                    () -> HierarchicalBcast.create(world, BcastOptions.defaults()
+                            .withCounts(world.getRank() == 0 ? CountRule.TRUSTED : CountRule.ROOT)));
         } finally {
             vector.free();
             struct.free();
         }
-        return "refused:" + seen;
+        return "refused the datatypes and the differing counts";
     }
 }

@@ -1,11 +1,14 @@
 package org.hbcast;
 
+import org.hbcast.call.ElementType;
+
 import org.hbcast.testing.MpiLaunch;
+import org.hbcast.testing.MpiOutcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The correctness matrix of the host broadcast on real MPI launches. */
+/** The correctness matrix of the host broadcast on real MPI launches; every rank must check every call. */
 class HierarchicalBcastMpiTest {
     private static final String CHUNK = "4096";
 
@@ -13,72 +16,95 @@ class HierarchicalBcastMpiTest {
         return MpiLaunch.program(BcastMatrixProgram.class).env("HBCAST_CHUNK_BYTES", CHUNK);
     }
 
+    /**
+     * Every rank ran every call of {@link BcastMatrixProgram}'s matrix: per algorithm, counts 0, 1,
+     * 7 and around the chunk of every type and container from every root of {@code roots}; 1 MiB+13
+     * of every type ({@code medium=all}) or of two, as array and typed buffer; 32 MiB+5 twice, of
+     * bytes ({@code large=yes}) or of every type ({@code large=all}).
+     */
+    private static void assertMatrix(MpiOutcome out, String roots, String medium, String large, int algorithms) {
+        int size = out.ranks();
+        int types = ElementType.values().length;
+        int rootCount = roots.equals("all") ? size : 1 + (size > 2 ? 1 : 0) + (size > 1 ? 1 : 0);
+        int small = types * Payload.Kind.values().length * 6 * rootCount;
+        int mediums = (medium.equals("all") ? types : 2) * 2;
+        int larges = switch (large) {
+            case "yes" -> 2;
+            case "all" -> 2 * types;
+            default -> 0;
+        };
+        out.assertAllRanksOk().assertCasesOnEveryRank(algorithms * (small + mediums + larges));
+    }
+
     @ParameterizedTest(name = "one node of {0}")
     @ValueSource(ints = {1, 2, 3, 4})
     void oneNodeEveryRoot(int ranks) {
-        matrix().ranks(ranks).args("roots=all").run().assertAllRanksOk();
+        assertMatrix(matrix().ranks(ranks).args("roots=all").run(), "all", "all", "no", 2);
     }
 
     @Test
     void oneNodeOfEight() {
-        matrix().ranks(8).args("roots=ends", "medium=few").run().assertAllRanksOk();
+        assertMatrix(matrix().ranks(8).args("roots=ends", "medium=few").run(), "ends", "few", "no", 2);
     }
 
     @ParameterizedTest(name = "virtual nodes {0}")
     @ValueSource(strings = {"2,2", "3,3", "1,1,1,1"})
     void smallVirtualLayoutsEveryRoot(String nodes) {
-        matrix().nodeSizes(nodes).args("roots=all").run().assertAllRanksOk();
+        assertMatrix(matrix().nodeSizes(nodes).args("roots=all").run(), "all", "all", "no", 2);
     }
 
     @ParameterizedTest(name = "virtual nodes {0}")
     @ValueSource(strings = {"3,3,3", "8,3,3"})
     void largeVirtualLayouts(String nodes) {
-        matrix().nodeSizes(nodes).args("roots=ends", "medium=few").run().assertAllRanksOk();
+        assertMatrix(matrix().nodeSizes(nodes).args("roots=ends", "medium=few").run(), "ends", "few", "no", 2);
     }
 
     @Test
     void largeMessagesOnTwoVirtualNodes() {
-        MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("2,2").args("roots=ends", "medium=few", "large=yes")
-                .run().assertAllRanksOk();
+        assertMatrix(MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("2,2").args("roots=ends", "medium=few",
+                "large=yes").run(), "ends", "few", "yes", 2);
     }
 
     @Test
     void thirtyTwoMebibytesPlusFiveOfEveryDatatype() {
-        MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("1,2").args("roots=ends", "medium=few", "large=all",
-                "algorithms=hierarchical").run().assertAllRanksOk();
+        assertMatrix(MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("1,2").args("roots=ends", "medium=few",
+                "large=all", "algorithms=hierarchical").run(), "ends", "few", "all", 1);
     }
 
     @Test
     void testBedTwoHostsOfThree() {
-        matrix().testBed(2, 3).args("roots=all", "medium=few").run().assertAllRanksOk();
+        assertMatrix(matrix().testBed(2, 3).args("roots=all", "medium=few").run(), "all", "few", "no", 2);
     }
 
     @Test
     void testBedThreeHostsOfThreeTwoAndOne() {
-        matrix().testBedOf(3, 2, 1).args("roots=all", "medium=few").run().assertAllRanksOk();
+        assertMatrix(matrix().testBedOf(3, 2, 1).args("roots=all", "medium=few").run(), "all", "few", "no", 2);
     }
 
     @Test
     void twoHundredRandomBackToBackCalls() {
         MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("3,2").env("HBCAST_CHUNK_BYTES", "65536")
-                .args("suite=random", "calls=200").run().assertAllRanksOk();
+                .args("suite=random", "calls=200").run().assertAllRanksOk().assertCasesOnEveryRank(200);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"4", "3,3", "1,3,2"})
     void nodeFanOutEveryRoot(String nodes) {
-        matrix().nodeSizes(nodes).env("HBCAST_INTRA", "fanout").args("roots=all", "medium=few").run()
-                .assertAllRanksOk();
+        assertMatrix(matrix().nodeSizes(nodes).env("HBCAST_INTRA", "fanout").args("roots=all", "medium=few").run(),
+                "all", "few", "no", 2);
     }
 
     @Test
     void randomBackToBackCallsThroughTheFanOut() {
         MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("4,2").env("HBCAST_CHUNK_BYTES", "65536")
-                .env("HBCAST_INTRA", "fanout").args("suite=random", "calls=150").run().assertAllRanksOk();
+                .env("HBCAST_INTRA", "fanout").args("suite=random", "calls=150").run().assertAllRanksOk()
+                .assertCasesOnEveryRank(150);
     }
 
     @Test
     void twoInstancesOnSplitCommunicatorsInterleaved() {
-        MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("3,3").args("suite=split").run().assertAllRanksOk();
+        // 40 calls on each rank's half and 40 on the whole world, interleaved.
+        MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("3,3").args("suite=split").run().assertAllRanksOk()
+                .assertCasesOnEveryRank(2 * 40);
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import mpi.Intracomm;
 import mpi.MPI;
 import org.hbcast.testing.MpiTestProgram;
+import org.hbcast.testing.RankReport;
 import org.hbcast.tuning.TuningFiles;
 
 /**
@@ -20,75 +21,93 @@ import org.hbcast.tuning.TuningFiles;
  * options rank 0 must have kept the verdicts in the cache on close, and a second instance must start
  * from them ({@code kept=no}: other options, nothing may be kept).
  *
- * <p>Prints {@code decided=<size>:<choice>,...} on success.
+ * <p>Cases: every checked broadcast, each size decided (note {@code decided <size>}: the choice),
+ * the verdicts alike on every rank; then nothing kept ({@code kept=no}), or rank 0's kept file, and
+ * for each size the new instance's verdict and a checked broadcast on it. Prints
+ * {@code decided=<size>:<choice>,...} on success.
  */
 public final class TrialsProgram {
     /** 3000 B may ride in the header (and is tried against the plans); the others are past it. */
     private static final int[] BYTES = {3000, 40_000, 700_000};
     /** Enough calls for every size's first calls and trials (at most five options, two blocks each) and then some. */
-    private static final int CALLS_PER_SIZE = (int) TrialSchedule.FIRST_TRIAL_AFTER
+    static final int CALLS_PER_SIZE = (int) TrialSchedule.FIRST_TRIAL_AFTER
             + TrialSchedule.MAX_OPTIONS * TrialSchedule.PASSES * TrialSchedule.BLOCK + 4;
 
     public static void main(String[] args) throws Exception {
         boolean kept = !BcastMatrixProgram.parse(args).getOrDefault("kept", "yes").equals("no");
-        MpiTestProgram.run(args, (world, rest) -> run(world, kept));
+        MpiTestProgram.run(args, (world, rest, report) -> run(world, kept, report));
     }
 
     /** @param kept whether the options are the defaults, under which verdicts are kept in the cache */
-    private static String run(Intracomm world, boolean kept) throws Exception {
+    private static String run(Intracomm world, boolean kept, RankReport report) throws Exception {
         int size = world.getSize();
         List<String> verdicts = new ArrayList<>();
         try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
             for (int i = 0; i < CALLS_PER_SIZE * BYTES.length; i++) {
                 int bytes = BYTES[i % BYTES.length];
                 Payload.Kind kind = i % 2 == 0 ? Payload.Kind.BUFFER : Payload.Kind.ARRAY;
-                BcastMatrixProgram.check(hb, world, kind, ElementType.INT, bytes / 4, (i / 3) % size, 7000 + i);
+                BcastMatrixProgram.check(report, hb, world, kind, ElementType.INT, bytes / 4, (i / 3) % size, 7000 + i);
             }
             for (int bytes : BYTES) {
                 String v = hb.trialVerdict(bytes);
-                if (v == null || v.equals("-")) {
-                    throw new AssertionError(bytes + " B: not decided after " + CALLS_PER_SIZE + " calls (" + v + ")");
-                }
+                report.check(bytes + " B decided", () -> {
+                    if (v == null || v.equals("-")) {
+                        throw new AssertionError(bytes + " B: not decided after " + CALLS_PER_SIZE + " calls (" + v + ")");
+                    }
+                });
+                report.note("decided " + bytes, v);
                 verdicts.add(bytes + ":" + v);
             }
-            sameOnEveryRank(world, String.join(",", verdicts));
+            report.check("verdicts alike on every rank", () -> sameOnEveryRank(world, String.join(",", verdicts)));
         }
         world.barrier();
         String decided = String.join(",", verdicts);
         if (!kept) {
-            try (var files = Files.list(TuningFiles.cacheDirectory(System.getenv()))) {
-                if (files.anyMatch(p -> p.getFileName().toString().startsWith("learnt-"))) {
-                    throw new AssertionError("verdicts learnt under other options than the defaults were kept");
+            report.check("nothing kept under other options than the defaults", () -> {
+                try (var files = Files.list(TuningFiles.cacheDirectory(System.getenv()))) {
+                    if (files.anyMatch(p -> p.getFileName().toString().startsWith("learnt-"))) {
+                        throw new AssertionError("verdicts learnt under other options than the defaults were kept");
+                    }
                 }
-            }
+            });
             return "decided=" + decided;
         }
         if (world.getRank() == 0) {
-            Path file;
-            try (var files = Files.list(TuningFiles.cacheDirectory(System.getenv()))) {
-                file = files.filter(p -> p.getFileName().toString().startsWith("learnt-")).findFirst()
-                        .orElseThrow(() -> new AssertionError("rank 0 kept no learnt plans in the cache"));
-            }
-            String json = Files.readString(file, StandardCharsets.UTF_8);
-            for (String v : verdicts) {
-                String choice = v.substring(v.indexOf(':') + 1);
-                if (!json.contains("\"" + choice + "\"")) {
-                    throw new AssertionError(file + " lacks " + choice + ": " + json);
-                }
-            }
+            report.check("rank 0 kept the verdicts in the cache", () -> keptInTheCache(verdicts));
         }
         world.barrier();
         try (HierarchicalBcast again = HierarchicalBcast.create(world)) {
             for (int k = 0; k < BYTES.length; k++) {
                 String v = again.trialVerdict(BYTES[k]);
-                if (!verdicts.get(k).equals(BYTES[k] + ":" + v)) {
-                    throw new AssertionError("a new instance starts from " + v + " for " + BYTES[k] + " B, this run kept "
-                            + verdicts.get(k));
-                }
-                BcastMatrixProgram.check(again, world, Payload.Kind.BUFFER, ElementType.INT, BYTES[k] / 4, size - 1, 9000 + k);
+                String want = verdicts.get(k);
+                int bytes = BYTES[k];
+                report.check("a new instance starts from the kept verdict for " + bytes + " B", () -> {
+                    if (!want.equals(bytes + ":" + v)) {
+                        throw new AssertionError("a new instance starts from " + v + " for " + bytes + " B, this run kept "
+                                + want);
+                    }
+                });
+                BcastMatrixProgram.check(report, again, world, Payload.Kind.BUFFER, ElementType.INT, BYTES[k] / 4, size - 1,
+                        9000 + k);
             }
         }
         return "decided=" + decided;
+    }
+
+    /** The learnt file in the cache holds every verdict of this run. */
+    private static void keptInTheCache(List<String> verdicts) throws Exception {
+        Path file;
+        try (var files = Files.list(TuningFiles.cacheDirectory(System.getenv()))) {
+            file = files.filter(p -> p.getFileName().toString().startsWith("learnt-")).findFirst()
+                    .orElseThrow(() -> new AssertionError("rank 0 kept no learnt plans in the cache"));
+        }
+        String json = Files.readString(file, StandardCharsets.UTF_8);
+        for (String v : verdicts) {
+            String choice = v.substring(v.indexOf(':') + 1);
+            if (!json.contains("\"" + choice + "\"")) {
+                throw new AssertionError(file + " lacks " + choice + ": " + json);
+            }
+        }
     }
 
     /** Every rank must hold the same verdicts: compares this rank's text with rank 0's. */

@@ -4,6 +4,7 @@ import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.select.TuningAgreement;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -37,8 +38,16 @@ class TuningMpiTest {
         Path table = dir.resolve("tuning.json");
         TuningJson.mapper().writeValue(table.toFile(), new TuningTable(TuningTable.FORMAT_VERSION, fp, fp.id(),
                 MemoryKind.HOST, "test", null, entries));
+        // The plans agreed, the expected plan, three broadcasts.
         MpiOutcome out = MpiLaunch.program(TuningProgram.class).nodeSizes("2,2")
-                .env("HBCAST_TUNING_FILE", table.toString()).args("expect=knomial:8192:3").run().assertAllRanksOk();
+                .env("HBCAST_TUNING_FILE", table.toString()).args("expect=knomial:8192:3").run().assertAllRanksOk()
+                .assertCasesOnEveryRank(5);
+        for (int r = 0; r < 4; r++) {
+            assertEquals("knomial", out.note(r, "algorithm"), out.describe("rank " + r));
+            assertEquals(8192, out.longFigure(r, "chunkBytes"), out.describe("rank " + r));
+            assertEquals(3, out.longFigure(r, "radix"), out.describe("rank " + r));
+            assertTrue(out.note(r, "reason").startsWith("tuning table"), out.describe("rank " + r));
+        }
         assertTrue(!out.output().contains("warning"), out.output());
     }
 
@@ -47,8 +56,10 @@ class TuningMpiTest {
         Path table = dir.resolve("broken.json");
         Files.writeString(table, "{\"formatVersion\": 1, \"entries\": [ {\"bytes\": 65536, \"chunkBytes\": 0");
         MpiOutcome out = MpiLaunch.program(TuningProgram.class).nodeSizes("2,2")
-                .env("HBCAST_TUNING_FILE", table.toString()).run().assertAllRanksOk();
+                .env("HBCAST_TUNING_FILE", table.toString()).run().assertAllRanksOk().assertCasesOnEveryRank(4);
         assertTrue(out.output().contains("tuning table " + table + " not used"), out.output());
-        assertTrue(out.output().contains("cost model"), out.output());
+        for (int r = 0; r < 4; r++) {
+            assertTrue(out.note(r, "reason").contains("cost model"), out.describe("rank " + r));
+        }
     }
 }

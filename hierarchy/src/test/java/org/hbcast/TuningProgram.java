@@ -11,14 +11,16 @@ import org.hbcast.testing.MpiTestProgram;
 /**
  * MPI test program for the selector's inputs: every rank must make the same plans (compared across
  * ranks), broadcasts at the planned chunk sizes must deliver the data, and with {@code expect=ALG:CHUNK:RADIX}
- * a 256 KiB call must run exactly that plan, from the table.
+ * a 256 KiB call must run exactly that plan, from the table. Cases: the plans agreed, the expected
+ * plan (with {@code expect}), the three broadcasts; the 256 KiB plan as notes {@code algorithm},
+ * {@code reason} and figures {@code chunkBytes}, {@code radix}.
  */
 public final class TuningProgram {
     private TuningProgram() {
     }
 
     public static void main(String[] args) throws Exception {
-        MpiTestProgram.run(args, (world, rest) -> {
+        MpiTestProgram.run(args, (world, rest, report) -> {
             String expect = rest.length > 0 ? rest[0].replaceFirst("^expect=", "") : "none";
             try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
                 long[] digest = new long[3];
@@ -32,18 +34,24 @@ public final class TuningProgram {
                 long[] min = digest.clone();
                 world.allReduce(max, 3, MPI.LONG, MPI.MAX);
                 world.allReduce(min, 3, MPI.LONG, MPI.MIN);
-                if (!Arrays.equals(max, min)) {
-                    throw new IllegalStateException("ranks made different plans");
-                }
-                Plan p = hb.plan(256 << 10);
-                if (!expect.equals("none")) {
-                    String got = p.algorithm() + ":" + p.chunkBytes() + ":" + p.radix();
-                    if (!got.equals(expect) || !p.reason().startsWith("tuning table")) {
-                        throw new IllegalStateException("expected plan " + expect + " from the table, got " + p);
+                report.check("every rank makes the same plans", () -> {
+                    if (!Arrays.equals(max, min)) {
+                        throw new IllegalStateException("ranks made different plans");
                     }
+                });
+                Plan p = hb.plan(256 << 10);
+                report.note("algorithm", p.algorithm().toString()).note("reason", p.reason())
+                        .figure("chunkBytes", p.chunkBytes()).figure("radix", p.radix());
+                if (!expect.equals("none")) {
+                    report.check("256 KiB runs " + expect + " from the table", () -> {
+                        String got = p.algorithm() + ":" + p.chunkBytes() + ":" + p.radix();
+                        if (!got.equals(expect) || !p.reason().startsWith("tuning table")) {
+                            throw new IllegalStateException("expected plan " + expect + " from the table, got " + p);
+                        }
+                    });
                 }
                 for (int size : new int[] {64 << 10, (256 << 10) + 3, 1 << 20}) {
-                    check(world, hb, size);
+                    report.check(size + " bytes from the last rank", () -> check(world, hb, size));
                 }
                 return p.algorithm() + ":" + p.chunkBytes() + ":" + p.radix() + " (" + p.reason() + ")";
             }

@@ -7,29 +7,29 @@ import mpi.Intercomm;
 import mpi.Intracomm;
 import mpi.MPI;
 import org.hbcast.testing.MpiTestProgram;
+import org.hbcast.testing.RankReport;
 
 /**
  * A program that knows nothing of hbcast: it broadcasts with the bindings' own
  * {@code Comm.bcast} and checks every element. Run under the agent, its supported calls go to hbcast
  * and the rest to Open MPI; it must give the same data either way. It imports nothing of hbcast and
- * runs with a classpath of its own classes and mpi.jar only.
+ * runs with a classpath of its own classes and mpi.jar only (and the test frame). Every checked
+ * broadcast is a case.
  */
 public final class PlainMpiProgram {
     public static void main(String[] args) throws Exception {
-        MpiTestProgram.run(args, (world, rest) -> {
-            int checks = 0;
-            checks += namesIntoFixedBuffers(world);
-            checks += largeAndTyped(world);
-            checks += passedThrough(world);
-            checks += communicatorsComeAndGo(world);
-            return "checks=" + checks;
+        MpiTestProgram.run(args, (world, rest, report) -> {
+            namesIntoFixedBuffers(world, report);
+            largeAndTyped(world, report);
+            passedThrough(world, report);
+            communicatorsComeAndGo(world, report);
+            return "checks=" + report.cases();
         });
     }
 
     /** The program: a name of 13 or 14 bytes into 256-byte buffers, then four bcasts of four ints. */
-    private static int namesIntoFixedBuffers(Intracomm world) throws Exception {
+    private static void namesIntoFixedBuffers(Intracomm world, RankReport report) throws Exception {
         int rank = world.getRank();
-        int checks = 0;
         for (int rep = 0; rep < 5; rep++) {
             int root = rep % world.getSize();
             String name = "field-" + rep + (rep % 2 == 0 ? "-abcde" : "-abcdef");
@@ -46,20 +46,19 @@ public final class PlainMpiProgram {
                     throw new AssertionError("rep " + rep + ": byte " + i + " is " + buf[i] + ", want " + want);
                 }
             }
-            checks++;
+            report.pass("name " + rep);
             for (int k = 0; k < 4; k++) {
                 int[] ints = rank == root ? new int[] {rep, k, rep * k, -rep} : new int[4];
                 world.bcast(ints, 4, MPI.INT, root);
                 if (!Arrays.equals(ints, new int[] {rep, k, rep * k, -rep})) {
                     throw new AssertionError("rep " + rep + " ints " + k + ": " + Arrays.toString(ints));
                 }
-                checks++;
+                report.pass("name " + rep + ", ints " + k);
             }
         }
-        return checks;
     }
 
-    private static int largeAndTyped(Intracomm world) throws Exception {
+    private static void largeAndTyped(Intracomm world, RankReport report) throws Exception {
         int rank = world.getRank();
         ByteBuffer big = ByteBuffer.allocateDirect(4 << 20);
         if (rank == 0) {
@@ -73,6 +72,7 @@ public final class PlainMpiProgram {
                 throw new AssertionError("4 MiB: byte " + i);
             }
         }
+        report.pass("4 MiB direct buffer");
         double[] field = new double[100_003];
         int last = world.getSize() - 1;
         if (rank == last) {
@@ -84,14 +84,14 @@ public final class PlainMpiProgram {
                 throw new AssertionError("doubles: element " + i);
             }
         }
-        return 2;
+        report.pass("100003 doubles");
     }
 
     /**
      * A heap buffer, a derived datatype and an inter-communicator: hbcast leaves them to Open MPI,
      * and they still arrive.
      */
-    private static int passedThrough(Intracomm world) throws Exception {
+    private static void passedThrough(Intracomm world, RankReport report) throws Exception {
         int rank = world.getRank();
         ByteBuffer heap = ByteBuffer.allocate(64);
         if (rank == 0) {
@@ -105,6 +105,7 @@ public final class PlainMpiProgram {
                 throw new AssertionError("heap buffer: byte " + i);
             }
         }
+        report.pass("heap buffer");
         Datatype pairs = Datatype.createContiguous(2, MPI.INT);
         pairs.commit();
         int[] data = rank == 1 % world.getSize() ? new int[] {1, 2, 3, 4, 5, 6} : new int[6];
@@ -113,11 +114,12 @@ public final class PlainMpiProgram {
         if (!Arrays.equals(data, new int[] {1, 2, 3, 4, 5, 6})) {
             throw new AssertionError("derived datatype: " + Arrays.toString(data));
         }
-        return 2 + interCommunicator(world);
+        report.pass("derived datatype");
+        interCommunicator(world, report);
     }
 
     /** The lower half of the ranks broadcasts to the upper half over an inter-communicator. */
-    private static int interCommunicator(Intracomm world) throws Exception {
+    private static void interCommunicator(Intracomm world, RankReport report) throws Exception {
         int rank = world.getRank();
         int half = world.getSize() / 2;
         int color = rank < half ? 0 : 1;
@@ -133,12 +135,11 @@ public final class PlainMpiProgram {
         if (receives && !Arrays.equals(data, new int[] {9, 8, 7})) {
             throw new AssertionError("inter-communicator: " + Arrays.toString(data));
         }
-        return 1;
+        report.pass("inter-communicator");
     }
 
     /** Communicators made and freed in a loop, each broadcast on. */
-    private static int communicatorsComeAndGo(Intracomm world) throws Exception {
-        int checks = 0;
+    private static void communicatorsComeAndGo(Intracomm world, RankReport report) throws Exception {
         for (int i = 0; i < 40; i++) {
             Intracomm comm = i % 2 == 0 ? world.dup() : world.split(world.getRank() % 2, 0);
             long[] v = comm.getRank() == 0 ? new long[] {i, 7L * i} : new long[2];
@@ -147,8 +148,7 @@ public final class PlainMpiProgram {
                 throw new AssertionError("communicator " + i + ": " + Arrays.toString(v));
             }
             comm.free();
-            checks++;
+            report.pass("communicator " + i);
         }
-        return checks;
     }
 }

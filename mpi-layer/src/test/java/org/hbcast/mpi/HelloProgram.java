@@ -2,36 +2,47 @@ package org.hbcast.mpi;
 
 import org.hbcast.testing.MpiTestProgram;
 
-/** Each rank reports its place in the topology: "size=N nodes=K node=i pos=p nodeSize=s host=H". */
+/**
+ * Each rank checks its topology in one case and reports its place in it: figures {@code size},
+ * {@code nodes}, {@code node}, {@code pos}, {@code nodeSize} and note {@code host} (its processor name).
+ */
 public final class HelloProgram {
     public static void main(String[] args) throws Exception {
-        MpiTestProgram.run(args, (world, rest) -> {
+        MpiTestProgram.run(args, (world, rest, report) -> {
             try (Topology topo = Topology.discover(world, System.getenv("HBCAST_NODE_SIZES"))) {
                 int nodeCommSize = topo.nodeComm().getSize();
-                if (nodeCommSize != topo.layout().nodeSize(topo.node())) {
-                    throw new AssertionError("node communicator has " + nodeCommSize + " ranks, layout says "
-                            + topo.layout().nodeSize(topo.node()));
-                }
-                if (topo.nodeComm().getRank() != topo.position()) {
-                    throw new AssertionError("rank in node communicator " + topo.nodeComm().getRank()
-                            + " != position " + topo.position());
-                }
-                // Ranks of one node must report one processor name, ranks of different real nodes different ones.
-                for (int r = 0; r < topo.size(); r++) {
-                    boolean sameNode = topo.layout().nodeOf(r) == topo.node();
-                    boolean sameName = topo.processorName(r).equals(topo.processorName(topo.rank()));
-                    if (sameNode && !sameName || !topo.isVirtual() && !sameNode && sameName) {
-                        throw new AssertionError("rank " + r + " (" + topo.processorName(r) + ") vs me ("
-                                + topo.processorName(topo.rank()) + "): node and processor name disagree");
-                    }
-                }
+                report.check("node communicator and processor names agree with the layout", () -> agree(topo));
                 if (topo.rank() == 0) {
                     System.out.print(topo.report());
                 }
+                report.figure("size", topo.size()).figure("nodes", topo.layout().nodeCount()).figure("node", topo.node())
+                        .figure("pos", topo.position()).figure("nodeSize", nodeCommSize)
+                        .note("host", topo.processorName(topo.rank()));
                 return String.format("size=%d nodes=%d node=%d pos=%d nodeSize=%d host=%s", topo.size(),
                         topo.layout().nodeCount(), topo.node(), topo.position(), nodeCommSize,
                         topo.processorName(topo.rank()));
             }
         });
+    }
+
+    private static void agree(Topology topo) throws Exception {
+        int nodeCommSize = topo.nodeComm().getSize();
+        if (nodeCommSize != topo.layout().nodeSize(topo.node())) {
+            throw new AssertionError("node communicator has " + nodeCommSize + " ranks, layout says "
+                    + topo.layout().nodeSize(topo.node()));
+        }
+        if (topo.nodeComm().getRank() != topo.position()) {
+            throw new AssertionError("rank in node communicator " + topo.nodeComm().getRank()
+                    + " != position " + topo.position());
+        }
+        // Ranks of one node must report one processor name, ranks of different real nodes different ones.
+        for (int r = 0; r < topo.size(); r++) {
+            boolean sameNode = topo.layout().nodeOf(r) == topo.node();
+            boolean sameName = topo.processorName(r).equals(topo.processorName(topo.rank()));
+            if (sameNode && !sameName || !topo.isVirtual() && !sameNode && sameName) {
+                throw new AssertionError("rank " + r + " (" + topo.processorName(r) + ") vs me ("
+                        + topo.processorName(topo.rank()) + "): node and processor name disagree");
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 package org.hbcast.mpi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +9,7 @@ import java.util.HashSet;
 import java.util.Set;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
+import org.hbcast.testing.RankResult;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -18,25 +20,32 @@ class TopologyMpiTest {
     @ParameterizedTest(name = "hello on {0} ranks")
     @ValueSource(ints = {1, 2, 4, 8})
     void helloOnOneNode(int ranks) {
-        MpiOutcome out = MpiLaunch.program(HelloProgram.class).ranks(ranks).run().assertAllRanksOk();
+        MpiOutcome out = MpiLaunch.program(HelloProgram.class).ranks(ranks).run().assertAllRanksOk()
+                .assertCasesOnEveryRank(1);
         for (int r = 0; r < ranks; r++) {
-            String d = out.verdict(r).detail();
-            assertTrue(d.startsWith("size=" + ranks + " nodes=1 node=0 pos=" + r + " nodeSize=" + ranks + " "),
-                    out.describe("rank " + r + ": " + d));
+            assertPlace(out, r, ranks, 1, 0, r, ranks);
         }
+    }
+
+    /** Rank {@code r}'s figures: its place in a world of {@code size} ranks on {@code nodes} nodes. */
+    private static void assertPlace(MpiOutcome out, int r, int size, int nodes, int node, int pos, int nodeSize) {
+        String where = "rank " + r + ": ";
+        assertEquals(size, out.longFigure(r, "size"), out.describe(where + "size"));
+        assertEquals(nodes, out.longFigure(r, "nodes"), out.describe(where + "nodes"));
+        assertEquals(node, out.longFigure(r, "node"), out.describe(where + "node"));
+        assertEquals(pos, out.longFigure(r, "pos"), out.describe(where + "pos"));
+        assertEquals(nodeSize, out.longFigure(r, "nodeSize"), out.describe(where + "nodeSize"));
     }
 
     @Test
     void virtualNodesOfThePatentsFourteenRankLayout() {
-        MpiOutcome out = MpiLaunch.program(HelloProgram.class).nodeSizes("8,3,3").run().assertAllRanksOk();
+        MpiOutcome out = MpiLaunch.program(HelloProgram.class).nodeSizes("8,3,3").run().assertAllRanksOk()
+                .assertCasesOnEveryRank(1);
         int[] expectedNode = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2};
         int[] expectedPos = {0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 0, 1, 2};
         int[] sizes = {8, 3, 3};
         for (int r = 0; r < 14; r++) {
-            String d = out.verdict(r).detail();
-            String want = "size=14 nodes=3 node=" + expectedNode[r] + " pos=" + expectedPos[r]
-                    + " nodeSize=" + sizes[expectedNode[r]] + " ";
-            assertTrue(d.startsWith(want), out.describe("rank " + r + ": '" + d + "', want '" + want + "...'"));
+            assertPlace(out, r, 14, 3, expectedNode[r], expectedPos[r], sizes[expectedNode[r]]);
         }
     }
 
@@ -44,19 +53,25 @@ class TopologyMpiTest {
     void invalidVirtualLayoutIsAClearErrorOnEveryRank() {
         MpiOutcome out = MpiLaunch.program(HelloProgram.class).ranks(4).env("HBCAST_NODE_SIZES", "2,3").run();
         assertNotEquals(0, out.exitCode(), out.describe("should have failed"));
-        assertTrue(out.output().contains("HBCAST_NODE_SIZES='2,3' sums to 5 ranks but the communicator has 4"),
-                out.describe("no clear message"));
+        // The first rank to fail aborts the job, so the others may be gone before they write: every rank
+        // that did must have failed with the message, in discovery, before its case.
+        assertFalse(out.results().isEmpty(), out.describe("no rank wrote its result"));
+        for (RankResult result : out.results().values()) {
+            RankResult.Failure f = out.onlyFailure(result.rank());
+            assertTrue(!result.completed() && f.message().contains(
+                    "HBCAST_NODE_SIZES='2,3' sums to 5 ranks but the communicator has 4"), out.describe("no clear message"));
+            assertEquals(0, result.cases(), out.describe("rank " + result.rank() + " got as far as a case"));
+        }
     }
 
     @Test
     void testBedTwoHostsOfThree() {
-        MpiOutcome out = MpiLaunch.program(HelloProgram.class).testBed(2, 3).run().assertAllRanksOk();
+        MpiOutcome out = MpiLaunch.program(HelloProgram.class).testBed(2, 3).run().assertAllRanksOk()
+                .assertCasesOnEveryRank(1);
         Set<String> hosts = new HashSet<>();
         for (int r = 0; r < 6; r++) {
-            String d = out.verdict(r).detail();
-            assertTrue(d.startsWith("size=6 nodes=2 node=" + (r / 3) + " pos=" + (r % 3) + " nodeSize=3 "),
-                    out.describe("rank " + r + ": " + d));
-            hosts.add(d.substring(d.indexOf("host=")));
+            assertPlace(out, r, 6, 2, r / 3, r % 3, 3);
+            hosts.add(out.note(r, "host"));
         }
         assertEquals(2, hosts.size(), out.describe("expected two distinct processor names, got " + hosts));
     }
@@ -64,7 +79,9 @@ class TopologyMpiTest {
     @Test
     void sixteenMebibyteRoundTripBetweenTestBedHosts() {
         MpiOutcome out = MpiLaunch.program(RoundTripProgram.class).testBed(2, 1).args(Integer.toString(16 << 20))
-                .run().assertAllRanksOk();
-        assertTrue(out.verdict(0).detail().contains("intact"), out.describe("no round trip"));
+                .run().assertAllRanksOk().assertCasesOnEveryRank(1);
+        for (int r = 0; r < 2; r++) {
+            assertEquals(16 << 20, out.longFigure(r, "bytes"), out.describe("rank " + r + ": bytes"));
+        }
     }
 }

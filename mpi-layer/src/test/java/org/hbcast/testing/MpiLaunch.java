@@ -23,7 +23,9 @@ import java.util.stream.Stream;
 
 /**
  * Launches a test program on N MPI ranks through {@code scripts/hbrun} (optionally on a test bed
- * made by {@code scripts/testbed run}) with a hard timeout, and collects every rank's verdict.
+ * made by {@code scripts/testbed run}) with a hard timeout, and collects every rank's
+ * {@link RankResult} from a directory of its own ({@value MpiTestProgram#RESULTS_DIR_ENV}, passed
+ * to the ranks like every {@code HBCAST_*} variable).
  *
  * <p>Ranks get the classpath of the running test JVM. MPI tests are skipped, visibly, when
  * {@code -Dhbcast.mpi.tests=false} is set or no {@code mpirun} is found.
@@ -173,6 +175,15 @@ public final class MpiLaunch {
             }
             pb.environment().put("HBCAST_CACHE_DIR", cache.toString());
         }
+        // Each launch an empty directory for the ranks' results, so that no file of another launch is read.
+        Path results;
+        try {
+            results = Files.createTempDirectory("hbcast-results");
+        } catch (IOException e) {
+            deleteTree(cache);
+            throw new UncheckedIOException("cannot make a results directory for " + description, e);
+        }
+        pb.environment().put(MpiTestProgram.RESULTS_DIR_ENV, results.toString());
         try {
             Process process = pb.start();
             process.getOutputStream().close();
@@ -186,7 +197,8 @@ public final class MpiLaunch {
             int exit = finished ? process.exitValue() : -1;
             List<String> leaked = new ArrayList<>(SharedMemory.hbcastSegments());
             leaked.removeAll(before);
-            return new MpiOutcome(description, ranks, exit, !finished, collector.text(), leaked);
+            return new MpiOutcome(description, ranks, exit, !finished, collector.text(), leaked,
+                    ResultFiles.readAll(results));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + cmd, e);
         } catch (InterruptedException e) {
@@ -194,6 +206,7 @@ public final class MpiLaunch {
             throw new IllegalStateException("interrupted while waiting for " + description, e);
         } finally {
             deleteTree(cache);
+            deleteTree(results);
         }
     }
 

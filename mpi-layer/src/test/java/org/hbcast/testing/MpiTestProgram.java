@@ -1,26 +1,32 @@
 package org.hbcast.testing;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import mpi.Intracomm;
 import mpi.MPI;
 
 /**
- * The frame of every MPI test program: initialises MPI, runs the body on each rank and prints one
- * verdict line per rank for {@link MpiLaunch} to collect.
+ * The frame of every MPI test program: initialises MPI, runs the body on each rank with a
+ * {@link RankReport}, writes the rank's {@link RankResult} into the directory {@link MpiLaunch}
+ * names in {@value #RESULTS_DIR_ENV} (for the test to check) and prints one verdict line per rank
+ * (for people reading the output).
  *
- * <p>A body returns a short detail on success and throws on failure. A failing rank prints its
- * verdict and stack trace and then aborts the job, so the other ranks do not wait for it until the
- * launch times out.
+ * <p>A body records its cases in the report and may throw on failure. A rank whose body throws
+ * writes its result and prints its verdict and stack trace, then aborts the job, so the other ranks
+ * do not wait for it until the launch times out.
  */
 public final class MpiTestProgram {
     /** Marks the verdict lines in the merged output of all ranks. */
     public static final String VERDICT = "HBCAST-VERDICT";
+    /** The directory a launch's ranks write their results into; unset, they only print verdicts. */
+    public static final String RESULTS_DIR_ENV = "HBCAST_TEST_RESULTS_DIR";
 
-    /** What one rank does; returns a one-line detail for the verdict. */
+    /** What one rank does: records its cases in {@code report}; returns a one-line detail for the verdict. */
     @FunctionalInterface
     public interface Body {
-        String run(Intracomm world, String[] args) throws Exception;
+        String run(Intracomm world, String[] args, RankReport report) throws Exception;
     }
 
     private MpiTestProgram() {
@@ -57,25 +63,49 @@ public final class MpiTestProgram {
     private static void runInitialised(String[] rest, Body body, Finish finish) throws Exception {
         Intracomm world = MPI.COMM_WORLD;
         int rank = world.getRank();
+        RankReport report = new RankReport();
         String detail;
         try {
-            detail = body.run(world, rest);
+            detail = body.run(world, rest, report);
         } catch (Throwable t) {
+            report.uncaught(t);
+            RankResult result = report.result(rank, false);
+            write(result);
             StringWriter trace = new StringWriter();
             t.printStackTrace(new PrintWriter(trace));
-            System.out.println(VERDICT + " " + rank + " FAIL " + oneLine(String.valueOf(t)));
+            System.out.println(VERDICT + " " + rank + " FAIL " + oneLine(result.summary()));
             System.out.flush();
             System.err.println("rank " + rank + ": " + trace);
             System.err.flush();
             world.abort(1);
             return;
         }
-        System.out.println(VERDICT + " " + rank + " OK " + oneLine(detail));
+        RankResult result = report.result(rank, true);
+        write(result);
+        System.out.println(VERDICT + " " + rank + (result.ok() ? " OK " : " FAIL ") + oneLine(detail) + " ["
+                + oneLine(result.summary()) + "]");
         System.out.flush();
         if (finish == Finish.EXIT) {
             Runtime.getRuntime().halt(0);
         }
         MPI.Finalize();
+    }
+
+    /**
+     * Writes the result where the launch asked; a rank that cannot leaves no file, which the test
+     * reports as such (with this message in the output).
+     */
+    private static void write(RankResult result) {
+        String dir = System.getenv(RESULTS_DIR_ENV);
+        if (dir == null || dir.isEmpty()) {
+            return;
+        }
+        try {
+            result.writeTo(Path.of(dir));
+        } catch (IOException | RuntimeException e) {
+            System.err.println("rank " + result.rank() + ": cannot write its result into " + dir + ": " + e);
+            System.err.flush();
+        }
     }
 
     private static String oneLine(String text) {
