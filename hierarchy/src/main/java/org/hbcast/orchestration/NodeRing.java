@@ -73,10 +73,6 @@ final class NodeRing implements AutoCloseable {
         return links;
     }
 
-    int maxChunkBytes() {
-        return links.inbox().maxChunkBytes();
-    }
-
     @Override
     public void close() throws IOException {
         links.close();
