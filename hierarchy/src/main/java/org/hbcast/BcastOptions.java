@@ -210,10 +210,6 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
         return new BcastOptions(algorithm, chunkBytes, radix, file, timeout, nodeSizes, counts, ringSlots, intra, trials);
     }
 
-    public BcastOptions withTimeout(Duration t) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, t, nodeSizes, counts, ringSlots, intra, trials);
-    }
-
     public BcastOptions withNodeSizes(String sizes) {
         return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, sizes, counts, ringSlots, intra, trials);
     }
@@ -225,10 +221,6 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
 
     public BcastOptions withCounts(CountRule rule) {
         return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, rule, ringSlots, intra, trials);
-    }
-
-    public BcastOptions withRingSlots(int slots) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, slots, intra, trials);
     }
 
     /** In-run selection on or off (see {@link #trials()}). */

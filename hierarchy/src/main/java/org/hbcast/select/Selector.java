@@ -191,10 +191,6 @@ public final class Selector {
         return inputs;
     }
 
-    public CostModel model() {
-        return model;
-    }
-
     public ClusterShape shape() {
         return shape;
     }

@@ -12,9 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.hbcast.mpi.KnomialTree;
 
 /**
- * Predicted broadcast times from the calibrated start-up times and bandwidths of the links (the
- * formulas of DESIGN.md), and the best (algorithm, chunk, radix) among candidates. Pure: the same
- * calibration and arguments give the same answer on every rank.
+ * Predicted broadcast times from the calibrated links and curves (the formulas, with what the
+ * calibration supplies, are written out in {@code docs/cost-model.md}), and the best (algorithm,
+ * chunk, radix) among candidates. Pure: the same calibration and arguments give the same answer on
+ * every rank.
  *
  * <p>With {@code S = ceil(m / c)} chunks, one transfer of a chunk over a link costing
  * {@code step} (the measured transfer curve, else {@code ts + c / b}) and each further chunk of a

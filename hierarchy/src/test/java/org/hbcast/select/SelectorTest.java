@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.hbcast.tuning.Calibration;
 import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.NodeCurve;
 import org.hbcast.tuning.TimedSize;
@@ -38,11 +39,15 @@ class SelectorTest {
     }
 
     private static Selector tabled(BcastOptions options) throws Exception {
+        return new Selector(options.planChoices(), SHAPE, Selector.AUTO_MAX_CHUNK_BYTES, tabledInputs());
+    }
+
+    private static TuningInputs tabledInputs() throws Exception {
         Fingerprint fp = TuningFixtures.fingerprint(SHAPE);
         byte[] table = TuningJson.mapper().writeValueAsBytes(TuningFixtures.table(SHAPE));
         TuningInputs inputs = TuningInputs.fromFiles(fp, TABLE, table, true, null, null, List.of());
         assertTrue(inputs.warnings().isEmpty(), inputs.warnings().toString());
-        return new Selector(options.planChoices(), SHAPE, Selector.AUTO_MAX_CHUNK_BYTES, inputs);
+        return inputs;
     }
 
     @Test
@@ -105,7 +110,9 @@ class SelectorTest {
         Plan above = s.plan(1L << 30);
         assertEquals(1 << 20, above.chunkBytes());
         assertTrue(above.reason().contains("above the largest measured size"));
-        assertEquals(s.model().best(1024, SHAPE, MemoryKind.HOST, Selector.MODEL_MAX_CHUNK_BYTES, Algorithm.AUTO,
+        TuningInputs inputs = tabledInputs();
+        CostModel model = new CostModel(inputs.calibration(), inputs.fingerprint().host().cpus());
+        assertEquals(model.best(1024, SHAPE, MemoryKind.HOST, Selector.MODEL_MAX_CHUNK_BYTES, Algorithm.AUTO,
                 IntraNode.AUTO, 0, 0).algorithm(), s.plan(1024).algorithm(), "below the table the model chooses");
         assertEquals(128 << 10, tabled(AUTO.withChunkBytes(128 << 10)).plan(1 << 20).chunkBytes());
     }

@@ -110,22 +110,4 @@ class TwoLevelCurveTest {
         assertTrue(base.withTwoLevel("2x2", List.of()).isBuiltIn() == base.isBuiltIn());
         assertNull(base.withTwoLevel("2x2", List.of()).twoLevelLayout(), "no curves, no layout");
     }
-
-    @Test
-    void launchesMergeTheirCurvesAndMustShareTheLayout() {
-        Calibration merged = CalibrationMerge.of(List.of(withCurve("2x2", 1), withCurve("2x2", 3), withCurve("2x2", 2)),
-                CalibrationMerge.Statistic.SLOWEST);
-        NodeCurve ring = merged.twoLevelCurve(IntraNode.RING, TuningFixtures.TWO_BY_TWO);
-        assertEquals(ring(3), ring, "every figure from the slowest launch");
-        assertEquals("2x2", merged.twoLevelLayout());
-
-        IllegalArgumentException layout = assertThrows(IllegalArgumentException.class, () -> CalibrationMerge.of(
-                List.of(withCurve("2x2", 1), withCurve("2x4", 1)), CalibrationMerge.Statistic.MEDIAN));
-        assertTrue(layout.getMessage().contains("launch 2 timed the two-level broadcast on layout 2x4, launch 1 on 2x2"),
-                layout.getMessage());
-        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class, () -> CalibrationMerge.of(
-                List.of(withCurve("2x2", 1), TuningFixtures.calibrationWithNodeCurves(2)), CalibrationMerge.Statistic.MEDIAN));
-        assertTrue(missing.getMessage().contains("launch 2 timed the two-level broadcast on layout null"),
-                missing.getMessage());
-    }
 }

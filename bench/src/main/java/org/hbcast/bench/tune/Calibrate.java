@@ -26,7 +26,6 @@ import org.hbcast.bench.ByteSizes;
 import org.hbcast.bench.MpiCommand;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.tuning.Calibration;
-import org.hbcast.tuning.CalibrationMerge;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Fingerprint;

@@ -1,6 +1,11 @@
-package org.hbcast.tuning;
+package org.hbcast.bench.tune;
 
 import org.hbcast.plan.IntraNode;
+import org.hbcast.tuning.Calibration;
+import org.hbcast.tuning.LinkCalibration;
+import org.hbcast.tuning.LinkKind;
+import org.hbcast.tuning.NodeCurve;
+import org.hbcast.tuning.TimedSize;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,7 +16,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CalibrationMergeTest {
-    private static final String HARDWARE = TuningFixtures.calibration().hardware();
+    /** Launches merge when their hardware matches; what it says does not matter here. */
+    private static final String HARDWARE = "cpu=Test CPU 9000";
 
     /**
      * A launch whose figures are all {@code scale} times a base: a network link with a curve at 1 KiB
@@ -146,6 +152,31 @@ class CalibrationMergeTest {
 
         assertThrows(IllegalArgumentException.class, () -> merge(List.of()));
         assertThrows(NullPointerException.class, () -> CalibrationMerge.of(List.of(base), null));
+    }
+
+    /** A two-level ring curve on nodes of 2, smooth already, every figure {@code scale} times a base. */
+    private static NodeCurve twoLevelRing(double scale) {
+        return new NodeCurve(IntraNode.RING, 2, List.of(
+                new NodeCurve.ChunkCost(32 << 10, scale * 40e-6, List.of(new TimedSize(16 << 20, scale * 20e-6))),
+                new NodeCurve.ChunkCost(64 << 10, scale * 150e-6, List.of(new TimedSize(16 << 20, scale * 60e-6))),
+                new NodeCurve.ChunkCost(128 << 10, scale * 200e-6, List.of(new TimedSize(16 << 20, scale * 100e-6)))));
+    }
+
+    private static Calibration withTwoLevel(String layout, double scale) {
+        return launch(1, "a").withTwoLevel(layout, List.of(twoLevelRing(scale)));
+    }
+
+    @Test
+    void launchesMergeTheirTwoLevelCurvesAndMustShareTheLayout() {
+        Calibration merged = CalibrationMerge.of(List.of(withTwoLevel("2x2", 1), withTwoLevel("2x2", 3),
+                withTwoLevel("2x2", 2)), CalibrationMerge.Statistic.SLOWEST);
+        assertEquals(twoLevelRing(3), merged.twoLevelCurve(IntraNode.RING), "every figure from the slowest launch");
+        assertEquals("2x2", merged.twoLevelLayout());
+
+        assertMessage(List.of(withTwoLevel("2x2", 1), withTwoLevel("2x4", 1)),
+                "launch 2 timed the two-level broadcast on layout 2x4, launch 1 on 2x2");
+        assertMessage(List.of(withTwoLevel("2x2", 1), launch(1, "b")),
+                "launch 2 timed the two-level broadcast on layout null");
     }
 
     private static void assertMessage(List<Calibration> launches, String expected) {

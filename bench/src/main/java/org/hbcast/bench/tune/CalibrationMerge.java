@@ -1,4 +1,4 @@
-package org.hbcast.tuning;
+package org.hbcast.bench.tune;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -6,6 +6,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import org.hbcast.tuning.Calibration;
+import org.hbcast.tuning.LinkCalibration;
+import org.hbcast.tuning.LinkKind;
+import org.hbcast.tuning.NodeCurve;
+import org.hbcast.tuning.TimedSize;
 
 /**
  * One calibration from several launches of the calibration program on the same hardware with the
@@ -14,7 +19,8 @@ import java.util.function.ToDoubleFunction;
  * out): on a 2-core node of 4 ranks one launch streamed the ring at 8 MiB four times faster than the
  * next. Passes inside one launch cannot see that; separate launches can, and the {@link Statistic}
  * says which of them a figure follows. Node and two-level curves are
- * {@link NodeCurve#smoothed() smoothed} again after the merge. Pure.
+ * {@link NodeCurve#smoothed() smoothed} again after the merge. Pure. Only the calibration program
+ * ({@link Calibrate}{@code --merge}) merges launches; the library reads the merged file like any other.
  */
 public final class CalibrationMerge {
     /** Which launch a merged figure follows. */
