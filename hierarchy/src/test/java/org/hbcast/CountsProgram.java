@@ -133,7 +133,7 @@ public final class CountsProgram {
         // The last rank passes one byte fewer than root 0 sends.
         int count = rank == last ? 999 : 1000;
         String truncated = "message truncated: root 0 sends 1000 bytes (1000 of its 1-byte elements) but this rank's"
-                + " count of 999 BYTE holds only 999 bytes";
+                + " count of 999 MPI.BYTE holds only 999 bytes";
         outcome(hb, world, rank != last, truncated, count, 0, 0, 400);
         BcastMatrixProgram.check(hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 1000, 0, 401);
         rootMismatch(hb, world, 402);

@@ -229,8 +229,11 @@ public final class HabitsProgram {
                     () -> hb.bcast(new int[64], 2, vector, 0));
             ExpectError.into(seen, "datatype (a derived datatype of size",
                     () -> hb.bcast(ByteBuffer.allocateDirect(64), 2, struct, 0));
-            ExpectError.into(seen, "datatype MPI_2INT is not supported by hbcast",
+            ExpectError.into(seen, "datatype MPI.INT2 is not supported by hbcast",
                     () -> hb.bcast(new int[64], 8, MPI.INT2, 0));
+            // Named without asking Open MPI, which aborts the job on a name asked of DATATYPE_NULL.
+            ExpectError.into(seen, "datatype MPI.DATATYPE_NULL is not supported by hbcast",
+                    () -> hb.bcast(new int[64], 8, MPI.DATATYPE_NULL, 0));
             // Nothing was sent: a valid call right after still delivers exactly the root's data.
             BcastMatrixProgram.check(hb, world, Payload.Kind.ARRAY, ElementType.INT, 1000, 0, 8000);
             // Ranks whose HBCAST_COUNTS differ are refused at create, on every rank, instead of hanging later.

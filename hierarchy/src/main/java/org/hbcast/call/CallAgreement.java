@@ -156,14 +156,14 @@ public final class CallAgreement {
                         + rootElement + "-byte elements)";
                 if (rank != root && bytes < rootBytes) {
                     throw new MPIException(where(rank) + "message truncated: " + rootSends + " but this rank's count of "
-                            + bytes / type.bytes() + " " + type + " holds only " + bytes + " bytes; nothing was sent");
+                            + bytes / type.bytes() + " " + type.mpiName() + " holds only " + bytes + " bytes; nothing was sent");
                 }
                 throw new MPIException(where(rank) + "message truncated on rank " + (key & RANK_MASK) + ": " + rootSends
                         + " but that rank's count holds only " + fewest + " bytes; nothing was sent");
             }
         }
         if (rootBytes % w[ELEMENT_MAX] != 0) {
-            String mine = rootBytes % type.bytes() != 0 ? "this rank's " + type + " (" + type.bytes() + " bytes)"
+            String mine = rootBytes % type.bytes() != 0 ? "this rank's " + type.mpiName() + " (" + type.bytes() + " bytes)"
                     : "another rank's " + w[ELEMENT_MAX] + "-byte datatype";
             throw new MPIException(where(rank) + "datatype mismatch: root " + root + " sends " + rootBytes + " bytes of "
                     + rootElement + "-byte elements, not a whole number of the elements of " + mine

@@ -326,12 +326,12 @@ public final class CallHeaders {
         }
         if (posted > bytes) {
             return where() + "message truncated: " + sends(rootRank, posted, rootElement) + " but this rank's count of "
-                    + bytes / type.bytes() + " " + type + " holds only " + bytes + " bytes; this rank took part and"
+                    + bytes / type.bytes() + " " + type.mpiName() + " holds only " + bytes + " bytes; this rank took part and"
                     + " dropped the data";
         }
         if (posted % type.bytes() != 0) {
             return where() + "datatype mismatch: " + sends(rootRank, posted, rootElement) + ", not a whole number of"
-                    + " this rank's " + type + " (" + type.bytes() + " bytes); this rank took part and dropped the data";
+                    + " this rank's " + type.mpiName() + " (" + type.bytes() + " bytes); this rank took part and dropped the data";
         }
         return null;
     }

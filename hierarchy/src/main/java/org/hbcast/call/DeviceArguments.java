@@ -5,7 +5,10 @@ import mpi.MPIException;
 import org.hbcast.gpu.cuda.CudaDevices;
 import org.hbcast.gpu.cuda.DeviceBuffer;
 
-/** Checks the arguments of a device broadcast on this rank, before anything is sent. */
+/**
+ * Checks the arguments of a device broadcast on this rank, before anything is sent. Allocates
+ * nothing when they are good: every message is built in the branch that throws it.
+ */
 public final class DeviceArguments {
     private DeviceArguments() {
     }
@@ -17,46 +20,48 @@ public final class DeviceArguments {
      */
     public static long check(DeviceBuffer buf, int count, Datatype type, int root, int rank, int size, int nodeRank)
             throws MPIException {
-        String where = "hbcast bcast on rank " + rank + ": ";
         CudaDevices devices = CudaDevices.get();
         if (buf == null) {
             // A literal null resolves to this overload; it gets the host overload's message.
-            throw new MPIException(where + "buffer is null"
+            throw refused(rank, "buffer is null"
                     + (devices.available() ? "" : " (and no CUDA device: " + devices.unavailableReason() + ")"));
         }
         if (!devices.available()) {
-            throw new MPIException(where + "no CUDA device: " + devices.unavailableReason());
+            throw refused(rank, "no CUDA device: " + devices.unavailableReason());
         }
         ElementType element = ElementType.of(type);
         if (element == null) {
-            throw new MPIException(where + "datatype " + ElementType.describeUnsupported(type) + " is not supported by hbcast: use BYTE, BOOLEAN,"
-                    + " CHAR, SHORT, INT, LONG, FLOAT, DOUBLE, FLOAT_COMPLEX or DOUBLE_COMPLEX");
+            throw refused(rank, "datatype " + ElementType.describe(type) + " is not supported by hbcast: use "
+                    + Message.SUPPORTED);
         }
         if (root < 0 || root >= size) {
-            throw new MPIException(where + "root " + root + " is out of range: the communicator has ranks 0.."
-                    + (size - 1));
+            throw refused(rank, "root " + root + " is out of range: the communicator has ranks 0.." + (size - 1));
         }
         if (count < 0) {
-            throw new MPIException(where + "count " + count + " is negative");
+            throw refused(rank, "count " + count + " is negative");
         }
         if (buf.isClosed()) {
-            throw new MPIException(where + "device buffer has been freed");
+            throw refused(rank, "device buffer has been freed");
         }
         int device = devices.deviceForLocalRank(nodeRank);
         if (buf.device() != device) {
-            throw new MPIException(where + "the device buffer is on device " + buf.device() + " but this rank (node"
-                    + " rank " + nodeRank + ") works on device " + device + ": devices go round-robin by node rank"
+            throw refused(rank, "the device buffer is on device " + buf.device() + " but this rank (node rank "
+                    + nodeRank + ") works on device " + device + ": devices go round-robin by node rank"
                     + " (CudaDevices.deviceForLocalRank)");
         }
         long need = (long) count * element.bytes();
         if (need > Message.MAX_BYTES) {
-            throw new MPIException(where + "count " + count + " of " + element + " is " + need
+            throw refused(rank, "count " + count + " of " + element.mpiName() + " is " + need
                     + " bytes, above hbcast's limit of " + Message.MAX_BYTES + " per call");
         }
         if (need > buf.bytes()) {
-            throw new MPIException(where + "count " + count + " of " + element + " needs " + need
+            throw refused(rank, "count " + count + " of " + element.mpiName() + " needs " + need
                     + " bytes but the device buffer holds " + buf.bytes());
         }
         return need;
+    }
+
+    private static MPIException refused(int rank, String why) {
+        return new MPIException("hbcast bcast on rank " + rank + ": " + why);
     }
 }

@@ -16,29 +16,37 @@ import mpi.MPI;
  * may hold it (the same pairs Open MPI's Java bindings accept).
  */
 public enum ElementType {
-    BYTE(1, 1, byte[].class, ByteBuffer.class),
-    BOOLEAN(1, 1, boolean[].class, ByteBuffer.class),
-    CHAR(2, 1, char[].class, CharBuffer.class),
-    SHORT(2, 1, short[].class, ShortBuffer.class),
-    INT(4, 1, int[].class, IntBuffer.class),
-    LONG(8, 1, long[].class, LongBuffer.class),
-    FLOAT(4, 1, float[].class, FloatBuffer.class),
-    DOUBLE(8, 1, double[].class, DoubleBuffer.class),
+    BYTE(1, 1, byte[].class, ByteBuffer.class, "MPI.BYTE"),
+    BOOLEAN(1, 1, boolean[].class, ByteBuffer.class, "MPI.BOOLEAN"),
+    CHAR(2, 1, char[].class, CharBuffer.class, "MPI.CHAR"),
+    SHORT(2, 1, short[].class, ShortBuffer.class, "MPI.SHORT"),
+    INT(4, 1, int[].class, IntBuffer.class, "MPI.INT"),
+    LONG(8, 1, long[].class, LongBuffer.class, "MPI.LONG"),
+    FLOAT(4, 1, float[].class, FloatBuffer.class, "MPI.FLOAT"),
+    DOUBLE(8, 1, double[].class, DoubleBuffer.class, "MPI.DOUBLE"),
     /** A pair of floats per element. */
-    FLOAT_COMPLEX(8, 2, float[].class, FloatBuffer.class),
+    FLOAT_COMPLEX(8, 2, float[].class, FloatBuffer.class, "MPI.FLOAT_COMPLEX"),
     /** A pair of doubles per element. */
-    DOUBLE_COMPLEX(16, 2, double[].class, DoubleBuffer.class);
+    DOUBLE_COMPLEX(16, 2, double[].class, DoubleBuffer.class, "MPI.DOUBLE_COMPLEX");
 
     private final int bytes;
     private final int slotsPerElement;
     private final Class<?> arrayClass;
     private final Class<? extends Buffer> bufferClass;
+    private final String mpiName;
 
-    ElementType(int bytes, int slotsPerElement, Class<?> arrayClass, Class<? extends Buffer> bufferClass) {
+    ElementType(int bytes, int slotsPerElement, Class<?> arrayClass, Class<? extends Buffer> bufferClass,
+            String mpiName) {
         this.bytes = bytes;
         this.slotsPerElement = slotsPerElement;
         this.arrayClass = arrayClass;
         this.bufferClass = bufferClass;
+        this.mpiName = mpiName;
+    }
+
+    /** The constant a program passes for this type, {@code MPI.DOUBLE} for DOUBLE: how messages name it. */
+    public String mpiName() {
+        return mpiName;
     }
 
     /** Bytes of one element. */
@@ -95,13 +103,22 @@ public enum ElementType {
     }
 
     /**
-     * Names a datatype hbcast does not broadcast, for the error: Open MPI's name where it has one
-     * (the pair types), otherwise its size and extent as the bindings give them (derived and struct
-     * types). Failure path only.
+     * A readable name of any datatype, for an error message: the {@code MPI.*} constant it is, found
+     * by identity ({@code MPI.INT2}, not {@code mpi.Datatype@1a2b3c} nor Open MPI's {@code MPI_2INT};
+     * no native call, which on {@code MPI.DATATYPE_NULL} aborts the job), else the name a program
+     * set on a derived type, else its size and extent as the bindings give them. Failure path only.
      */
-    public static String describeUnsupported(Datatype type) {
+    public static String describe(Datatype type) {
         if (type == null) {
             return "null";
+        }
+        ElementType element = of(type);
+        if (element != null) {
+            return element.mpiName;
+        }
+        String constant = unsupportedConstant(type);
+        if (constant != null) {
+            return constant;
         }
         try {
             String name = type.getName();
@@ -113,6 +130,26 @@ public enum ElementType {
         } catch (mpi.MPIException | RuntimeException e) {
             return "(a datatype Open MPI cannot describe: " + e.getMessage() + ")";
         }
+    }
+
+    /** The {@code MPI.*} datatype constants hbcast does not broadcast, by name; null for any other type. */
+    private static String unsupportedConstant(Datatype type) {
+        if (type == MPI.DATATYPE_NULL) {
+            return "MPI.DATATYPE_NULL";
+        } else if (type == MPI.PACKED) {
+            return "MPI.PACKED";
+        } else if (type == MPI.INT2) {
+            return "MPI.INT2";
+        } else if (type == MPI.SHORT_INT) {
+            return "MPI.SHORT_INT";
+        } else if (type == MPI.LONG_INT) {
+            return "MPI.LONG_INT";
+        } else if (type == MPI.FLOAT_INT) {
+            return "MPI.FLOAT_INT";
+        } else if (type == MPI.DOUBLE_INT) {
+            return "MPI.DOUBLE_INT";
+        }
+        return null;
     }
 
     /**

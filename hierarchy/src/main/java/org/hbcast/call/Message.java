@@ -14,6 +14,9 @@ import java.nio.Buffer;
 public final class Message {
     /** Messages are addressed with int offsets by the MPI bindings; beyond this, use native. */
     public static final long MAX_BYTES = Integer.MAX_VALUE - 4096;
+    /** The datatypes hbcast broadcasts, for the error that refuses another. */
+    static final String SUPPORTED = "MPI.BYTE, MPI.BOOLEAN, MPI.CHAR, MPI.SHORT, MPI.INT, MPI.LONG, MPI.FLOAT,"
+            + " MPI.DOUBLE, MPI.FLOAT_COMPLEX or MPI.DOUBLE_COMPLEX";
 
     private Object buffer;
     private ElementType type;
@@ -24,12 +27,13 @@ public final class Message {
     /**
      * Checks the arguments of {@code bcast} on this rank.
      *
+     * @param typeName the datatype's name when {@code type} is null (it is not supported), for the error
      * @throws IllegalArgumentException naming the bad argument
      */
     public Message bind(Object buf, int count, ElementType type, int root, int rank, int size, String typeName) {
         if (type == null) {
-            throw new IllegalArgumentException("datatype " + typeName + " is not supported by hbcast: use BYTE, BOOLEAN,"
-                    + " CHAR, SHORT, INT, LONG, FLOAT, DOUBLE, FLOAT_COMPLEX or DOUBLE_COMPLEX (or algorithm native)");
+            throw new IllegalArgumentException("datatype " + typeName + " is not supported by hbcast: use " + SUPPORTED
+                    + " (or algorithm native)");
         }
         if (root < 0 || root >= size) {
             throw new IllegalArgumentException("root " + root + " is out of range: the communicator has ranks 0.."
@@ -49,7 +53,7 @@ public final class Message {
             }
             if (!(buf instanceof java.nio.ByteBuffer) && !type.bufferClass().isInstance(buf)) {
                 throw new IllegalArgumentException("buffer is a " + buf.getClass().getSimpleName() + " but datatype "
-                        + type + " needs a ByteBuffer or a " + type.bufferClass().getSimpleName());
+                        + type.mpiName() + " needs a ByteBuffer or a " + type.bufferClass().getSimpleName());
             }
             if (b.isReadOnly() && rank != root) {
                 throw new IllegalArgumentException("buffer is read-only but rank " + rank + " receives into it");
@@ -58,7 +62,7 @@ public final class Message {
         } else if (buf.getClass().isArray()) {
             if (buf.getClass() != type.arrayClass()) {
                 throw new IllegalArgumentException("buffer is a " + buf.getClass().getSimpleName() + " but datatype "
-                        + type + " needs a " + type.arrayClass().getSimpleName());
+                        + type.mpiName() + " needs a " + type.arrayClass().getSimpleName());
             }
             capacity = (long) Array.getLength(buf) * type.entryBytes(buf);
         } else {
@@ -67,11 +71,11 @@ public final class Message {
         }
         long need = (long) count * type.bytes();
         if (need > MAX_BYTES) {
-            throw new IllegalArgumentException("count " + count + " of " + type + " is " + need
+            throw new IllegalArgumentException("count " + count + " of " + type.mpiName() + " is " + need
                     + " bytes, above hbcast's limit of " + MAX_BYTES + " per call (use algorithm native)");
         }
         if (need > capacity) {
-            throw new IllegalArgumentException("count " + count + " of " + type + " needs " + need
+            throw new IllegalArgumentException("count " + count + " of " + type.mpiName() + " needs " + need
                     + " bytes but the buffer holds " + capacity);
         }
         this.buffer = buf;
@@ -89,7 +93,7 @@ public final class Message {
     public void adopt(long rootBytes) {
         if (rootBytes > bytes || rootBytes % type.bytes() != 0) {
             throw new IllegalStateException("cannot take " + rootBytes + " bytes into a call of " + bytes + " bytes of "
-                    + type);
+                    + type.mpiName());
         }
         this.bytes = rootBytes;
         this.count = (int) (rootBytes / type.bytes());

@@ -265,7 +265,7 @@ public final class Broadcaster implements AutoCloseable {
         String refused = null;
         try {
             message.bind(buf, count, element, root, rank, size,
-                    element == null ? ElementType.describeUnsupported(type) : null);
+                    element == null ? ElementType.describe(type) : null);
         } catch (IllegalArgumentException e) {
             refused = "hbcast bcast on rank " + rank + ": " + e.getMessage();
         }

@@ -50,9 +50,9 @@ class CallAgreementTest {
         List<Call> calls = List.of(new Call(64, ElementType.INT, 1), new Call(80, ElementType.INT, 1),
                 new Call(80, ElementType.INT, 1), new Call(40, ElementType.INT, 1));
         assertFails(calls, 3, CountRule.ROOT, "hbcast bcast on rank 3: message truncated: root 1 sends 80 bytes (20 of its"
-                + " 4-byte elements) but this rank's count of 10 INT holds only 40 bytes; nothing was sent");
+                + " 4-byte elements) but this rank's count of 10 MPI.INT holds only 40 bytes; nothing was sent");
         assertFails(calls, 0, CountRule.ROOT, "hbcast bcast on rank 0: message truncated: root 1 sends 80 bytes (20 of its"
-                + " 4-byte elements) but this rank's count of 16 INT holds only 64 bytes; nothing was sent");
+                + " 4-byte elements) but this rank's count of 16 MPI.INT holds only 64 bytes; nothing was sent");
         for (int r : new int[] {1, 2}) {
             assertFails(calls, r, CountRule.ROOT, "message truncated on rank 3: root 1 sends 80 bytes (20 of its 4-byte"
                     + " elements) but that rank's count holds only 40 bytes; nothing was sent");
@@ -76,7 +76,7 @@ class CallAgreementTest {
         List<Call> calls = List.of(new Call(12, ElementType.INT, 0), new Call(16, ElementType.LONG, 0),
                 new Call(12, ElementType.BYTE, 0));
         assertFails(calls, 1, CountRule.ROOT, "datatype mismatch: root 0 sends 12 bytes of 4-byte elements, not a whole"
-                + " number of the elements of this rank's LONG (8 bytes)");
+                + " number of the elements of this rank's MPI.LONG (8 bytes)");
         assertFails(calls, 0, CountRule.ROOT, "not a whole number of the elements of another rank's 8-byte datatype");
         assertFails(calls, 2, CountRule.ROOT, "not a whole number of the elements of another rank's 8-byte datatype");
         // Bytes that split into whole elements everywhere pass, as they do in Open MPI.
@@ -113,7 +113,7 @@ class CallAgreementTest {
             assertEquals(0, verdict(calls, r, CountRule.ROOT));
         }
         List<Call> rootSends = List.of(new Call(0, ElementType.DOUBLE, 1), new Call(8, ElementType.DOUBLE, 1));
-        assertFails(rootSends, 0, CountRule.ROOT, "this rank's count of 0 DOUBLE holds only 0 bytes");
+        assertFails(rootSends, 0, CountRule.ROOT, "this rank's count of 0 MPI.DOUBLE holds only 0 bytes");
     }
 
     /**

@@ -100,7 +100,7 @@ class CallHeadersTest {
         assertEquals(CallHeaders.Outcome.SCRATCH, told.get(2).outcome());
         assertEquals(56, told.get(2).rootBytes());
         assertTrue(told.get(2).problem().contains("message truncated: root 0 sends 56 bytes (14 of its 4-byte elements)"
-                + " but this rank's count of 10 INT holds only 40 bytes"), told.get(2).problem());
+                + " but this rank's count of 10 MPI.INT holds only 40 bytes"), told.get(2).problem());
         // A datatype that does not divide the root's bytes.
         told = call(Args.of(1, 12), Args.of(1, 12), new Args(null, 1, 16, ElementType.LONG), Args.of(1, 12));
         assertEquals(CallHeaders.Outcome.SCRATCH, told.get(2).outcome());
