@@ -165,6 +165,11 @@ final class PlanDriver {
                 : pipeline.reset(ring.links().role(first), hostMemory, bytes, chunk);
     }
 
+    /** Frees the tree's persistent requests; before the communicator is freed. */
+    void close() {
+        tree.close();
+    }
+
     /** Which ranks the node ranks named in a message are: allocates, for failures only. */
     private String nodeRanks() {
         int node = topology.node();
