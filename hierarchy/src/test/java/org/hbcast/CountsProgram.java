@@ -143,7 +143,7 @@ public final class CountsProgram {
         // The last rank passes one byte fewer than root 0 sends.
         int count = rank == last ? 999 : 1000;
         String truncated = "message truncated: root 0 sends 1000 bytes (1000 of its 1-byte elements) but this rank's"
-                + " count of 999 BYTE holds only 999 bytes";
+                + " count of 999 MPI.BYTE holds only 999 bytes";
         report.check("truncation on the last rank", () -> outcome(hb, world, rank != last, truncated, count, 0, 0, 400));
         BcastMatrixProgram.check(report, hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 1000, 0, 401);
         report.check("root mismatch", () -> rootMismatch(hb, world, 402));

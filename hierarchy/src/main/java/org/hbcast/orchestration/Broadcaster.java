@@ -501,6 +501,7 @@ public final class Broadcaster implements AutoCloseable {
         if (rank == 0) {
             selection.keepLearnt();
         }
+        driver.close();
         closeQuietly(topology, device, board, fanout, ring);
         comm.free();
     }

@@ -169,6 +169,11 @@ final class PlanDriver {
                 : ringPipeline.reset(ring.role(first), hostMemory, bytes, chunk);
     }
 
+    /** Frees the tree's persistent requests; before the communicator is freed. */
+    void close() {
+        tree.close();
+    }
+
     /** Which ranks the node ranks named in a message are: allocates, for failures only. */
     private String nodeRanks() {
         int node = topology.node();

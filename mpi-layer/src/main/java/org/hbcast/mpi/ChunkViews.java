@@ -21,15 +21,20 @@ public final class ChunkViews {
     private long totalBytes = -1;
     private Buffer[] views = new Buffer[0];
 
-    /** Points the views at {@code base}; keeps the cached slices when nothing changed. */
-    public void reset(Buffer base, int elementBytes, long totalBytes, int chunkBytes) {
+    /**
+     * Points the views at {@code base}; keeps the cached slices when nothing changed.
+     *
+     * @return true when the slices are those of the previous reset (the same buffer object, cut
+     *         alike), so that what was bound to them (persistent requests) still holds
+     */
+    public boolean reset(Buffer base, int elementBytes, long totalBytes, int chunkBytes) {
         if (chunkBytes % elementBytes != 0) {
             throw new IllegalArgumentException("chunk of " + chunkBytes + " bytes is not a whole number of "
                     + elementBytes + "-byte elements");
         }
         if (base == this.base && elementBytes == this.elementBytes && chunkBytes == this.chunkBytes
                 && totalBytes == this.totalBytes) {
-            return;
+            return true;
         }
         this.base = base;
         this.whole = base.duplicate().clear();
@@ -42,7 +47,9 @@ public final class ChunkViews {
         } else {
             Arrays.fill(views, null);
         }
+        return false;
     }
+
 
     /** The slice of chunk {@code s}, made on first use. */
     public Buffer view(int s) {

@@ -31,8 +31,13 @@ import mpi.Request;
  * of a larger payload follows from the same sender under {@link #restTag(long) restTag(q)}.
  *
  * This class alone knows the layout: the root writes with {@link #writeHeader}, leaders read a
- * received header with {@link #call()}, {@link #bytes()} and the like. Allocates the bindings'
- * {@code Request} objects per message, nothing else.
+ * received header with {@link #call()}, {@link #bytes()} and the like.
+ *
+ * <p>Allocates the bindings' {@code mpi.Request} (32 bytes) per message, nothing else: a leader's
+ * receive each call, a sender's send to each child. Persistent requests, which the leaders' data
+ * tree keeps, cannot serve here: a header travels under its call's own tag (of {@code TAG_MASK + 1})
+ * so that one left over from another call is never matched as this one's, and a persistent request
+ * is bound to one tag.
  */
 public final class HeaderRelay {
     static final int CALL = 0;
@@ -49,6 +54,8 @@ public final class HeaderRelay {
     /** Tags of the payload's rest, {@code REST_TAG_BASE .. REST_TAG_BASE + TAG_MASK}, clear of hbcast's others. */
     static final int REST_TAG_BASE = 0x2000;
     static final int TAG_MASK = 0x1FFF;
+    /** What {@link #expect} writes over the inbox's call number: no header carries it (calls count from 1). */
+    private static final long NO_CALL = Long.MIN_VALUE;
 
     private final Intracomm comm;
     private final int radix;
@@ -139,6 +146,8 @@ public final class HeaderRelay {
      * rest of a larger payload follows as a second message from the same sender.
      */
     public void expect(long call) throws MPIException {
+        // Marks the inbox empty: withdraw() tells a header that came from a cancelled receive by it.
+        inbox.putLong(CALL, NO_CALL);
         first = comm.iRecv(inbox, PAYLOAD + FIRST_PAYLOAD, MPI.BYTE, MPI.ANY_SOURCE, tag(call));
         rest = null;
     }
@@ -181,9 +190,11 @@ public final class HeaderRelay {
     public boolean withdraw() throws MPIException {
         if (first != null) {
             first.cancel();
-            boolean cancelled = first.waitStatus().isCancelled();
+            // Status.isCancelled() would cost a Status object per withdrawal: a header that came instead
+            // wrote its call number over NO_CALL.
+            first.waitFor();
             first = null;
-            if (cancelled) {
+            if (inbox.getLong(CALL) == NO_CALL) {
                 return true;
             }
             // The header came after all: take its rest too, so nothing of it is left behind.

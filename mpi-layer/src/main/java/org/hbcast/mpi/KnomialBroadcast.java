@@ -1,9 +1,10 @@
 package org.hbcast.mpi;
 
 import java.nio.Buffer;
+import java.util.Arrays;
 import mpi.Intracomm;
-import mpi.MPI;
 import mpi.MPIException;
+import mpi.Prequest;
 import mpi.Request;
 import org.hbcast.stage.Chunks;
 import org.hbcast.stage.Stage;
@@ -22,14 +23,18 @@ import org.hbcast.stage.StageException;
  *
  * <p>Chunks go as {@code MPI.BYTE}; both ends describe the same bytes, so the datatype only
  * matters for validation, which happens before this class is used.
+ *
+ * <p>Each transfer is a persistent request kept per (peer, chunk) while the same buffer comes back
+ * cut alike ({@link PersistentRequests}, as {@link ChunkViews} keeps the slices): after the first
+ * calls that meet every peer, a call allocates nothing. A failed call cancels its receives and
+ * frees every request, so no late message lands in the caller's buffer; {@link #close()} frees them.
  */
-public final class KnomialBroadcast implements Stage {
+public final class KnomialBroadcast implements Stage, AutoCloseable {
     /** Chunks in flight per direction: enough to keep the network busy, few enough to stay cheap. */
     static final int WINDOW = 8;
 
-    private final Intracomm comm;
-    private final int tag;
     private final ChunkViews views = new ChunkViews();
+    private final PersistentRequests requests;
     private int[] children = new int[0];
     private Request[] receives = new Request[WINDOW];
     private Request[] sends = new Request[0];
@@ -42,10 +47,11 @@ public final class KnomialBroadcast implements Stage {
     private int forwarded;       // leading chunks whose sends to every child are posted
     private int sendsCompleted;  // leading chunks whose sends have all completed
     private boolean fed;         // the root's chunks become ready one by one (feed)
+    /** The call was aborted: its requests are cancelled and freed, only the description of the wait is left. */
+    private boolean aborted;
 
     public KnomialBroadcast(Intracomm comm, int tag) {
-        this.comm = comm;
-        this.tag = tag;
+        this.requests = new PersistentRequests(comm, tag);
     }
 
     /**
@@ -60,6 +66,16 @@ public final class KnomialBroadcast implements Stage {
      */
     public void start(int[] participants, int n, int me, int rootIndex, int radix, Buffer data,
                       int elementBytes, long bytes, int chunkBytes, boolean fed) {
+        if (!aborted && !isDone()) {
+            // The previous call was left unfinished without an abort (a caller's bug): nothing of it may stay posted.
+            abort();
+        }
+        if (aborted) {
+            // Cancelled and freed already; only kept for describeWait.
+            Arrays.fill(receives, null);
+            Arrays.fill(sends, null);
+            aborted = false;
+        }
         int rel = KnomialTree.toRelative(me, rootIndex, n);
         int max = KnomialTree.maxChildren(n, radix);
         if (children.length < max) {
@@ -73,7 +89,10 @@ public final class KnomialBroadcast implements Stage {
         if (fed && rel != 0) {
             throw new IllegalArgumentException("only the root is fed its chunks; tree index " + me + " is not the root");
         }
-        views.reset(data, elementBytes, bytes, chunkBytes);
+        if (!views.reset(data, elementBytes, bytes, chunkBytes)) {
+            // The requests point into the previous buffer's chunks.
+            freeRequests();
+        }
         chunks = Chunks.count(bytes, chunkBytes);
         if (sends.length < WINDOW * Math.max(childCount, 1)) {
             sends = new Request[WINDOW * Math.max(childCount, 1)];
@@ -111,7 +130,7 @@ public final class KnomialBroadcast implements Stage {
         int work = 0;
         while (parentRank >= 0 && receivesPosted < chunks && receivesPosted - received < WINDOW) {
             int s = receivesPosted++;
-            receives[s % WINDOW] = comm.iRecv(views.view(s), views.chunkLength(s), MPI.BYTE, parentRank, tag);
+            receives[s % WINDOW] = requests.startReceive(parentRank, s, chunks, views.view(s), views.chunkLength(s));
             work++;
         }
         while (received < receivesPosted && receives[received % WINDOW].test()) {
@@ -125,7 +144,7 @@ public final class KnomialBroadcast implements Stage {
             int length = views.chunkLength(s);
             int base = (s % WINDOW) * childCount;
             for (int c = 0; c < childCount; c++) {
-                sends[base + c] = comm.iSend(view, length, MPI.BYTE, children[c], tag);
+                sends[base + c] = requests.startSend(children[c], s, chunks, view, length);
             }
             work++;
         }
@@ -189,20 +208,70 @@ public final class KnomialBroadcast implements Stage {
         return "nothing";
     }
 
-    /** Cancels receives still posted after a failure, so no late message lands in the user's buffer. */
+    /**
+     * Gives up the call after a failure: cancels the receives still posted, so no late message lands
+     * in the caller's buffer, and frees every request (a send in flight completes first; MPI cannot
+     * take it back). What the call waited for stays for {@link #describeWait()}; the next
+     * {@link #start} makes new requests.
+     */
     @Override
     public void abort() {
-        for (int i = 0; i < receives.length; i++) {
-            Request r = receives[i];
+        if (aborted) {
+            return;
+        }
+        aborted = true;
+        for (Request r : receives) {
             if (r != null) {
                 try {
                     r.cancel();
-                    r.free();
+                    if (!(r instanceof Prequest)) {
+                        r.free();
+                    }
                 } catch (MPIException ignored) {
                     // Best effort: the broadcast has failed already and says why.
                 }
-                receives[i] = null;
             }
         }
+        for (Request r : sends) {
+            if (r != null && !(r instanceof Prequest)) {
+                try {
+                    r.free();
+                } catch (MPIException ignored) {
+                    // As above.
+                }
+            }
+        }
+        try {
+            requests.clear();
+        } catch (MPIException ignored) {
+            // As above.
+        }
+    }
+
+    /** Frees the persistent requests, before the communicator is freed (a call left posted is aborted first). Idempotent. */
+    @Override
+    public void close() {
+        if (!aborted && !isDone()) {
+            abort();
+            return;
+        }
+        try {
+            requests.clear();
+        } catch (MPIException ignored) {
+            // Tearing down: the communicator is freed next either way.
+        }
+    }
+
+    private void freeRequests() {
+        try {
+            requests.clear();
+        } catch (MPIException e) {
+            throw new StageException("MPI failed to free the leaders' tree's requests: " + e.getMessage(), e);
+        }
+    }
+
+    /** Persistent requests kept now: for tests. */
+    int persistentRequests() {
+        return requests.kept();
     }
 }

@@ -1,0 +1,195 @@
+package org.hbcast.mpi;
+
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import mpi.Intracomm;
+import mpi.MPI;
+import org.hbcast.stage.Stage;
+import org.hbcast.stage.StageLoop;
+import org.hbcast.testing.MpiTestProgram;
+
+/**
+ * The leaders' tree alone, over every rank of the job, with its persistent requests:
+ * <ul>
+ *   <li>{@code suite=reuse}: calls with rotating roots on one buffer, then two buffers in turn, then
+ *       the first buffer cut into other chunks and back, each checked byte by byte; once every root
+ *       has run on a buffer, calls on it make no new request;</li>
+ *   <li>{@code suite=abort} (rank 0 and 1 only): rank 1 posts its receives and aborts; rank 0 sends the
+ *       call after all; nothing lands in rank 1's buffer, and the next call on the same objects works.</li>
+ * </ul>
+ */
+public final class KnomialBroadcastProgram {
+    private static final int TAG = 0x4862;
+    private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
+
+    public static void main(String[] args) throws Exception {
+        MpiTestProgram.run(args, (world, rest, report) -> {
+            Map<String, String> opt = new TreeMap<>();
+            for (String a : rest) {
+                int eq = a.indexOf('=');
+                opt.put(a.substring(0, eq), a.substring(eq + 1));
+            }
+            int radix = Integer.parseInt(opt.getOrDefault("radix", "2"));
+            String suite = opt.getOrDefault("suite", "reuse");
+            String detail = switch (suite) {
+                case "reuse" -> reuse(world, radix);
+                case "abort" -> abort(world);
+                default -> throw new IllegalArgumentException("unknown suite " + suite);
+            };
+            report.pass(suite).note("detail", detail);
+            return detail;
+        });
+    }
+
+    private static String reuse(Intracomm world, int radix) throws Exception {
+        int size = world.getSize();
+        int[] everyRank = new int[size];
+        for (int r = 0; r < size; r++) {
+            everyRank[r] = r;
+        }
+        int chunk = 64 << 10;
+        int bytes = 20 * chunk - 1000;   // 20 chunks, more than twice the window; the last one short
+        ByteBuffer a = ByteBuffer.allocateDirect(bytes);
+        ByteBuffer b = ByteBuffer.allocateDirect(bytes);
+        StageLoop loop = new StageLoop(TIMEOUT_NS);
+        try (KnomialBroadcast tree = new KnomialBroadcast(world, TAG)) {
+            int call = 0;
+            for (int i = 0; i < 2 * size; i++) {
+                run(world, tree, loop, everyRank, radix, a, bytes, chunk, call++);
+            }
+            int kept = tree.persistentRequests();
+            if (kept == 0 && size > 1) {
+                throw new AssertionError("no persistent request kept after " + call + " calls");
+            }
+            for (int i = 0; i < 3 * size; i++) {
+                run(world, tree, loop, everyRank, radix, a, bytes, chunk, call++);
+            }
+            if (tree.persistentRequests() != kept) {
+                throw new AssertionError("calls on the same buffer made requests: " + kept + " kept, now "
+                        + tree.persistentRequests());
+            }
+            // Another buffer each call: the requests of the last one must never be started on this one.
+            for (int i = 0; i < 2 * size; i++) {
+                run(world, tree, loop, everyRank, radix, i % 2 == 0 ? b : a, bytes, chunk, call++);
+            }
+            // The same buffer cut otherwise, and a shorter message in it, then as at first.
+            for (int i = 0; i < size; i++) {
+                run(world, tree, loop, everyRank, radix, a, bytes, chunk / 2, call++);
+            }
+            for (int i = 0; i < size; i++) {
+                run(world, tree, loop, everyRank, radix, a, bytes / 3, chunk, call++);
+            }
+            for (int i = 0; i < size; i++) {
+                run(world, tree, loop, everyRank, radix, a, bytes, chunk, call++);
+            }
+            tree.close();
+            if (tree.persistentRequests() != 0) {
+                throw new AssertionError("close left " + tree.persistentRequests() + " requests");
+            }
+            return "calls=" + call + " kept=" + kept;
+        }
+    }
+
+    /** One checked call of {@code bytes} of {@code buf} from root {@code call % size}. */
+    private static void run(Intracomm world, KnomialBroadcast tree, StageLoop loop, int[] ranks, int radix,
+            ByteBuffer buf, int bytes, int chunk, int call) throws Exception {
+        int size = world.getSize();
+        int rank = world.getRank();
+        int root = call % size;
+        if (rank == root) {
+            fill(buf, bytes, call);
+        } else {
+            stale(buf);
+        }
+        tree.start(ranks, size, rank, root, radix, buf, 1, bytes, chunk, false);
+        Stage stalled = loop.clear().add(tree, false).run();
+        if (stalled != null) {
+            throw new AssertionError("call " + call + " timed out waiting for " + stalled.describeWait());
+        }
+        check(buf, bytes, call, "call " + call + " (root " + root + ", chunk " + chunk + ")");
+    }
+
+    private static String abort(Intracomm world) throws Exception {
+        int rank = world.getRank();
+        int chunk = 1024;                    // sent eagerly: rank 0 finishes before rank 1 receives
+        int chunks = 4;
+        int bytes = chunks * chunk;
+        int[] pair = {0, 1};
+        ByteBuffer buf = ByteBuffer.allocateDirect(bytes);
+        StageLoop loop = new StageLoop(TIMEOUT_NS);
+        if (rank > 1) {
+            world.barrier();
+            world.barrier();
+            world.barrier();
+            return "idle";
+        }
+        try (KnomialBroadcast tree = new KnomialBroadcast(world, TAG)) {
+            if (rank == 1) {
+                stale(buf);
+                tree.start(pair, 2, 1, 0, 2, buf, 1, bytes, chunk, false);
+                tree.progress();             // posts the receives of the window
+                if (tree.persistentRequests() != chunks) {
+                    throw new AssertionError(chunks + " receives expected posted, " + tree.persistentRequests() + " kept");
+                }
+                tree.abort();
+                if (tree.persistentRequests() != 0) {
+                    throw new AssertionError("abort kept " + tree.persistentRequests() + " requests");
+                }
+            }
+            world.barrier();
+            if (rank == 0) {
+                fill(buf, bytes, 1);
+                tree.start(pair, 2, 0, 0, 2, buf, 1, bytes, chunk, false);
+                if (loop.clear().add(tree, false).run() != null) {
+                    throw new AssertionError("the root's sends did not complete");
+                }
+            }
+            world.barrier();
+            if (rank == 1) {
+                Thread.sleep(200);
+                for (int i = 0; i < bytes; i++) {
+                    if (buf.get(i) != STALE) {
+                        throw new AssertionError("byte " + i + " of the aborted call's buffer was written after the abort");
+                    }
+                }
+                ByteBuffer drain = ByteBuffer.allocateDirect(chunk);
+                for (int s = 0; s < chunks; s++) {
+                    world.recv(drain, chunk, MPI.BYTE, 0, TAG);
+                }
+            }
+            world.barrier();
+            // The aborted tree starts over: a whole call on the same objects.
+            run(world, tree, loop, pair, 2, buf, bytes, chunk, 2);
+            return rank == 1 ? "nothing landed after the abort; the next call delivered" : "sent";
+        }
+    }
+
+    private static final byte STALE = 0x55;
+
+    private static void fill(ByteBuffer buf, int bytes, int call) {
+        for (int i = 0; i < bytes; i++) {
+            buf.put(i, pattern(i, call));
+        }
+    }
+
+    private static void stale(ByteBuffer buf) {
+        for (int i = 0; i < buf.capacity(); i++) {
+            buf.put(i, STALE);
+        }
+    }
+
+    private static void check(ByteBuffer buf, int bytes, int call, String what) {
+        for (int i = 0; i < buf.capacity(); i++) {
+            byte want = i < bytes ? pattern(i, call) : buf.get(i);
+            if (buf.get(i) != want) {
+                throw new AssertionError(what + ": byte " + i + " is " + buf.get(i) + ", want " + want);
+            }
+        }
+    }
+
+    private static byte pattern(int i, int call) {
+        return (byte) (i * 31 + call * 17 + (i >>> 8));
+    }
+}
