@@ -1,16 +1,15 @@
 package org.hbcast;
 
-import org.hbcast.call.CountRule;
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.IntraNode;
-import org.hbcast.plan.PlanChoices;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.IntConsumer;
 import java.util.regex.Pattern;
+import org.hbcast.call.CountRule;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.PlanChoices;
 
 /**
  * Settings of a {@link HierarchicalBcast}: the algorithm, chunk size, tree radix, timeout, virtual
@@ -33,12 +32,21 @@ import java.util.regex.Pattern;
  * @param trials whether {@code auto} times its candidate plans on a size's first calls and keeps the
  *        fastest (see {@link TrialSchedule}; {@code HBCAST_TRIALS=1|0}, default on)
  */
-public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path tuningFile, Duration timeout,
-                           String nodeSizes, CountRule counts, int ringSlots,
-                           IntraNode intra, boolean trials) {
+public record BcastOptions(
+        Algorithm algorithm,
+        int chunkBytes,
+        int radix,
+        Path tuningFile,
+        Duration timeout,
+        String nodeSizes,
+        CountRule counts,
+        int ringSlots,
+        IntraNode intra,
+        boolean trials) {
 
     /** Largest chunk: bounds the ring's slots (and so its shared memory). */
     public static final int MAX_CHUNK_BYTES = 16 << 20;
+
     public static final int MAX_RADIX = 64;
     public static final int MAX_RING_SLOTS = 64;
     private static final Pattern DECIMAL = Pattern.compile("[+-]?([0-9]{1,18}(\\.[0-9]*)?|\\.[0-9]+)");
@@ -83,8 +91,13 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
      * options (no header to ride in, a fixed transport, chunk or radix) would mislead a run under these.
      */
     public boolean keepsLearnt() {
-        return trials && tuningFile == null && algorithm == Algorithm.AUTO && counts == CountRule.ROOT
-                && intra == IntraNode.AUTO && chunkBytes == 0 && radix == 0;
+        return trials
+                && tuningFile == null
+                && algorithm == Algorithm.AUTO
+                && counts == CountRule.ROOT
+                && intra == IntraNode.AUTO
+                && chunkBytes == 0
+                && radix == 0;
     }
 
     public static BcastOptions defaults() {
@@ -98,7 +111,10 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
         String nodes = env.get("HBCAST_NODE_SIZES");
         return new BcastOptions(
                 algorithm == null || algorithm.isBlank() ? Algorithm.AUTO : Algorithm.parse(algorithm),
-                checked(env, "HBCAST_CHUNK_BYTES", intVar(env, "HBCAST_CHUNK_BYTES", 0, 0, MAX_CHUNK_BYTES),
+                checked(
+                        env,
+                        "HBCAST_CHUNK_BYTES",
+                        intVar(env, "HBCAST_CHUNK_BYTES", 0, 0, MAX_CHUNK_BYTES),
                         BcastOptions::checkChunkBytes),
                 checked(env, "HBCAST_RADIX", intVar(env, "HBCAST_RADIX", 0, 0, MAX_RADIX), BcastOptions::checkRadix),
                 tuning == null || tuning.isBlank() ? null : Path.of(tuning),
@@ -121,8 +137,8 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
         CountRule rule = v == null || v.isBlank() ? null : CountRule.parse("HBCAST_COUNTS", v);
         if (boolVar(env, "HBCAST_CHECK")) {
             if (rule != null && rule != CountRule.EQUAL) {
-                throw new IllegalArgumentException("HBCAST_CHECK=1 asks for HBCAST_COUNTS=equal but HBCAST_COUNTS='" + v
-                        + "'");
+                throw new IllegalArgumentException(
+                        "HBCAST_CHECK=1 asks for HBCAST_COUNTS=equal but HBCAST_COUNTS='" + v + "'");
             }
             return CountRule.EQUAL;
         }
@@ -198,20 +214,24 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
     }
 
     public BcastOptions withChunkBytes(int bytes) {
-        return new BcastOptions(algorithm, bytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, trials);
+        return new BcastOptions(
+                algorithm, bytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, trials);
     }
 
     public BcastOptions withRadix(int k) {
-        return new BcastOptions(algorithm, chunkBytes, k, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, trials);
+        return new BcastOptions(
+                algorithm, chunkBytes, k, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, trials);
     }
 
     /** A tuning table to use; {@code Path.of("none")} for none (the model alone). */
     public BcastOptions withTuningFile(Path file) {
-        return new BcastOptions(algorithm, chunkBytes, radix, file, timeout, nodeSizes, counts, ringSlots, intra, trials);
+        return new BcastOptions(
+                algorithm, chunkBytes, radix, file, timeout, nodeSizes, counts, ringSlots, intra, trials);
     }
 
     public BcastOptions withNodeSizes(String sizes) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, sizes, counts, ringSlots, intra, trials);
+        return new BcastOptions(
+                algorithm, chunkBytes, radix, tuningFile, timeout, sizes, counts, ringSlots, intra, trials);
     }
 
     /** Check mode on ({@link CountRule#EQUAL}) or off (back to {@link CountRule#ROOT}). */
@@ -220,15 +240,18 @@ public record BcastOptions(Algorithm algorithm, int chunkBytes, int radix, Path 
     }
 
     public BcastOptions withCounts(CountRule rule) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, rule, ringSlots, intra, trials);
+        return new BcastOptions(
+                algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, rule, ringSlots, intra, trials);
     }
 
     /** In-run selection on or off (see {@link #trials()}). */
     public BcastOptions withTrials(boolean on) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, on);
+        return new BcastOptions(
+                algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, on);
     }
 
     public BcastOptions withIntra(IntraNode i) {
-        return new BcastOptions(algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, i, trials);
+        return new BcastOptions(
+                algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, i, trials);
     }
 }

@@ -7,9 +7,9 @@ import org.hbcast.device.DeviceBuffer;
 import org.hbcast.mpi.Topology;
 import org.hbcast.orchestration.BroadcastSettings;
 import org.hbcast.orchestration.Broadcaster;
-import org.hbcast.select.Explanation;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
+import org.hbcast.select.Explanation;
 import org.hbcast.tuning.Fingerprint;
 
 /**
@@ -59,8 +59,14 @@ public final class HierarchicalBcast implements AutoCloseable {
      * with slots as large as the largest chunk planned for it.
      */
     public static HierarchicalBcast create(Intracomm comm, BcastOptions options) throws MPIException {
-        BroadcastSettings settings = new BroadcastSettings(options.planChoices(), options.timeout(), options.counts(),
-                options.ringSlots(), options.nodeSizes(), options.tuningFile(), options.keepsLearnt());
+        BroadcastSettings settings = new BroadcastSettings(
+                options.planChoices(),
+                options.timeout(),
+                options.counts(),
+                options.ringSlots(),
+                options.nodeSizes(),
+                options.tuningFile(),
+                options.keepsLearnt());
         return new HierarchicalBcast(Broadcaster.create(comm, settings), options);
     }
 

@@ -36,36 +36,43 @@ class AllocationMpiTest {
     @ParameterizedTest(name = "{0} {1} B in chunks of {2} over {3} on nodes {4}, counts {5}")
     @CsvSource({
         // algorithm, bytes, chunk (0: the selector's), intra, nodes, counts, bytes per call allowed
-        "auto, 64, 0, auto, 4, root, 0",                       // the header carries it, on the node's board
-        "auto, 8192, 0, auto, 4, root, 0",                     // the same, past the header's first network message
+        "auto, 64, 0, auto, 4, root, 0", // the header carries it, on the node's board
+        "auto, 8192, 0, auto, 4, root, 0", // the same, past the header's first network message
         "hierarchical, 1048576, 0, fanout, 4, root, 0",
         "hierarchical, 1048576, 0, ring, 4, root, 0",
-        "knomial, 1048576, 0, auto, 4, root, 0",               // the flat tree, one chunk
-        "knomial, 1048576, 65536, auto, 4, root, 0",           // 16 chunks: twice the tree's window
-        "hierarchical, 1048576, 0, ring, '2,2', trusted, 0",   // the leaders' tree and the ring, no header
+        "knomial, 1048576, 0, auto, 4, root, 0", // the flat tree, one chunk
+        "knomial, 1048576, 65536, auto, 4, root, 0", // 16 chunks: twice the tree's window
+        "hierarchical, 1048576, 0, ring, '2,2', trusted, 0", // the leaders' tree and the ring, no header
         "hierarchical, 1048576, 0, fanout, '2,2', trusted, 0", // the leaders' tree and the fan-out, no header
-        "hierarchical, 1048576, 0, ring, '2,2', root, 32",     // the same with the leaders' call header
-        "auto, 64, 0, auto, '2,2', root, 32",                  // the leaders' call header carries it
-        "hierarchical, 1048576, 0, ring, 4, equal, 32",        // the per-call agreement
-        "native, 8192, 0, auto, 4, root, 0"})
-    void callsAllocateNothingAfterWarmUp(String algorithm, int bytes, int chunk, String intra, String nodes,
-            String counts, long perCall) {
+        "hierarchical, 1048576, 0, ring, '2,2', root, 32", // the same with the leaders' call header
+        "auto, 64, 0, auto, '2,2', root, 32", // the leaders' call header carries it
+        "hierarchical, 1048576, 0, ring, 4, equal, 32", // the per-call agreement
+        "native, 8192, 0, auto, 4, root, 0"
+    })
+    void callsAllocateNothingAfterWarmUp(
+            String algorithm, int bytes, int chunk, String intra, String nodes, String counts, long perCall) {
         MpiLaunch launch = MpiLaunch.program(AllocationProgram.class);
         // One real node unless virtual nodes are named.
         launch = nodes.contains(",") ? launch.nodeSizes(nodes) : launch.ranks(Integer.parseInt(nodes));
         if (chunk > 0) {
             launch = launch.env("HBCAST_CHUNK_BYTES", Integer.toString(chunk));
         }
-        MpiOutcome out = launch
-                .env("HBCAST_TRIALS", "0").env("HBCAST_ALGORITHM", algorithm).env("HBCAST_INTRA", intra)
+        MpiOutcome out = launch.env("HBCAST_TRIALS", "0")
+                .env("HBCAST_ALGORITHM", algorithm)
+                .env("HBCAST_INTRA", intra)
                 .env("HBCAST_COUNTS", counts)
-                .args("bytes=" + bytes, "calls=" + CALLS).run().assertAllRanksOk().assertCasesOnEveryRank(1);
+                .args("bytes=" + bytes, "calls=" + CALLS)
+                .run()
+                .assertAllRanksOk()
+                .assertCasesOnEveryRank(1);
         long bound = SLACK + perCall * CALLS;
         for (int r = 0; r < 4; r++) {
             assertEquals(CALLS, out.longFigure(r, "calls"), out.describe("rank " + r));
             long allocated = out.longFigure(r, "allocatedBytes");
-            assertTrue(allocated < bound, out.describe("rank " + r + " allocated " + allocated + " bytes in " + CALLS
-                    + " calls, under " + bound + " expected"));
+            assertTrue(
+                    allocated < bound,
+                    out.describe("rank " + r + " allocated " + allocated + " bytes in " + CALLS + " calls, under "
+                            + bound + " expected"));
             if (!algorithm.equals("auto")) {
                 String plan = algorithm.equals("hierarchical") ? "hierarchical/" + intra : algorithm;
                 assertEquals(plan, out.note(r, "plan"), out.describe("rank " + r));

@@ -1,13 +1,12 @@
 package org.hbcast;
 
-import org.hbcast.select.Explanation;
-import org.hbcast.plan.Plan;
-
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import mpi.Intracomm;
 import mpi.MPI;
+import org.hbcast.plan.Plan;
+import org.hbcast.select.Explanation;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 
@@ -44,7 +43,9 @@ public final class AllocationProgram {
             long total = threads.getThreadAllocatedBytes(me) - before;
             Plan p = hb.plan(bytes);
             // Recorded only now: the report allocates, and must not count.
-            report.pass(calls + " calls of " + bytes + " B measured").figure("allocatedBytes", total).figure("calls", calls)
+            report.pass(calls + " calls of " + bytes + " B measured")
+                    .figure("allocatedBytes", total)
+                    .figure("calls", calls)
                     .note("plan", Explanation.name(p.algorithm(), p.intra()));
             return "bytes=" + total + " calls=" + calls + " plan=" + Explanation.name(p.algorithm(), p.intra());
         }

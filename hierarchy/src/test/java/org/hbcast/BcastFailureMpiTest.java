@@ -13,20 +13,31 @@ class BcastFailureMpiTest {
     @Test
     void badArgumentsFailOnEveryRankBeforeAnythingIsSent() {
         // Nine bad calls and the valid one after them.
-        MpiOutcome out = MpiLaunch.program(BcastFailureProgram.class).nodeSizes("2,2").args("suite=arguments")
-                .run().assertAllRanksOk().assertCasesOnEveryRank(10);
+        MpiOutcome out = MpiLaunch.program(BcastFailureProgram.class)
+                .nodeSizes("2,2")
+                .args("suite=arguments")
+                .run()
+                .assertAllRanksOk()
+                .assertCasesOnEveryRank(10);
         for (int r = 0; r < 4; r++) {
-            assertTrue(out.note(r, "root past the last rank")
-                    .contains("root 4 is out of range: the communicator has ranks 0..3"), out.describe("rank " + r));
-            assertTrue(out.note(r, "count past the buffer").contains("needs 520 bytes but the buffer holds 512"),
+            assertTrue(
+                    out.note(r, "root past the last rank")
+                            .contains("root 4 is out of range: the communicator has ranks 0..3"),
+                    out.describe("rank " + r));
+            assertTrue(
+                    out.note(r, "count past the buffer").contains("needs 520 bytes but the buffer holds 512"),
                     out.describe("rank " + r));
         }
     }
 
     @Test
     void mismatchedCountsInCheckModeFailOnEveryRank() {
-        MpiOutcome out = MpiLaunch.program(BcastFailureProgram.class).nodeSizes("2,2").args("suite=check").run()
-                .assertAllRanksOk().assertCasesOnEveryRank(3);
+        MpiOutcome out = MpiLaunch.program(BcastFailureProgram.class)
+                .nodeSizes("2,2")
+                .args("suite=check")
+                .run()
+                .assertAllRanksOk()
+                .assertCasesOnEveryRank(3);
         for (int r = 0; r < 4; r++) {
             assertTrue(out.note(r, "count mismatch").contains("ranks disagree on the call"), out.describe("rank " + r));
             assertTrue(out.note(r, "root mismatch").contains("ranks disagree on the root"), out.describe("rank " + r));
@@ -35,13 +46,20 @@ class BcastFailureMpiTest {
 
     @Test
     void aKilledRankMakesTheOthersFailWithinTheTimeout() {
-        MpiOutcome out = MpiLaunch.program(BcastFailureProgram.class).nodeSizes("2,2").args("suite=kill")
-                .env("HBCAST_TIMEOUT_S", "5").mca("orte_enable_recovery", "1").run();
+        MpiOutcome out = MpiLaunch.program(BcastFailureProgram.class)
+                .nodeSizes("2,2")
+                .args("suite=kill")
+                .env("HBCAST_TIMEOUT_S", "5")
+                .mca("orte_enable_recovery", "1")
+                .run();
         // Rank 3 is the victim; every other rank's broadcasts must fail, and it must say so.
         for (int r = 0; r < 3; r++) {
             RankResult.Failure f = out.onlyFailure(r);
-            assertTrue(out.result(r).completed() && f.caseName().equals(BcastFailureProgram.KILL_CASE)
-                    && !f.message().isBlank(), out.describe("rank " + r + " did not end with failed broadcasts: " + f));
+            assertTrue(
+                    out.result(r).completed()
+                            && f.caseName().equals(BcastFailureProgram.KILL_CASE)
+                            && !f.message().isBlank(),
+                    out.describe("rank " + r + " did not end with failed broadcasts: " + f));
             out.assertCases(r, 2);
             double seconds = out.figure(r, "seconds");
             assertTrue(seconds < 5 + 10, out.describe("rank " + r + " took " + seconds + " s"));

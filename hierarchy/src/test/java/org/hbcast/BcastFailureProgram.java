@@ -1,12 +1,11 @@
 package org.hbcast;
 
-import org.hbcast.call.ElementType;
-
 import java.nio.ByteBuffer;
 import java.util.Map;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.call.ElementType;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 
@@ -29,12 +28,15 @@ public final class BcastFailureProgram {
     public static void main(String[] args) throws Exception {
         Map<String, String> opt = BcastMatrixProgram.parse(args);
         String suite = opt.getOrDefault("suite", "arguments");
-        MpiTestProgram.run(args, (world, rest, report) -> switch (suite) {
-            case "arguments" -> arguments(world, report);
-            case "check" -> check(world, report);
-            case "kill" -> kill(world, report);
-            default -> throw new IllegalArgumentException("unknown suite " + suite);
-        }, suite.equals("kill") ? MpiTestProgram.Finish.EXIT : MpiTestProgram.Finish.FINALIZE);
+        MpiTestProgram.run(
+                args,
+                (world, rest, report) -> switch (suite) {
+                    case "arguments" -> arguments(world, report);
+                    case "check" -> check(world, report);
+                    case "kill" -> kill(world, report);
+                    default -> throw new IllegalArgumentException("unknown suite " + suite);
+                },
+                suite.equals("kill") ? MpiTestProgram.Finish.EXIT : MpiTestProgram.Finish.FINALIZE);
     }
 
     /** Nine bad calls (cases named as the notes of their messages), then a valid one. */
@@ -42,19 +44,31 @@ public final class BcastFailureProgram {
         int size = world.getSize();
         try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
             double[] data = new double[64];
-            ExpectError.into(report, "root past the last rank", "root " + size + " is out of range",
+            ExpectError.into(
+                    report,
+                    "root past the last rank",
+                    "root " + size + " is out of range",
                     () -> hb.bcast(data, 8, MPI.DOUBLE, size));
             ExpectError.into(report, "root -1", "root -1 is out of range", () -> hb.bcast(data, 8, MPI.DOUBLE, -1));
             ExpectError.into(report, "negative count", "count -3 is negative", () -> hb.bcast(data, -3, MPI.DOUBLE, 0));
-            ExpectError.into(report, "count past the buffer", "needs 520 bytes but the buffer holds 512",
+            ExpectError.into(
+                    report,
+                    "count past the buffer",
+                    "needs 520 bytes but the buffer holds 512",
                     () -> hb.bcast(data, 65, MPI.DOUBLE, 0));
-            ExpectError.into(report, "int[] for MPI.DOUBLE", "needs a double[]",
-                    () -> hb.bcast(new int[64], 8, MPI.DOUBLE, 0));
-            ExpectError.into(report, "heap buffer", "heap (non-direct)",
+            ExpectError.into(
+                    report, "int[] for MPI.DOUBLE", "needs a double[]", () -> hb.bcast(new int[64], 8, MPI.DOUBLE, 0));
+            ExpectError.into(
+                    report,
+                    "heap buffer",
+                    "heap (non-direct)",
                     () -> hb.bcast(ByteBuffer.allocate(64), 8, MPI.BYTE, 0));
             ExpectError.into(report, "MPI.INT2", "is not supported", () -> hb.bcast(new int[64], 8, MPI.INT2, 0));
             ExpectError.into(report, "null buffer", "buffer is null", () -> hb.bcast(null, 8, MPI.INT, 0));
-            ExpectError.into(report, "LongBuffer for MPI.INT", "needs a ByteBuffer or a IntBuffer",
+            ExpectError.into(
+                    report,
+                    "LongBuffer for MPI.INT",
+                    "needs a ByteBuffer or a IntBuffer",
                     () -> hb.bcast(ByteBuffer.allocateDirect(64).asLongBuffer(), 2, MPI.INT, 0));
             // Nothing was sent: a valid call right after still delivers exactly the root's data.
             BcastMatrixProgram.check(report, hb, world, Payload.Kind.ARRAY, ElementType.DOUBLE, 300_000, size - 1, 77);
@@ -64,14 +78,15 @@ public final class BcastFailureProgram {
 
     /** Two mismatched calls in check mode (cases named as the notes of their messages), then a valid one. */
     private static String check(Intracomm world, RankReport report) throws Exception {
-        try (HierarchicalBcast hb = HierarchicalBcast.create(world, BcastOptions.defaults().withCheck(true))) {
+        try (HierarchicalBcast hb =
+                HierarchicalBcast.create(world, BcastOptions.defaults().withCheck(true))) {
             byte[] data = new byte[1 << 20];
             int count = world.getRank() == 0 ? 100_000 : 100_001;
-            ExpectError.into(report, "count mismatch", "ranks disagree on the call",
-                    () -> hb.bcast(data, count, MPI.BYTE, 0));
+            ExpectError.into(
+                    report, "count mismatch", "ranks disagree on the call", () -> hb.bcast(data, count, MPI.BYTE, 0));
             int root = world.getRank() == 1 ? 0 : 1;
-            ExpectError.into(report, "root mismatch", "ranks disagree on the root",
-                    () -> hb.bcast(data, 1000, MPI.BYTE, root));
+            ExpectError.into(
+                    report, "root mismatch", "ranks disagree on the root", () -> hb.bcast(data, 1000, MPI.BYTE, root));
             BcastMatrixProgram.check(report, hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 500_000, 0, 78);
         }
         return "check mode caught both mismatches";
@@ -88,7 +103,12 @@ public final class BcastFailureProgram {
             Thread killer = new Thread(() -> {
                 try {
                     Thread.sleep(20);
-                    new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+                    new ProcessBuilder(
+                                    "kill",
+                                    "-9",
+                                    Long.toString(ProcessHandle.current().pid()))
+                            .start()
+                            .waitFor();
                 } catch (Exception e) {
                     Runtime.getRuntime().halt(9);
                 }

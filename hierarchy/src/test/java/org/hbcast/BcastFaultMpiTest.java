@@ -7,9 +7,9 @@ import java.time.Duration;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.hbcast.testing.RankResult;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Fault injection (issue 8): a killed rank, a rank that never calls, a stopped rank and a cut
@@ -23,27 +23,37 @@ class BcastFaultMpiTest {
     private static final double MARGIN_S = 10;
 
     private static MpiLaunch launch(String fault, int victim, String when, String algorithm) {
-        return MpiLaunch.program(BcastFaultProgram.class).env("HBCAST_TIMEOUT_S", Integer.toString(TIMEOUT_S))
-                .mca("orte_enable_recovery", "1").timeout(Duration.ofSeconds(150))
-                .args("fault=" + fault, "victim=" + victim, "when=" + when, "algorithm=" + algorithm, "away=" + (TIMEOUT_S + 6));
+        return MpiLaunch.program(BcastFaultProgram.class)
+                .env("HBCAST_TIMEOUT_S", Integer.toString(TIMEOUT_S))
+                .mca("orte_enable_recovery", "1")
+                .timeout(Duration.ofSeconds(150))
+                .args(
+                        "fault=" + fault,
+                        "victim=" + victim,
+                        "when=" + when,
+                        "algorithm=" + algorithm,
+                        "away=" + (TIMEOUT_S + 6));
     }
 
     @ParameterizedTest(name = "kill rank {0} {1} ms into {2} broadcasts")
     @CsvSource({
-        "3, before, hierarchical",   // a node leader, before the call
-        "3, 40, hierarchical",       // a node leader, mid-tree
-        "4, 120, hierarchical",      // a ring member, mid-ring
-        "5, 70, knomial",            // a leaf of the flat tree
-        "0, 90, auto",               // the root itself
+        "3, before, hierarchical", // a node leader, before the call
+        "3, 40, hierarchical", // a node leader, mid-tree
+        "4, 120, hierarchical", // a ring member, mid-ring
+        "5, 70, knomial", // a leaf of the flat tree
+        "0, 90, auto", // the root itself
     })
     void aKilledRankMakesEverySurvivorFailWithinTheTimeout(int victim, String when, String algorithm) {
-        MpiOutcome out = launch("kill", victim, when, algorithm).nodeSizes("3,3").run();
-        assertSurvivorsFailed(out, "kill rank " + victim + " at " + when + " (" + algorithm + ", 3+3)", victim, 6, false);
+        MpiOutcome out =
+                launch("kill", victim, when, algorithm).nodeSizes("3,3").run();
+        assertSurvivorsFailed(
+                out, "kill rank " + victim + " at " + when + " (" + algorithm + ", 3+3)", victim, 6, false);
     }
 
     @Test
     void aRankThatNeverCallsIsNamedInATimeout() {
-        MpiOutcome out = launch("silent", 4, "0", "hierarchical").nodeSizes("3,3").run();
+        MpiOutcome out =
+                launch("silent", 4, "0", "hierarchical").nodeSizes("3,3").run();
         assertSurvivorsFailed(out, "rank 4 never calls (3+3)", 4, 6, false);
         RankResult victim = out.result(4);
         assertTrue(victim.ok(), out.describe("the victim did not stay away cleanly"));
@@ -58,7 +68,8 @@ class BcastFaultMpiTest {
 
     @Test
     void aStoppedRankMakesTheOthersFailWithinTheTimeout() {
-        MpiOutcome out = launch("stop", 4, "60", "hierarchical").nodeSizes("3,3").run();
+        MpiOutcome out =
+                launch("stop", 4, "60", "hierarchical").nodeSizes("3,3").run();
         assertSurvivorsFailed(out, "rank 4 SIGSTOPped for " + (TIMEOUT_S + 6) + " s (3+3)", 4, 6, true);
     }
 
@@ -66,7 +77,10 @@ class BcastFaultMpiTest {
     void aCutNetworkMakesEveryRankFailWithinTheTimeout() {
         // With orte_enable_recovery, mpirun on a test bed stays up after ranks exit without finalizing
         // (even when none started) until its own --timeout: keep that short, the ranks are done long before.
-        MpiOutcome out = launch("netcut", 2, "150", "hierarchical").testBed(2, 2).timeout(Duration.ofSeconds(60)).run();
+        MpiOutcome out = launch("netcut", 2, "150", "hierarchical")
+                .testBed(2, 2)
+                .timeout(Duration.ofSeconds(60))
+                .run();
         assertSurvivorsFailed(out, "eth0 of host 1 down for " + (TIMEOUT_S + 6) + " s (test bed 2x2)", 2, 4, true);
     }
 
@@ -83,20 +97,25 @@ class BcastFaultMpiTest {
                 continue;
             }
             RankResult.Failure f = out.onlyFailure(r);
-            assertTrue(out.result(r).completed() && f.caseName().equals(BcastFaultProgram.FAULT_CASE),
+            assertTrue(
+                    out.result(r).completed() && f.caseName().equals(BcastFaultProgram.FAULT_CASE),
                     out.describe("rank " + r + " did not end with a failed call: " + f));
             out.assertCases(r, 2);
             long failedCall = out.longFigure(r, "failedCall");
             double call = out.figure(r, "callSeconds");
             double phase = out.figure(r, "faultSeconds");
             String message = f.message();
-            assertTrue(message.contains("timed out") || message.contains("aborted") || message.contains("unusable"),
+            assertTrue(
+                    message.contains("timed out") || message.contains("aborted") || message.contains("unusable"),
                     out.describe("rank " + r + "'s error does not say what happened: " + message));
-            assertTrue(message.matches("(?s).*\\brank \\d+.*"),
+            assertTrue(
+                    message.matches("(?s).*\\brank \\d+.*"),
                     out.describe("rank " + r + "'s error names no peer: " + message));
             double bound = r == victim ? 2 * TIMEOUT_S + 6 + MARGIN_S : TIMEOUT_S + MARGIN_S;
             assertTrue(call < bound, out.describe("rank " + r + "'s failing call took " + call + " s"));
-            assertTrue(phase < 3 * TIMEOUT_S + 6 + 2 * MARGIN_S, out.describe("rank " + r + " failed only after " + phase + " s"));
+            assertTrue(
+                    phase < 3 * TIMEOUT_S + 6 + 2 * MARGIN_S,
+                    out.describe("rank " + r + " failed only after " + phase + " s"));
             matrix.append(String.format(" r%d: call %d after %.1f s (%.1f s in)", r, failedCall, call, phase));
         }
         out.assertNoLeakedSegments();

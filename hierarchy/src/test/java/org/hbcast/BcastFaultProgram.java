@@ -1,13 +1,12 @@
 package org.hbcast;
 
-import org.hbcast.plan.Algorithm;
-
 import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.Map;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.plan.Algorithm;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 
@@ -39,7 +38,9 @@ public final class BcastFaultProgram {
     static final String SILENT_CASE = "stay away from the broadcasts";
 
     public static void main(String[] args) throws Exception {
-        MpiTestProgram.run(args, (world, rest, report) -> run(world, BcastMatrixProgram.parse(rest), report),
+        MpiTestProgram.run(
+                args,
+                (world, rest, report) -> run(world, BcastMatrixProgram.parse(rest), report),
                 MpiTestProgram.Finish.EXIT);
     }
 
@@ -51,7 +52,8 @@ public final class BcastFaultProgram {
         int bytes = Integer.parseInt(opt.getOrDefault("bytes", Integer.toString(64 << 20)));
         Algorithm algorithm = Algorithm.parse(opt.getOrDefault("algorithm", "auto"));
         int rank = world.getRank();
-        HierarchicalBcast hb = HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(algorithm));
+        HierarchicalBcast hb =
+                HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(algorithm));
         ByteBuffer data = ByteBuffer.allocateDirect(bytes);
         // Everybody is up and connected.
         report.check("broadcast before the faults", () -> hb.bcast(data, bytes, MPI.BYTE, 0));
@@ -77,11 +79,18 @@ public final class BcastFaultProgram {
                     report.pass(SILENT_CASE).figure("awaySeconds", away);
                     return String.format(Locale.ROOT, "stayed away for %.1f s, never called bcast", away);
                 }
-                case "stop" -> shell(String.format(Locale.ROOT, "sleep %.3f; kill -STOP %d; sleep %.1f; kill -CONT %d",
-                        Long.parseLong(when) / 1000.0, pid, away, pid));
-                case "netcut" -> shell(String.format(Locale.ROOT,
+                case "stop" -> shell(String.format(
+                        Locale.ROOT,
+                        "sleep %.3f; kill -STOP %d; sleep %.1f; kill -CONT %d",
+                        Long.parseLong(when) / 1000.0,
+                        pid,
+                        away,
+                        pid));
+                case "netcut" -> shell(String.format(
+                        Locale.ROOT,
                         "sleep %.3f; ip link set eth0 down; sleep %.1f; ip link set eth0 up",
-                        Long.parseLong(when) / 1000.0, away));
+                        Long.parseLong(when) / 1000.0,
+                        away));
                 default -> throw new IllegalArgumentException("unknown fault " + fault);
             }
         }
@@ -91,10 +100,17 @@ public final class BcastFaultProgram {
                 hb.bcast(data, bytes, MPI.BYTE, 0);
             } catch (MPIException e) {
                 long now = System.nanoTime();
-                report.fail(FAULT_CASE, e.getMessage()).figure("failedCall", i)
-                        .figure("callSeconds", (now - callStart) / 1e9).figure("faultSeconds", (now - start) / 1e9);
-                return String.format(Locale.ROOT, "failed call %d after %.1f s (%.1f s into the faults): %s", i,
-                        (now - callStart) / 1e9, (now - start) / 1e9, e.getMessage());
+                report.fail(FAULT_CASE, e.getMessage())
+                        .figure("failedCall", i)
+                        .figure("callSeconds", (now - callStart) / 1e9)
+                        .figure("faultSeconds", (now - start) / 1e9);
+                return String.format(
+                        Locale.ROOT,
+                        "failed call %d after %.1f s (%.1f s into the faults): %s",
+                        i,
+                        (now - callStart) / 1e9,
+                        (now - start) / 1e9,
+                        e.getMessage());
             }
         }
         throw new AssertionError(MAX_CALLS + " broadcasts succeeded although rank " + victim + " suffered " + fault);
@@ -111,7 +127,9 @@ public final class BcastFaultProgram {
 
     /** Runs a script in a process of its own, which a SIGSTOP of this JVM does not stop. */
     private static void shell(String script) throws Exception {
-        new ProcessBuilder("sh", "-c", script).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.INHERIT)
+        new ProcessBuilder("sh", "-c", script)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.INHERIT)
                 .start();
     }
 

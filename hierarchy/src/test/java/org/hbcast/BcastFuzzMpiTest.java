@@ -13,8 +13,13 @@ class BcastFuzzMpiTest {
 
     @Test
     void fuzzedCallsAreRejectedAlikeOrDeliveredWithoutStrayWrites() {
-        MpiOutcome out = MpiLaunch.program(BcastFuzzProgram.class).nodeSizes("2,3").env("HBCAST_TIMEOUT_S", "10")
-                .timeout(Duration.ofSeconds(300)).args("cases=400", "seed=11").run().assertAllRanksOk()
+        MpiOutcome out = MpiLaunch.program(BcastFuzzProgram.class)
+                .nodeSizes("2,3")
+                .env("HBCAST_TIMEOUT_S", "10")
+                .timeout(Duration.ofSeconds(300))
+                .args("cases=400", "seed=11")
+                .run()
+                .assertAllRanksOk()
                 .assertCasesOnEveryRank(400);
         long accepted = out.longFigure(0, "accepted");
         long rejected = out.longFigure(0, "rejected");

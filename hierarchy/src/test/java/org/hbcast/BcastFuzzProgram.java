@@ -1,8 +1,5 @@
 package org.hbcast;
 
-import org.hbcast.call.ElementType;
-import org.hbcast.plan.Algorithm;
-
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -14,6 +11,8 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeAccess;
+import org.hbcast.call.ElementType;
+import org.hbcast.plan.Algorithm;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 import sun.misc.Unsafe;
@@ -45,9 +44,16 @@ public final class BcastFuzzProgram {
         int rejected = 0;
         int accepted = 0;
         HierarchicalBcast[] instances = {
-            HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(Algorithm.HIERARCHICAL).withChunkBytes(4096)),
-            HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(Algorithm.KNOMIAL).withChunkBytes(8192)),
-            HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(Algorithm.AUTO))};
+            HierarchicalBcast.create(
+                    world,
+                    BcastOptions.defaults()
+                            .withAlgorithm(Algorithm.HIERARCHICAL)
+                            .withChunkBytes(4096)),
+            HierarchicalBcast.create(
+                    world,
+                    BcastOptions.defaults().withAlgorithm(Algorithm.KNOMIAL).withChunkBytes(8192)),
+            HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(Algorithm.AUTO))
+        };
         try {
             for (int i = 0; i < cases; i++) {
                 Case c = Case.draw(rnd, size, rank);
@@ -68,7 +74,8 @@ public final class BcastFuzzProgram {
         }
         report.figure("accepted", accepted).figure("rejected", rejected);
         if (rejected == 0 || accepted == 0) {
-            throw new AssertionError("the fuzz did not cover both sides: " + accepted + " accepted, " + rejected + " rejected");
+            throw new AssertionError(
+                    "the fuzz did not cover both sides: " + accepted + " accepted, " + rejected + " rejected");
         }
         return cases + " fuzz cases: " + accepted + " delivered exactly, " + rejected + " rejected alike on every rank";
     }
@@ -117,6 +124,7 @@ public final class BcastFuzzProgram {
         int root;
         /** The memory checked: base object and offset of the whole allocation, its size, and where the message starts. */
         private Object base;
+
         private long offset;
         private long total;
         private long messageStart;
@@ -130,12 +138,13 @@ public final class BcastFuzzProgram {
             c.type = ElementType.values()[rnd.nextInt(ElementType.values().length)];
             c.datatype = rnd.nextInt(15) == 0 ? (rnd.nextBoolean() ? MPI.INT2 : MPI.SHORT_INT) : c.type.datatype();
             c.root = rnd.nextInt(12) == 0 ? (rnd.nextBoolean() ? -1 : size + rnd.nextInt(3)) : rnd.nextInt(size);
-            int elements = rnd.nextInt(4) == 0 ? rnd.nextInt(8) : (int) Math.exp(rnd.nextDouble() * Math.log(MAX_ELEMENTS));
+            int elements =
+                    rnd.nextInt(4) == 0 ? rnd.nextInt(8) : (int) Math.exp(rnd.nextDouble() * Math.log(MAX_ELEMENTS));
             int spare = rnd.nextInt(4);
             c.count = switch (rnd.nextInt(10)) {
                 case 0 -> -1 - rnd.nextInt(5);
                 case 1 -> Integer.MAX_VALUE;
-                case 2 -> elements + spare + 1;   // one more than fits
+                case 2 -> elements + spare + 1; // one more than fits
                 default -> elements;
             };
             int entryBytes = c.type.bytes() / c.type.slotsPerElement();
@@ -149,7 +158,8 @@ public final class BcastFuzzProgram {
         }
 
         private void array(long entries, boolean wrongType) {
-            Class<?> component = wrongType ? (type == ElementType.INT ? long.class : int.class)
+            Class<?> component = wrongType
+                    ? (type == ElementType.INT ? long.class : int.class)
                     : type.arrayClass().getComponentType();
             container = java.lang.reflect.Array.newInstance(component, (int) entries);
             base = container;
@@ -162,15 +172,19 @@ public final class BcastFuzzProgram {
         private void slice(Random rnd, long capacityBytes, int rank, int size) {
             int before = rnd.nextInt(9);
             int after = rnd.nextInt(17);
-            ByteBuffer parent = ByteBuffer.allocateDirect((int) (before + capacityBytes + after)).order(ByteOrder.nativeOrder());
+            ByteBuffer parent = ByteBuffer.allocateDirect((int) (before + capacityBytes + after))
+                    .order(ByteOrder.nativeOrder());
             base = null;
             offset = U.getLong(parent, BufferUtil.BYTE_BUFFER_ADDRESS_FIELD_OFFSET);
             total = parent.capacity();
             messageStart = before;
             this.capacityBytes = capacityBytes;
-            ByteBuffer slice = parent.position(before).limit((int) (before + capacityBytes)).slice();
+            ByteBuffer slice = parent.position(before)
+                    .limit((int) (before + capacityBytes))
+                    .slice();
             ByteBuffer shown = rnd.nextBoolean() ? slice.duplicate() : slice;
-            boolean readOnly = rnd.nextInt(5) == 0;   // only the root's: a receiver's would be rejected on that rank alone
+            boolean readOnly =
+                    rnd.nextInt(5) == 0; // only the root's: a receiver's would be rejected on that rank alone
             int view = rnd.nextInt(3);
             Buffer b = view == 0 ? shown : type.viewOf(shown);
             if (readOnly && rank == root && b instanceof ByteBuffer bb) {
@@ -181,8 +195,8 @@ public final class BcastFuzzProgram {
                 b.limit(b.position() + rnd.nextInt(b.capacity() - b.position() + 1));
             }
             container = b;
-            what = "slice at +" + before + " of " + capacityBytes + " B (+" + after + " after), " + b.getClass().getSimpleName()
-                    + " pos " + b.position() + " lim " + b.limit();
+            what = "slice at +" + before + " of " + capacityBytes + " B (+" + after + " after), "
+                    + b.getClass().getSimpleName() + " pos " + b.position() + " lim " + b.limit();
         }
 
         private void wrong(Random rnd, long capacityBytes) {
@@ -190,7 +204,8 @@ public final class BcastFuzzProgram {
             container = switch (which) {
                 case 0 -> ByteBuffer.allocate((int) capacityBytes);
                 case 1 -> "a string";
-                default -> type == ElementType.LONG ? ByteBuffer.allocateDirect(64).asIntBuffer()
+                default -> type == ElementType.LONG
+                        ? ByteBuffer.allocateDirect(64).asIntBuffer()
                         : ByteBuffer.allocateDirect(64).asLongBuffer();
             };
             base = new byte[8];
@@ -221,8 +236,10 @@ public final class BcastFuzzProgram {
                 byte want = inside ? Payload.expected(m, seed, type) : SENTINEL;
                 byte got = U.getByte(base, offset + i);
                 if (got != want) {
-                    return (inside ? "wrong byte " + m + " of the message" : "write outside the message at byte " + i
-                            + " of the allocation (message at " + messageStart + ".." + (messageStart + bytes) + ")")
+                    return (inside
+                                    ? "wrong byte " + m + " of the message"
+                                    : "write outside the message at byte " + i + " of the allocation (message at "
+                                            + messageStart + ".." + (messageStart + bytes) + ")")
                             + ": got " + got + ", want " + want + (isRoot ? " (root)" : "");
                 }
             }
@@ -244,8 +261,13 @@ public final class BcastFuzzProgram {
 
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "%s, count %d, %s, root %d", what, count,
-                    datatype == type.datatype() ? type : "unsupported datatype", root);
+            return String.format(
+                    Locale.ROOT,
+                    "%s, count %d, %s, root %d",
+                    what,
+                    count,
+                    datatype == type.datatype() ? type : "unsupported datatype",
+                    root);
         }
     }
 }

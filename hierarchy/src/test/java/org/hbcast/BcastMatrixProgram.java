@@ -1,8 +1,5 @@
 package org.hbcast;
 
-import org.hbcast.call.ElementType;
-import org.hbcast.plan.Algorithm;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,7 +7,8 @@ import java.util.Map;
 import java.util.Random;
 import mpi.Datatype;
 import mpi.Intracomm;
-import mpi.MPI;
+import org.hbcast.call.ElementType;
+import org.hbcast.plan.Algorithm;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 
@@ -53,7 +51,8 @@ public final class BcastMatrixProgram {
         for (Algorithm algorithm : algorithms) {
             try (HierarchicalBcast hb = HierarchicalBcast.create(world, base.withAlgorithm(algorithm))) {
                 // Sizes around the chunk the plan of a 256 KiB message cuts at.
-                int chunk = hb.plan(base.chunkBytes() != 0 ? base.chunkBytes() : 256 << 10).chunkBytes();
+                int chunk = hb.plan(base.chunkBytes() != 0 ? base.chunkBytes() : 256 << 10)
+                        .chunkBytes();
                 chunks.add(chunk);
                 report.figure("chunk " + algorithm, chunk);
                 for (ElementType type : ElementType.values()) {
@@ -95,7 +94,8 @@ public final class BcastMatrixProgram {
         List<HierarchicalBcast> instances = new ArrayList<>();
         try {
             for (Algorithm a : algorithms) {
-                instances.add(HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(a)));
+                instances.add(
+                        HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(a)));
             }
             long bytes = 0;
             for (int i = 1; i <= calls; i++) {
@@ -121,7 +121,7 @@ public final class BcastMatrixProgram {
         Random rnd = new Random(7);
         int calls = Integer.parseInt(opt.getOrDefault("calls", "40"));
         try (HierarchicalBcast whole = HierarchicalBcast.create(world);
-             HierarchicalBcast mine = HierarchicalBcast.create(half)) {
+                HierarchicalBcast mine = HierarchicalBcast.create(half)) {
             for (int i = 1; i <= calls; i++) {
                 int count = 1 + rnd.nextInt(3 * MIB);
                 int halfRoot = rnd.nextInt(half.getSize());
@@ -137,15 +137,25 @@ public final class BcastMatrixProgram {
     }
 
     /** The check below as one case of {@code report}, named after the call. */
-    static void check(RankReport report, HierarchicalBcast hb, Intracomm comm, Payload.Kind kind, ElementType type,
-                      int count, int root, long seed) throws Exception {
-        report.check("call " + seed + ": " + count + " x " + type + " " + kind + ", root " + root,
+    static void check(
+            RankReport report,
+            HierarchicalBcast hb,
+            Intracomm comm,
+            Payload.Kind kind,
+            ElementType type,
+            int count,
+            int root,
+            long seed)
+            throws Exception {
+        report.check(
+                "call " + seed + ": " + count + " x " + type + " " + kind + ", root " + root,
                 () -> check(hb, comm, kind, type, count, root, seed));
     }
 
     /** One broadcast of a pattern from {@code root}; throws unless every rank then holds it, guard zone untouched. */
-    static void check(HierarchicalBcast hb, Intracomm comm, Payload.Kind kind, ElementType type, int count,
-                      int root, long seed) throws Exception {
+    static void check(
+            HierarchicalBcast hb, Intracomm comm, Payload.Kind kind, ElementType type, int count, int root, long seed)
+            throws Exception {
         Payload p = new Payload(kind, type, count);
         boolean isRoot = comm.getRank() == root;
         if (isRoot) {
@@ -156,8 +166,9 @@ public final class BcastMatrixProgram {
         hb.bcast(p.container, count, datatype(type), root);
         String problem = p.verify(count, seed, isRoot);
         if (problem != null) {
-            throw new AssertionError("call " + seed + " (" + hb.plan((long) count * type.bytes()).algorithm()
-                    + ", root " + root + ", count " + count + "): " + problem);
+            throw new AssertionError(
+                    "call " + seed + " (" + hb.plan((long) count * type.bytes()).algorithm() + ", root " + root
+                            + ", count " + count + "): " + problem);
         }
     }
 

@@ -1,16 +1,14 @@
 package org.hbcast;
 
-import org.hbcast.call.CountRule;
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.IntraNode;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.Map;
+import org.hbcast.call.CountRule;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
 import org.junit.jupiter.api.Test;
 
 class BcastOptionsTest {
@@ -28,33 +26,70 @@ class BcastOptionsTest {
 
     @Test
     void intraNodeTransportIsTheSelectorsUnlessOneIsAskedFor() {
-        assertEquals(IntraNode.AUTO, BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", " ")).intra());
-        assertEquals(IntraNode.AUTO, BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", "Auto")).intra());
-        assertEquals(IntraNode.RING, BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", "ring")).intra());
-        assertEquals(IntraNode.FANOUT, BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", "fanout")).intra());
-        assertEquals(IntraNode.FANOUT, BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", " FANOUT ")).intra());
-        assertEquals(IntraNode.RING, BcastOptions.defaults().withIntra(IntraNode.RING).intra());
+        assertEquals(
+                IntraNode.AUTO,
+                BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", " ")).intra());
+        assertEquals(
+                IntraNode.AUTO,
+                BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", "Auto")).intra());
+        assertEquals(
+                IntraNode.RING,
+                BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", "ring")).intra());
+        assertEquals(
+                IntraNode.FANOUT,
+                BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", "fanout")).intra());
+        assertEquals(
+                IntraNode.FANOUT,
+                BcastOptions.fromEnvironment(Map.of("HBCAST_INTRA", " FANOUT ")).intra());
+        assertEquals(
+                IntraNode.RING,
+                BcastOptions.defaults().withIntra(IntraNode.RING).intra());
     }
 
     @Test
     void countRuleIsTheRootsUnlessAnotherIsAskedFor() {
-        assertEquals(CountRule.ROOT, BcastOptions.fromEnvironment(Map.of("HBCAST_COUNTS", " ")).counts());
-        assertEquals(CountRule.ROOT, BcastOptions.fromEnvironment(Map.of("HBCAST_COUNTS", "Root")).counts());
-        assertEquals(CountRule.EQUAL, BcastOptions.fromEnvironment(Map.of("HBCAST_COUNTS", "equal")).counts());
-        assertEquals(CountRule.TRUSTED, BcastOptions.fromEnvironment(Map.of("HBCAST_COUNTS", " TRUSTED ")).counts());
-        assertEquals(CountRule.EQUAL,
-                BcastOptions.fromEnvironment(Map.of("HBCAST_CHECK", "1", "HBCAST_COUNTS", "equal")).counts());
-        assertEquals(CountRule.TRUSTED,
-                BcastOptions.fromEnvironment(Map.of("HBCAST_CHECK", "0", "HBCAST_COUNTS", "trusted")).counts());
+        assertEquals(
+                CountRule.ROOT,
+                BcastOptions.fromEnvironment(Map.of("HBCAST_COUNTS", " ")).counts());
+        assertEquals(
+                CountRule.ROOT,
+                BcastOptions.fromEnvironment(Map.of("HBCAST_COUNTS", "Root")).counts());
+        assertEquals(
+                CountRule.EQUAL,
+                BcastOptions.fromEnvironment(Map.of("HBCAST_COUNTS", "equal")).counts());
+        assertEquals(
+                CountRule.TRUSTED,
+                BcastOptions.fromEnvironment(Map.of("HBCAST_COUNTS", " TRUSTED "))
+                        .counts());
+        assertEquals(
+                CountRule.EQUAL,
+                BcastOptions.fromEnvironment(Map.of("HBCAST_CHECK", "1", "HBCAST_COUNTS", "equal"))
+                        .counts());
+        assertEquals(
+                CountRule.TRUSTED,
+                BcastOptions.fromEnvironment(Map.of("HBCAST_CHECK", "0", "HBCAST_COUNTS", "trusted"))
+                        .counts());
         assertEquals(CountRule.EQUAL, BcastOptions.defaults().withCheck(true).counts());
-        assertEquals(CountRule.ROOT, BcastOptions.defaults().withCheck(true).withCheck(false).counts());
+        assertEquals(
+                CountRule.ROOT,
+                BcastOptions.defaults().withCheck(true).withCheck(false).counts());
     }
 
     @Test
     void environmentIsRead() {
-        BcastOptions o = BcastOptions.fromEnvironment(Map.of("HBCAST_ALGORITHM", "Hierarchical",
-                "HBCAST_CHUNK_BYTES", "65536", "HBCAST_RADIX", "4", "HBCAST_TIMEOUT_S", "2.5",
-                "HBCAST_NODE_SIZES", "2,2", "HBCAST_CHECK", "1"));
+        BcastOptions o = BcastOptions.fromEnvironment(Map.of(
+                "HBCAST_ALGORITHM",
+                "Hierarchical",
+                "HBCAST_CHUNK_BYTES",
+                "65536",
+                "HBCAST_RADIX",
+                "4",
+                "HBCAST_TIMEOUT_S",
+                "2.5",
+                "HBCAST_NODE_SIZES",
+                "2,2",
+                "HBCAST_CHECK",
+                "1"));
         assertEquals(Algorithm.HIERARCHICAL, o.algorithm());
         assertEquals(65536, o.chunkBytes());
         assertEquals(4, o.radix());
@@ -74,14 +109,16 @@ class BcastOptionsTest {
         assertMessage("HBCAST_TIMEOUT_S='NaN' is not a number of seconds", Map.of("HBCAST_TIMEOUT_S", "NaN"));
         assertMessage("HBCAST_CHECK='maybe' must be", Map.of("HBCAST_CHECK", "maybe"));
         assertMessage("HBCAST_COUNTS='larger' must be root, equal or trusted", Map.of("HBCAST_COUNTS", "larger"));
-        assertMessage("HBCAST_CHECK=1 asks for HBCAST_COUNTS=equal but HBCAST_COUNTS='trusted'",
+        assertMessage(
+                "HBCAST_CHECK=1 asks for HBCAST_COUNTS=equal but HBCAST_COUNTS='trusted'",
                 Map.of("HBCAST_CHECK", "1", "HBCAST_COUNTS", "trusted"));
         assertMessage("HBCAST_RING_SLOTS=0 is outside", Map.of("HBCAST_RING_SLOTS", "0"));
         assertMessage("HBCAST_INTRA='fan-out' must be auto, ring or fanout", Map.of("HBCAST_INTRA", "fan-out"));
     }
 
     private static void assertMessage(String fragment, Map<String, String> env) {
-        String message = assertThrows(IllegalArgumentException.class, () -> BcastOptions.fromEnvironment(env)).getMessage();
+        String message = assertThrows(IllegalArgumentException.class, () -> BcastOptions.fromEnvironment(env))
+                .getMessage();
         assertTrue(message.contains(fragment), message);
     }
 }

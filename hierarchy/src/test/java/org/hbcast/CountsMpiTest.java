@@ -23,6 +23,7 @@ class CountsMpiTest {
     private static final int CASES_PER_PLAN = 5 * (1 + 4) + (8 * 3 + 2) + 4 * 2;
     /** Cases on communicators of one rank: 3 kinds x 4 counts and a bad root, on COMM_SELF and a split. */
     private static final int SINGLES = 2 * (3 * 4 + 1);
+
     private static final List<String> PLANS = List.of("auto", "native", "knomial", "ring", "fanout");
 
     private static void assertEveryRankRanEveryCase(MpiOutcome out, int ranks) {
@@ -31,7 +32,8 @@ class CountsMpiTest {
         for (int r = 0; r < ranks; r++) {
             assertEquals(String.join("+", PLANS), out.note(r, "plans"), out.describe("rank " + r));
             for (String plan : PLANS) {
-                assertEquals(CASES_PER_PLAN, out.longFigure(r, "cases " + plan), out.describe("rank " + r + ", " + plan));
+                assertEquals(
+                        CASES_PER_PLAN, out.longFigure(r, "cases " + plan), out.describe("rank " + r + ", " + plan));
             }
             assertEquals(SINGLES, out.longFigure(r, "singles"), out.describe("rank " + r));
         }
@@ -40,20 +42,31 @@ class CountsMpiTest {
 
     @Test
     void oneNodeOfFour() {
-        assertEveryRankRanEveryCase(MpiLaunch.program(CountsProgram.class).ranks(4).env("HBCAST_TIMEOUT_S", "20").run(),
+        assertEveryRankRanEveryCase(
+                MpiLaunch.program(CountsProgram.class)
+                        .ranks(4)
+                        .env("HBCAST_TIMEOUT_S", "20")
+                        .run(),
                 4);
     }
 
     @ParameterizedTest(name = "virtual nodes {0}")
     @ValueSource(strings = {"2,2", "1,2", "3,1,2"})
     void virtualNodes(String nodes) {
-        MpiLaunch launch = MpiLaunch.program(CountsProgram.class).nodeSizes(nodes).env("HBCAST_TIMEOUT_S", "20");
-        assertEveryRankRanEveryCase(launch.run(), nodes.chars().filter(Character::isDigit).map(c -> c - '0').sum());
+        MpiLaunch launch =
+                MpiLaunch.program(CountsProgram.class).nodeSizes(nodes).env("HBCAST_TIMEOUT_S", "20");
+        assertEveryRankRanEveryCase(
+                launch.run(),
+                nodes.chars().filter(Character::isDigit).map(c -> c - '0').sum());
     }
 
     @Test
     void testBedTwoHostsOfTwo() {
-        assertEveryRankRanEveryCase(MpiLaunch.program(CountsProgram.class).testBed(2, 2).env("HBCAST_TIMEOUT_S", "20")
-                .run(), 4);
+        assertEveryRankRanEveryCase(
+                MpiLaunch.program(CountsProgram.class)
+                        .testBed(2, 2)
+                        .env("HBCAST_TIMEOUT_S", "20")
+                        .run(),
+                4);
     }
 }

@@ -1,16 +1,14 @@
 package org.hbcast;
 
-import org.hbcast.call.ElementType;
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.IntraNode;
-
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.call.ElementType;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 
@@ -40,7 +38,8 @@ public final class CountsProgram {
         MpiTestProgram.run(args, (world, rest, report) -> {
             Map<String, String> opt = BcastMatrixProgram.parse(rest);
             List<String> plans = new ArrayList<>();
-            for (String plan : opt.getOrDefault("plans", "auto,native,knomial,ring,fanout").split(",")) {
+            for (String plan :
+                    opt.getOrDefault("plans", "auto,native,knomial,ring,fanout").split(",")) {
                 int before = report.cases();
                 try (HierarchicalBcast hb = HierarchicalBcast.create(world, options(plan))) {
                     namesIntoFixedBuffers(hb, world, report);
@@ -79,11 +78,12 @@ public final class CountsProgram {
             Payload.Kind kind = rep % 2 == 0 ? Payload.Kind.ARRAY : Payload.Kind.BUFFER;
             int count = rank == root ? nameBytes : NAME_BUFFER;
             long seed = 100 + rep;
-            report.check("name " + rep + " of " + nameBytes + " bytes from root " + root,
+            report.check(
+                    "name " + rep + " of " + nameBytes + " bytes from root " + root,
                     () -> expectRootsCount(hb, world, kind, ElementType.BYTE, count, nameBytes, root, seed));
             for (int i = 0; i < 4; i++) {
-                BcastMatrixProgram.check(report, hb, world, Payload.Kind.ARRAY, ElementType.INT, 4, root,
-                        200 + 10 * rep + i);
+                BcastMatrixProgram.check(
+                        report, hb, world, Payload.Kind.ARRAY, ElementType.INT, 4, root, 200 + 10 * rep + i);
             }
         }
     }
@@ -91,15 +91,24 @@ public final class CountsProgram {
     private static void receiversLargerThanTheRoot(HierarchicalBcast hb, Intracomm world, RankReport report)
             throws Exception {
         // Around the header's payload: its first message's 2 KiB, its 32 KiB limit.
-        int[][] rootAndReceivers = {{100_003, (1 << 20) + 7}, {1, 4096}, {(3 << 20) + 5, 8 << 20}, {64, 65}, {0, 100},
-            {2049, 40_000}, {32_768, 32_769}, {32_769, 65_536}};
+        int[][] rootAndReceivers = {
+            {100_003, (1 << 20) + 7},
+            {1, 4096},
+            {(3 << 20) + 5, 8 << 20},
+            {64, 65},
+            {0, 100},
+            {2049, 40_000},
+            {32_768, 32_769},
+            {32_769, 65_536}
+        };
         int seed = 300;
         for (int[] c : rootAndReceivers) {
             for (Payload.Kind kind : Payload.Kind.values()) {
                 int root = seed % world.getSize();
                 int count = world.getRank() == root ? c[0] : c[1];
                 int callSeed = seed++;
-                report.check("call " + callSeed + ": root " + root + " sends " + c[0] + " bytes into " + c[1] + ", " + kind,
+                report.check(
+                        "call " + callSeed + ": root " + root + " sends " + c[0] + " bytes into " + c[1] + ", " + kind,
                         () -> expectRootsCount(hb, world, kind, ElementType.BYTE, count, c[0], root, callSeed));
             }
         }
@@ -108,14 +117,23 @@ public final class CountsProgram {
         for (Payload.Kind kind : new Payload.Kind[] {Payload.Kind.ARRAY, Payload.Kind.TYPED}) {
             int count = world.getRank() == root ? 12_345 : 200_000;
             int callSeed = seed++;
-            report.check("call " + callSeed + ": root " + root + " sends 12345 doubles into 200000, " + kind,
+            report.check(
+                    "call " + callSeed + ": root " + root + " sends 12345 doubles into 200000, " + kind,
                     () -> expectRootsCount(hb, world, kind, ElementType.DOUBLE, count, 12_345, root, callSeed));
         }
     }
 
     /** One call in which this rank passes {@code count} and the root {@code rootCount}: the root's data, nothing past it. */
-    private static void expectRootsCount(HierarchicalBcast hb, Intracomm world, Payload.Kind kind, ElementType type,
-                                         int count, int rootCount, int root, long seed) throws Exception {
+    private static void expectRootsCount(
+            HierarchicalBcast hb,
+            Intracomm world,
+            Payload.Kind kind,
+            ElementType type,
+            int count,
+            int rootCount,
+            int root,
+            long seed)
+            throws Exception {
         Payload p = new Payload(kind, type, count);
         boolean isRoot = world.getRank() == root;
         if (isRoot) {
@@ -144,7 +162,8 @@ public final class CountsProgram {
         int count = rank == last ? 999 : 1000;
         String truncated = "message truncated: root 0 sends 1000 bytes (1000 of its 1-byte elements) but this rank's"
                 + " count of 999 MPI.BYTE holds only 999 bytes";
-        report.check("truncation on the last rank", () -> outcome(hb, world, rank != last, truncated, count, 0, 0, 400));
+        report.check(
+                "truncation on the last rank", () -> outcome(hb, world, rank != last, truncated, count, 0, 0, 400));
         BcastMatrixProgram.check(report, hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 1000, 0, 401);
         report.check("root mismatch", () -> rootMismatch(hb, world, 402));
         BcastMatrixProgram.check(report, hb, world, Payload.Kind.ARRAY, ElementType.LONG, 3000, last, 403);
@@ -166,7 +185,8 @@ public final class CountsProgram {
                 int[] ints = {7, 8, 9};
                 hb.bcast(ints, 3, MPI.INT, 0);
                 if (ints[0] != 7 || ints[1] != 8 || ints[2] != 9) {
-                    throw new AssertionError("wrong data beside a datatype mismatch: " + java.util.Arrays.toString(ints));
+                    throw new AssertionError(
+                            "wrong data beside a datatype mismatch: " + java.util.Arrays.toString(ints));
                 }
             }
             if (rank == 1) {
@@ -174,8 +194,8 @@ public final class CountsProgram {
             }
         } catch (MPIException e) {
             if (rank != 1 || !e.getMessage().contains(mismatch)) {
-                throw new AssertionError("expected " + (rank != 1 ? "the data" : mismatch)
-                        + ", got: " + e.getMessage(), e);
+                throw new AssertionError(
+                        "expected " + (rank != 1 ? "the data" : mismatch) + ", got: " + e.getMessage(), e);
             }
         }
     }
@@ -197,8 +217,17 @@ public final class CountsProgram {
             odd = nodes.firstOfLastNode();
             myRoot = rank != odd ? 0 : odd == last ? 1 : last;
         }
-        int[] codes = {outcome(hb, world, odd < 0 ? null : rank != odd, "ranks disagree on the root", 16, myRoot,
-                odd < 0 ? myRoot : 0, seed)};
+        int[] codes = {
+            outcome(
+                    hb,
+                    world,
+                    odd < 0 ? null : rank != odd,
+                    "ranks disagree on the root",
+                    16,
+                    myRoot,
+                    odd < 0 ? myRoot : 0,
+                    seed)
+        };
         int[] all = new int[world.getSize()];
         world.allGather(codes, 1, MPI.INT, all, 1, MPI.INT);
         long failed = java.util.Arrays.stream(all).filter(c -> c < 0).count();
@@ -210,7 +239,8 @@ public final class CountsProgram {
     /** The nodes of the instance's communicator, as the test needs them. */
     private record NodeLayoutView(int count, int firstOfLastNode) {
         NodeLayoutView(HierarchicalBcast hb) {
-            this(hb.topology().layout().nodeCount(),
+            this(
+                    hb.topology().layout().nodeCount(),
                     hb.topology().layout().rankAt(hb.topology().layout().nodeCount() - 1, 0));
         }
     }
@@ -229,8 +259,16 @@ public final class CountsProgram {
      * One byte call that may fail: {@code succeeds} true expects the root's pattern, false the error
      * {@code fragment}, null either. Returns 1 + the root on success, -1 on the expected error.
      */
-    private static int outcome(HierarchicalBcast hb, Intracomm world, Boolean succeeds, String fragment, int count,
-                               int myRoot, int patternRoot, long seed) throws Exception {
+    private static int outcome(
+            HierarchicalBcast hb,
+            Intracomm world,
+            Boolean succeeds,
+            String fragment,
+            int count,
+            int myRoot,
+            int patternRoot,
+            long seed)
+            throws Exception {
         Payload p = new Payload(Payload.Kind.BUFFER, ElementType.BYTE, count);
         if (world.getRank() == myRoot) {
             p.fillPattern(count, seed);
@@ -241,8 +279,10 @@ public final class CountsProgram {
             hb.bcast(p.container, count, MPI.BYTE, myRoot);
         } catch (MPIException e) {
             if (Boolean.TRUE.equals(succeeds) || !e.getMessage().contains(fragment)) {
-                throw new AssertionError("expected " + (Boolean.TRUE.equals(succeeds) ? "the data" : fragment) + ", got: "
-                        + e.getMessage(), e);
+                throw new AssertionError(
+                        "expected " + (Boolean.TRUE.equals(succeeds) ? "the data" : fragment) + ", got: "
+                                + e.getMessage(),
+                        e);
             }
             return -1;
         }
@@ -265,13 +305,17 @@ public final class CountsProgram {
                 try (HierarchicalBcast hb = HierarchicalBcast.create(comm)) {
                     for (Payload.Kind kind : Payload.Kind.values()) {
                         for (int count : new int[] {0, 1, 5000, 3 << 20}) {
-                            report.check(name + ": " + count + " x SHORT " + kind, () -> BcastMatrixProgram.check(hb, comm,
-                                    kind, ElementType.SHORT, count, 0, 500 + count));
+                            report.check(
+                                    name + ": " + count + " x SHORT " + kind,
+                                    () -> BcastMatrixProgram.check(
+                                            hb, comm, kind, ElementType.SHORT, count, 0, 500 + count));
                         }
                     }
-                    report.check(name + ": root 1 refused", () -> ExpectError.of(
-                            "root 1 is out of range: the communicator has ranks 0..0",
-                            () -> hb.bcast(new byte[8], 8, MPI.BYTE, 1)));
+                    report.check(
+                            name + ": root 1 refused",
+                            () -> ExpectError.of(
+                                    "root 1 is out of range: the communicator has ranks 0..0",
+                                    () -> hb.bcast(new byte[8], 8, MPI.BYTE, 1)));
                 }
             }
         } finally {

@@ -41,25 +41,47 @@ class DeviceBcastMpiTest {
     void oneNode(int ranks) {
         String roots = ranks <= 4 ? "all" : "ends";
         boolean large = ranks == 4 || ranks == 8;
-        assertMatrix(MpiLaunch.program(DeviceBcastProgram.class).ranks(ranks)
-                .args("roots=" + roots, "large=" + (large ? "yes" : "no")).run(), roots, large);
+        assertMatrix(
+                MpiLaunch.program(DeviceBcastProgram.class)
+                        .ranks(ranks)
+                        .args("roots=" + roots, "large=" + (large ? "yes" : "no"))
+                        .run(),
+                roots,
+                large);
     }
 
     @Test
     void twoVirtualNodesOfTwo() {
-        assertMatrix(MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("2,2").args("roots=all").run(), "all", true);
+        assertMatrix(
+                MpiLaunch.program(DeviceBcastProgram.class)
+                        .nodeSizes("2,2")
+                        .args("roots=all")
+                        .run(),
+                "all",
+                true);
     }
 
     @Test
     void twoVirtualNodesOfThree() {
-        assertMatrix(MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("3,3").args("roots=all", "large=no").run(),
-                "all", false);
+        assertMatrix(
+                MpiLaunch.program(DeviceBcastProgram.class)
+                        .nodeSizes("3,3")
+                        .args("roots=all", "large=no")
+                        .run(),
+                "all",
+                false);
     }
 
     @Test
     void unevenVirtualNodesSmallChunks() {
-        assertMatrix(MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("3,1,2").env("HBCAST_CHUNK_BYTES", "65536")
-                .args("roots=ends", "large=no").run(), "ends", false);
+        assertMatrix(
+                MpiLaunch.program(DeviceBcastProgram.class)
+                        .nodeSizes("3,1,2")
+                        .env("HBCAST_CHUNK_BYTES", "65536")
+                        .args("roots=ends", "large=no")
+                        .run(),
+                "ends",
+                false);
     }
 
     /**
@@ -69,14 +91,20 @@ class DeviceBcastMpiTest {
      */
     @Test
     void deviceCallsAllocateAlmostNothingAfterWarmUp() {
-        MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("2,2")
+        MpiLaunch.program(DeviceBcastProgram.class)
+                .nodeSizes("2,2")
                 .args("suite=allocation", "calls=2000", "maxPerCall=512", "algorithms=hierarchical,knomial")
-                .run().assertAllRanksOk();
+                .run()
+                .assertAllRanksOk();
     }
 
     @Test
     void hundredRandomBackToBackCalls() {
-        MpiLaunch.program(DeviceBcastProgram.class).nodeSizes("3,2").args("suite=random", "calls=100")
-                .run().assertAllRanksOk().assertCasesOnEveryRank(100);
+        MpiLaunch.program(DeviceBcastProgram.class)
+                .nodeSizes("3,2")
+                .args("suite=random", "calls=100")
+                .run()
+                .assertAllRanksOk()
+                .assertCasesOnEveryRank(100);
     }
 }

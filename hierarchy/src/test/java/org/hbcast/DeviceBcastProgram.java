@@ -1,9 +1,5 @@
 package org.hbcast;
 
-import org.hbcast.call.ElementType;
-import org.hbcast.plan.Algorithm;
-import org.hbcast.select.Selector;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,8 +8,11 @@ import java.util.Random;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
+import org.hbcast.call.ElementType;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.device.DeviceBuffer;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.select.Selector;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 
@@ -44,7 +43,8 @@ public final class DeviceBcastProgram {
         MpiTestProgram.run(args, (world, rest, report) -> {
             Map<String, String> opt = BcastMatrixProgram.parse(rest);
             if (!CudaDevices.get().available()) {
-                throw new IllegalStateException("no CUDA device: " + CudaDevices.get().unavailableReason());
+                throw new IllegalStateException(
+                        "no CUDA device: " + CudaDevices.get().unavailableReason());
             }
             return switch (opt.getOrDefault("suite", "matrix")) {
                 case "matrix" -> matrix(world, opt, report);
@@ -67,14 +67,24 @@ public final class DeviceBcastProgram {
         StringBuilder detail = new StringBuilder();
         for (Algorithm algorithm : algorithms(opt)) {
             try (HierarchicalBcast hb = HierarchicalBcast.create(world, base.withAlgorithm(algorithm));
-                 Buffers buffers = new Buffers(hb, large ? LARGE : direct + 3 * Double.BYTES)) {
+                    Buffers buffers = new Buffers(hb, large ? LARGE : direct + 3 * Double.BYTES)) {
                 for (int count : counts) {
                     for (int root : roots) {
                         check(report, hb, world, buffers, calls % 2, MPI.BYTE, ElementType.BYTE, count, root, ++calls);
                     }
                 }
                 for (int count : new int[] {chunk / 8 - 1, chunk / 8 + 1, direct / 8 + 3}) {
-                    check(report, hb, world, buffers, calls % 2, MPI.DOUBLE, ElementType.DOUBLE, count, size - 1, ++calls);
+                    check(
+                            report,
+                            hb,
+                            world,
+                            buffers,
+                            calls % 2,
+                            MPI.DOUBLE,
+                            ElementType.DOUBLE,
+                            count,
+                            size - 1,
+                            ++calls);
                 }
                 if (large) {
                     check(report, hb, world, buffers, 0, MPI.BYTE, ElementType.BYTE, LARGE, size / 2, ++calls);
@@ -87,15 +97,16 @@ public final class DeviceBcastProgram {
                 report.figure("ipcOpens " + algorithm, opens);
                 report.check("no IPC handle opened again (" + algorithm + ")", () -> {
                     if (hb.deviceIpcOpens() != opens) {
-                        throw new AssertionError("IPC handles were opened again for buffers already mapped: "
-                                + opens + " opens before, " + hb.deviceIpcOpens() + " after");
+                        throw new AssertionError("IPC handles were opened again for buffers already mapped: " + opens
+                                + " opens before, " + hb.deviceIpcOpens() + " after");
                     }
                 });
                 detail.append(algorithm).append(": ").append(opens).append(" IPC opens; ");
             }
         }
         return calls + " device broadcasts verified (roots " + roots + ", chunk " + chunk + " B, device "
-                + CudaDevices.get().deviceForLocalRank(0) + " of " + CudaDevices.get().names() + "); " + detail;
+                + CudaDevices.get().deviceForLocalRank(0) + " of "
+                + CudaDevices.get().names() + "); " + detail;
     }
 
     private static String allocation(Intracomm world, Map<String, String> opt, RankReport report) throws Exception {
@@ -106,9 +117,11 @@ public final class DeviceBcastProgram {
         long me = Thread.currentThread().getId();
         StringBuilder detail = new StringBuilder();
         for (Algorithm algorithm : algorithms(opt)) {
-            try (HierarchicalBcast hb = HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(algorithm));
-                 DeviceBuffer buf = DeviceBuffer.allocate(2 * MIB, CudaDevices.get().deviceForLocalRank(
-                         hb.topology().position()))) {
+            try (HierarchicalBcast hb = HierarchicalBcast.create(
+                            world, BcastOptions.defaults().withAlgorithm(algorithm));
+                    DeviceBuffer buf = DeviceBuffer.allocate(
+                            2 * MIB,
+                            CudaDevices.get().deviceForLocalRank(hb.topology().position()))) {
                 for (int bytes : new int[] {64 << 10, 2 * MIB}) {
                     for (int i = 0; i < 200; i++) {
                         hb.bcast(buf, bytes, MPI.BYTE, i % world.getSize());
@@ -118,16 +131,23 @@ public final class DeviceBcastProgram {
                         hb.bcast(buf, bytes, MPI.BYTE, i % world.getSize());
                     }
                     long perCall = (threads.getThreadAllocatedBytes(me) - before) / calls;
-                    detail.append(algorithm).append(' ').append(bytes).append(" B: ").append(perCall)
+                    detail.append(algorithm)
+                            .append(' ')
+                            .append(bytes)
+                            .append(" B: ")
+                            .append(perCall)
                             .append(" B/call; ");
                     report.figure("bytesPerCall " + algorithm + " " + bytes, perCall);
-                    report.check(algorithm + " device calls of " + bytes + " bytes allocate at most " + maxPerCall
-                            + " bytes each", () -> {
-                        if (perCall > maxPerCall) {
-                            throw new AssertionError(algorithm + " device calls of " + bytes + " bytes allocate "
-                                    + perCall + " bytes each after warm-up (at most " + maxPerCall + " allowed)");
-                        }
-                    });
+                    report.check(
+                            algorithm + " device calls of " + bytes + " bytes allocate at most " + maxPerCall
+                                    + " bytes each",
+                            () -> {
+                                if (perCall > maxPerCall) {
+                                    throw new AssertionError(
+                                            algorithm + " device calls of " + bytes + " bytes allocate " + perCall
+                                                    + " bytes each after warm-up (at most " + maxPerCall + " allowed)");
+                                }
+                            });
                 }
             }
         }
@@ -140,15 +160,25 @@ public final class DeviceBcastProgram {
         List<Algorithm> algorithms = algorithms(opt);
         List<HierarchicalBcast> instances = new ArrayList<>();
         for (Algorithm a : algorithms) {
-            instances.add(HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(a)));
+            instances.add(
+                    HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(a)));
         }
         int max = 3 * MIB + 11;
         try (Buffers buffers = new Buffers(instances.get(0), max)) {
             for (int call = 1; call <= calls; call++) {
                 int count = rnd.nextInt(4) == 0 ? rnd.nextInt(100) : rnd.nextInt(max + 1);
                 int root = rnd.nextInt(world.getSize());
-                check(report, instances.get(rnd.nextInt(instances.size())), world, buffers, rnd.nextInt(2), MPI.BYTE,
-                        ElementType.BYTE, count, root, call);
+                check(
+                        report,
+                        instances.get(rnd.nextInt(instances.size())),
+                        world,
+                        buffers,
+                        rnd.nextInt(2),
+                        MPI.BYTE,
+                        ElementType.BYTE,
+                        count,
+                        root,
+                        call);
             }
         } finally {
             for (HierarchicalBcast hb : instances) {
@@ -159,14 +189,34 @@ public final class DeviceBcastProgram {
     }
 
     /** The check below as one case of {@code report}, named after the call. */
-    private static void check(RankReport report, HierarchicalBcast hb, Intracomm world, Buffers buffers, int which,
-                              Datatype type, ElementType element, int count, int root, int call) throws Exception {
-        report.check("call " + call + ": " + count + " x " + element + ", root " + root + ", buffer " + which,
+    private static void check(
+            RankReport report,
+            HierarchicalBcast hb,
+            Intracomm world,
+            Buffers buffers,
+            int which,
+            Datatype type,
+            ElementType element,
+            int count,
+            int root,
+            int call)
+            throws Exception {
+        report.check(
+                "call " + call + ": " + count + " x " + element + ", root " + root + ", buffer " + which,
                 () -> check(hb, world, buffers, which, type, element, count, root, call));
     }
 
-    private static void check(HierarchicalBcast hb, Intracomm world, Buffers buffers, int which, Datatype type,
-                              ElementType element, int count, int root, int call) throws Exception {
+    private static void check(
+            HierarchicalBcast hb,
+            Intracomm world,
+            Buffers buffers,
+            int which,
+            Datatype type,
+            ElementType element,
+            int count,
+            int root,
+            int call)
+            throws Exception {
         int rank = world.getRank();
         DeviceBuffer buf = buffers.device[which];
         byte[] host = buffers.host;
@@ -187,7 +237,8 @@ public final class DeviceBcastProgram {
             if (host[i] != want) {
                 throw new AssertionError("call " + call + " (" + count + " x " + element + ", root " + root
                         + ", " + hb.plan(bytes).algorithm() + ", buffer " + which + "): byte " + i + " is "
-                        + host[i] + ", expected " + want + (i >= bytes ? " (guard zone: written past the message)" : ""));
+                        + host[i] + ", expected " + want
+                        + (i >= bytes ? " (guard zone: written past the message)" : ""));
             }
         }
     }
@@ -217,7 +268,8 @@ public final class DeviceBcastProgram {
 
     private static List<Algorithm> algorithms(Map<String, String> opt) {
         List<Algorithm> list = new ArrayList<>();
-        for (String a : opt.getOrDefault("algorithms", "hierarchical,knomial,native").split(",")) {
+        for (String a :
+                opt.getOrDefault("algorithms", "hierarchical,knomial,native").split(",")) {
             list.add(Algorithm.parse(a));
         }
         return list;

@@ -12,10 +12,14 @@ import org.junit.jupiter.api.Test;
 class DeviceOverloadMpiTest {
     @Test
     void refusesCleanlyAndLeavesHostPathsWorking() {
-        MpiOutcome out = MpiLaunch.program(DeviceOverloadProgram.class).nodeSizes("2,1").run().assertAllRanksOk()
+        MpiOutcome out = MpiLaunch.program(DeviceOverloadProgram.class)
+                .nodeSizes("2,1")
+                .run()
+                .assertAllRanksOk()
                 .assertCasesOnEveryRank(2);
         for (int r = 0; r < 3; r++) {
-            assertTrue(out.note(r, DeviceOverloadProgram.NULL_REFUSED).contains("buffer is null"),
+            assertTrue(
+                    out.note(r, DeviceOverloadProgram.NULL_REFUSED).contains("buffer is null"),
                     out.describe("rank " + r));
         }
     }

@@ -24,7 +24,8 @@ public final class DeviceOverloadProgram {
             CudaDevices devices = CudaDevices.get();
             try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
                 // A literal null resolves to the device overload and must keep the host overload's message.
-                String expected = devices.available() ? "buffer is null"
+                String expected = devices.available()
+                        ? "buffer is null"
                         : "buffer is null (and no CUDA device: " + devices.unavailableReason() + ")";
                 report.check(NULL_REFUSED, () -> {
                     try {
@@ -32,7 +33,8 @@ public final class DeviceOverloadProgram {
                         throw new AssertionError("a device bcast of a null buffer did not fail");
                     } catch (MPIException e) {
                         if (!e.getMessage().contains(expected)) {
-                            throw new AssertionError("expected an error saying '" + expected + "', got: " + e.getMessage());
+                            throw new AssertionError(
+                                    "expected an error saying '" + expected + "', got: " + e.getMessage());
                         }
                         report.note(NULL_REFUSED, e.getMessage());
                     }
@@ -47,7 +49,8 @@ public final class DeviceOverloadProgram {
                     hb.bcast(buf, buf.capacity(), MPI.BYTE, 0);
                     for (int i = 0; i < buf.capacity(); i++) {
                         if (buf.get(i) != (byte) (i * 7)) {
-                            throw new AssertionError("host bcast after the refused device call: byte " + i + " differs");
+                            throw new AssertionError(
+                                    "host bcast after the refused device call: byte " + i + " differs");
                         }
                     }
                 });

@@ -10,8 +10,7 @@ final class ExpectError {
         void run() throws Exception;
     }
 
-    private ExpectError() {
-    }
+    private ExpectError() {}
 
     /** Runs {@code call}; returns its error message, or throws naming what was expected instead. */
     static String of(String fragment, Call call) throws Exception {

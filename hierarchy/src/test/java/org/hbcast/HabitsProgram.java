@@ -1,9 +1,5 @@
 package org.hbcast;
 
-import org.hbcast.call.CountRule;
-import org.hbcast.call.ElementType;
-import org.hbcast.call.ThreadGuard;
-
 import java.io.IOException;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
@@ -18,6 +14,9 @@ import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.call.CountRule;
+import org.hbcast.call.ElementType;
+import org.hbcast.call.ThreadGuard;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 
@@ -48,12 +47,13 @@ public final class HabitsProgram {
         Map<String, String> opt = BcastMatrixProgram.parse(args);
         String suite = opt.getOrDefault("suite", "churn");
         switch (suite) {
-            case "threads" -> MpiTestProgram.runThreaded(args, MPI.THREAD_MULTIPLE,
-                    (world, rest, report) -> threads(world, report));
-            case "serialized" -> MpiTestProgram.runThreaded(args, MPI.THREAD_SERIALIZED,
-                    (world, rest, report) -> serialized(world, report));
-            case "churn" -> MpiTestProgram.run(args, (world, rest, report) -> churn(world,
-                    Integer.parseInt(opt.getOrDefault("loops", "2000")), report));
+            case "threads" -> MpiTestProgram.runThreaded(
+                    args, MPI.THREAD_MULTIPLE, (world, rest, report) -> threads(world, report));
+            case "serialized" -> MpiTestProgram.runThreaded(
+                    args, MPI.THREAD_SERIALIZED, (world, rest, report) -> serialized(world, report));
+            case "churn" -> MpiTestProgram.run(
+                    args,
+                    (world, rest, report) -> churn(world, Integer.parseInt(opt.getOrDefault("loops", "2000")), report));
             case "types" -> MpiTestProgram.run(args, (world, rest, report) -> types(world, report));
             default -> throw new IllegalArgumentException("unknown suite " + suite);
         }
@@ -79,8 +79,15 @@ public final class HabitsProgram {
             // Alternate the two ways programs make communicators: a split and a dup.
             Intracomm comm = i % 2 == 0 ? world.split(world.getRank() % 2, world.getRank()) : world.dup();
             try (HierarchicalBcast hb = HierarchicalBcast.create(comm)) {
-                BcastMatrixProgram.check(report, hb, comm, Payload.Kind.BUFFER, ElementType.INT, 100 + i % 5000,
-                        i % comm.getSize(), 1000 + i);
+                BcastMatrixProgram.check(
+                        report,
+                        hb,
+                        comm,
+                        Payload.Kind.BUFFER,
+                        ElementType.INT,
+                        100 + i % 5000,
+                        i % comm.getSize(),
+                        1000 + i);
             }
             comm.free();
         }
@@ -94,9 +101,13 @@ public final class HabitsProgram {
         long fdsBefore = fds0;
         long heapBefore = heap0;
         long offHeapBefore = offHeap0;
-        report.figure("communicators", loops).figure("fds before", fds0).figure("fds after", fds)
-                .figure("heapMiB before", heap0 >> 20).figure("heapMiB after", heap >> 20)
-                .figure("offHeapMiB before", offHeap0 >> 20).figure("offHeapMiB after", offHeap >> 20)
+        report.figure("communicators", loops)
+                .figure("fds before", fds0)
+                .figure("fds after", fds)
+                .figure("heapMiB before", heap0 >> 20)
+                .figure("heapMiB after", heap >> 20)
+                .figure("offHeapMiB before", offHeap0 >> 20)
+                .figure("offHeapMiB after", offHeap >> 20)
                 .figure("segments", segments);
         report.check("open descriptors do not grow", () -> {
             if (fds > fdsBefore + 2) {
@@ -118,12 +129,12 @@ public final class HabitsProgram {
         });
         report.check("no segment left in /dev/shm", () -> {
             if (segments != 0) {
-                throw new AssertionError(segments + " hbcast segments left in /dev/shm after " + loops + " communicators: "
-                        + left);
+                throw new AssertionError(
+                        segments + " hbcast segments left in /dev/shm after " + loops + " communicators: " + left);
             }
         });
-        return "communicators=" + loops + " fds " + fds0 + "->" + fds + " heapMiB " + (heap0 >> 20) + "->" + (heap >> 20)
-                + " offHeapMiB " + (offHeap0 >> 20) + "->" + (offHeap >> 20);
+        return "communicators=" + loops + " fds " + fds0 + "->" + fds + " heapMiB " + (heap0 >> 20) + "->"
+                + (heap >> 20) + " offHeapMiB " + (offHeap0 >> 20) + "->" + (offHeap >> 20);
     }
 
     private static long openDescriptors() throws IOException {
@@ -152,7 +163,8 @@ public final class HabitsProgram {
     /** Bytes of the JVM's direct and mapped buffer pools (after {@link #heapAfterGc()} has collected). */
     private static long directAndMapped() {
         return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
-                .mapToLong(BufferPoolMXBean::getMemoryUsed).sum();
+                .mapToLong(BufferPoolMXBean::getMemoryUsed)
+                .sum();
     }
 
     /** The hbcast segments in /dev/shm now: files, not the directories of in-process tests. */
@@ -165,19 +177,27 @@ public final class HabitsProgram {
 
     private static String threads(Intracomm world, RankReport report) throws Exception {
         if (MPI.queryThread() != MPI.THREAD_MULTIPLE) {
-            throw new AssertionError("Open MPI here provides thread level "
-                    + ThreadGuard.levelName(MPI.queryThread()) + ", not THREAD_MULTIPLE");
+            throw new AssertionError("Open MPI here provides thread level " + ThreadGuard.levelName(MPI.queryThread())
+                    + ", not THREAD_MULTIPLE");
         }
         Intracomm a = world.dup();
         Intracomm b = world.dup();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         int calls = 150;
-        try (HierarchicalBcast ha = HierarchicalBcast.create(a); HierarchicalBcast hbB = HierarchicalBcast.create(b)) {
+        try (HierarchicalBcast ha = HierarchicalBcast.create(a);
+                HierarchicalBcast hbB = HierarchicalBcast.create(b)) {
             Thread other = new Thread(() -> {
                 try {
                     for (int i = 0; i < calls; i++) {
-                        BcastMatrixProgram.check(report, hbB, b, Payload.Kind.ARRAY, ElementType.DOUBLE, 1 + i * 331,
-                                (i + 1) % b.getSize(), 5000 + i);
+                        BcastMatrixProgram.check(
+                                report,
+                                hbB,
+                                b,
+                                Payload.Kind.ARRAY,
+                                ElementType.DOUBLE,
+                                1 + i * 331,
+                                (i + 1) % b.getSize(),
+                                5000 + i);
                     }
                 } catch (Throwable t) {
                     failure.set(t);
@@ -185,8 +205,8 @@ public final class HabitsProgram {
             });
             other.start();
             for (int i = 0; i < calls; i++) {
-                BcastMatrixProgram.check(report, ha, a, Payload.Kind.BUFFER, ElementType.BYTE, 1 + i * 977,
-                        i % a.getSize(), 6000 + i);
+                BcastMatrixProgram.check(
+                        report, ha, a, Payload.Kind.BUFFER, ElementType.BYTE, 1 + i * 977, i % a.getSize(), 6000 + i);
             }
             other.join();
         } finally {
@@ -208,7 +228,8 @@ public final class HabitsProgram {
         Intracomm a = world.dup();
         Intracomm b = world.dup();
         String refused;
-        try (HierarchicalBcast ha = HierarchicalBcast.create(a); HierarchicalBcast hbB = HierarchicalBcast.create(b)) {
+        try (HierarchicalBcast ha = HierarchicalBcast.create(a);
+                HierarchicalBcast hbB = HierarchicalBcast.create(b)) {
             int rank = world.getRank();
             ByteBuffer data = ByteBuffer.allocateDirect(64);
             AtomicReference<String> seen = new AtomicReference<>("nothing");
@@ -246,7 +267,8 @@ public final class HabitsProgram {
             }
             refused = seen.get();
             // Both communicators work afterwards, one call at a time.
-            BcastMatrixProgram.check(report, ha, a, Payload.Kind.ARRAY, ElementType.LONG, 10_000, 1 % a.getSize(), 7000);
+            BcastMatrixProgram.check(
+                    report, ha, a, Payload.Kind.ARRAY, ElementType.LONG, 10_000, 1 % a.getSize(), 7000);
             BcastMatrixProgram.check(report, hbB, b, Payload.Kind.ARRAY, ElementType.LONG, 10_000, 0, 7001);
         } finally {
             a.free();
@@ -258,25 +280,42 @@ public final class HabitsProgram {
     private static String types(Intracomm world, RankReport report) throws Exception {
         Datatype vector = Datatype.createVector(4, 1, 2, MPI.INT);
         vector.commit();
-        Datatype struct = Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8}, new Datatype[] {MPI.INT, MPI.DOUBLE});
+        Datatype struct =
+                Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8}, new Datatype[] {MPI.INT, MPI.DOUBLE});
         struct.commit();
         try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
-            ExpectError.into(report, "vector datatype",
+            ExpectError.into(
+                    report,
+                    "vector datatype",
                     "datatype (a derived datatype of size 4, extent 7) is not supported by hbcast",
                     () -> hb.bcast(new int[64], 2, vector, 0));
-            ExpectError.into(report, "struct datatype", "datatype (a derived datatype of size",
+            ExpectError.into(
+                    report,
+                    "struct datatype",
+                    "datatype (a derived datatype of size",
                     () -> hb.bcast(ByteBuffer.allocateDirect(64), 2, struct, 0));
-            ExpectError.into(report, "MPI.INT2", "datatype MPI.INT2 is not supported by hbcast",
+            ExpectError.into(
+                    report,
+                    "MPI.INT2",
+                    "datatype MPI.INT2 is not supported by hbcast",
                     () -> hb.bcast(new int[64], 8, MPI.INT2, 0));
             // Named without asking Open MPI, which aborts the job on a name asked of DATATYPE_NULL.
-            ExpectError.into(report, "MPI.DATATYPE_NULL", "datatype MPI.DATATYPE_NULL is not supported by hbcast",
+            ExpectError.into(
+                    report,
+                    "MPI.DATATYPE_NULL",
+                    "datatype MPI.DATATYPE_NULL is not supported by hbcast",
                     () -> hb.bcast(new int[64], 8, MPI.DATATYPE_NULL, 0));
             // Nothing was sent: a valid call right after still delivers exactly the root's data.
             BcastMatrixProgram.check(report, hb, world, Payload.Kind.ARRAY, ElementType.INT, 1000, 0, 8000);
             // Ranks whose HBCAST_COUNTS differ are refused at create, on every rank, instead of hanging later.
-            ExpectError.into(report, "HBCAST_COUNTS differ", "ranks disagree on HBCAST_COUNTS",
-                    () -> HierarchicalBcast.create(world, BcastOptions.defaults()
-                            .withCounts(world.getRank() == 0 ? CountRule.TRUSTED : CountRule.ROOT)));
+            ExpectError.into(
+                    report,
+                    "HBCAST_COUNTS differ",
+                    "ranks disagree on HBCAST_COUNTS",
+                    () -> HierarchicalBcast.create(
+                            world,
+                            BcastOptions.defaults()
+                                    .withCounts(world.getRank() == 0 ? CountRule.TRUSTED : CountRule.ROOT)));
         } finally {
             vector.free();
             struct.free();

@@ -1,7 +1,6 @@
 package org.hbcast;
 
 import org.hbcast.call.ElementType;
-
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.junit.jupiter.api.Test;
@@ -28,11 +27,12 @@ class HierarchicalBcastMpiTest {
         int rootCount = roots.equals("all") ? size : 1 + (size > 2 ? 1 : 0) + (size > 1 ? 1 : 0);
         int small = types * Payload.Kind.values().length * 6 * rootCount;
         int mediums = (medium.equals("all") ? types : 2) * 2;
-        int larges = switch (large) {
-            case "yes" -> 2;
-            case "all" -> 2 * types;
-            default -> 0;
-        };
+        int larges =
+                switch (large) {
+                    case "yes" -> 2;
+                    case "all" -> 2 * types;
+                    default -> 0;
+                };
         out.assertAllRanksOk().assertCasesOnEveryRank(algorithms * (small + mediums + larges));
     }
 
@@ -61,14 +61,28 @@ class HierarchicalBcastMpiTest {
 
     @Test
     void largeMessagesOnTwoVirtualNodes() {
-        assertMatrix(MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("2,2").args("roots=ends", "medium=few",
-                "large=yes").run(), "ends", "few", "yes", 2);
+        assertMatrix(
+                MpiLaunch.program(BcastMatrixProgram.class)
+                        .nodeSizes("2,2")
+                        .args("roots=ends", "medium=few", "large=yes")
+                        .run(),
+                "ends",
+                "few",
+                "yes",
+                2);
     }
 
     @Test
     void thirtyTwoMebibytesPlusFiveOfEveryDatatype() {
-        assertMatrix(MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("1,2").args("roots=ends", "medium=few",
-                "large=all", "algorithms=hierarchical").run(), "ends", "few", "all", 1);
+        assertMatrix(
+                MpiLaunch.program(BcastMatrixProgram.class)
+                        .nodeSizes("1,2")
+                        .args("roots=ends", "medium=few", "large=all", "algorithms=hierarchical")
+                        .run(),
+                "ends",
+                "few",
+                "all",
+                1);
     }
 
     @Test
@@ -83,28 +97,49 @@ class HierarchicalBcastMpiTest {
 
     @Test
     void twoHundredRandomBackToBackCalls() {
-        MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("3,2").env("HBCAST_CHUNK_BYTES", "65536")
-                .args("suite=random", "calls=200").run().assertAllRanksOk().assertCasesOnEveryRank(200);
+        MpiLaunch.program(BcastMatrixProgram.class)
+                .nodeSizes("3,2")
+                .env("HBCAST_CHUNK_BYTES", "65536")
+                .args("suite=random", "calls=200")
+                .run()
+                .assertAllRanksOk()
+                .assertCasesOnEveryRank(200);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"4", "3,3", "1,3,2"})
     void nodeFanOutEveryRoot(String nodes) {
-        assertMatrix(matrix().nodeSizes(nodes).env("HBCAST_INTRA", "fanout").args("roots=all", "medium=few").run(),
-                "all", "few", "no", 2);
+        assertMatrix(
+                matrix().nodeSizes(nodes)
+                        .env("HBCAST_INTRA", "fanout")
+                        .args("roots=all", "medium=few")
+                        .run(),
+                "all",
+                "few",
+                "no",
+                2);
     }
 
     @Test
     void randomBackToBackCallsThroughTheFanOut() {
-        MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("4,2").env("HBCAST_CHUNK_BYTES", "65536")
-                .env("HBCAST_INTRA", "fanout").args("suite=random", "calls=150").run().assertAllRanksOk()
+        MpiLaunch.program(BcastMatrixProgram.class)
+                .nodeSizes("4,2")
+                .env("HBCAST_CHUNK_BYTES", "65536")
+                .env("HBCAST_INTRA", "fanout")
+                .args("suite=random", "calls=150")
+                .run()
+                .assertAllRanksOk()
                 .assertCasesOnEveryRank(150);
     }
 
     @Test
     void twoInstancesOnSplitCommunicatorsInterleaved() {
         // 40 calls on each rank's half and 40 on the whole world, interleaved.
-        MpiLaunch.program(BcastMatrixProgram.class).nodeSizes("3,3").args("suite=split").run().assertAllRanksOk()
+        MpiLaunch.program(BcastMatrixProgram.class)
+                .nodeSizes("3,3")
+                .args("suite=split")
+                .run()
+                .assertAllRanksOk()
                 .assertCasesOnEveryRank(2 * 40);
     }
 }

@@ -1,11 +1,10 @@
 package org.hbcast;
 
-import org.hbcast.call.ElementType;
-
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeAccess;
+import org.hbcast.call.ElementType;
 import sun.misc.Unsafe;
 
 /**
@@ -16,7 +15,9 @@ import sun.misc.Unsafe;
 final class Payload {
     /** How the message is held. */
     enum Kind {
-        ARRAY, BUFFER, TYPED
+        ARRAY,
+        BUFFER,
+        TYPED
     }
 
     static final int GUARD_ELEMENTS = 9;
@@ -48,6 +49,7 @@ final class Payload {
             offset = U.getLong(container, BufferUtil.BYTE_BUFFER_ADDRESS_FIELD_OFFSET);
         }
     }
+
     static byte expected(long i, long seed, ElementType type) {
         long x = (i + 1) * 0x9E3779B97F4A7C15L + seed * 0xBF58476D1CE4E5B9L;
         x ^= x >>> 29;
@@ -76,8 +78,8 @@ final class Payload {
             byte want = i < bytes ? expected(i, seed, type) : (type == ElementType.BOOLEAN && !wasRoot ? 0 : SENTINEL);
             byte got = U.getByte(base, offset + i);
             if (got != want) {
-                return (i < bytes ? "wrong data" : "write past count") + " at byte " + i + " of " + bytes + " ("
-                        + kind + " of " + type + "): got " + got + ", want " + want;
+                return (i < bytes ? "wrong data" : "write past count") + " at byte " + i + " of " + bytes + " (" + kind
+                        + " of " + type + "): got " + got + ", want " + want;
             }
         }
         return null;

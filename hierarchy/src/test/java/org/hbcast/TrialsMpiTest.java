@@ -44,12 +44,20 @@ class TrialsMpiTest {
 
     @Test
     void unevenVirtualNodes() {
-        assertDecidedAlike(MpiLaunch.program(TrialsProgram.class).nodeSizes("2,1,2").run(), 5, true, true);
+        assertDecidedAlike(
+                MpiLaunch.program(TrialsProgram.class).nodeSizes("2,1,2").run(), 5, true, true);
     }
 
     @Test
     void withEqualCountsThereIsNoHeaderToRideIn() {
-        assertDecidedAlike(MpiLaunch.program(TrialsProgram.class).nodeSizes("2,2").env("HBCAST_COUNTS", "equal")
-                .args("kept=no").run(), 4, false, false);
+        assertDecidedAlike(
+                MpiLaunch.program(TrialsProgram.class)
+                        .nodeSizes("2,2")
+                        .env("HBCAST_COUNTS", "equal")
+                        .args("kept=no")
+                        .run(),
+                4,
+                false,
+                false);
     }
 }

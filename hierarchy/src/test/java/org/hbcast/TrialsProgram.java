@@ -1,8 +1,5 @@
 package org.hbcast;
 
-import org.hbcast.call.ElementType;
-import org.hbcast.select.TrialSchedule;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import mpi.Intracomm;
 import mpi.MPI;
+import org.hbcast.call.ElementType;
+import org.hbcast.select.TrialSchedule;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 import org.hbcast.tuning.TuningFiles;
@@ -31,10 +30,12 @@ public final class TrialsProgram {
     private static final int[] BYTES = {3000, 40_000, 700_000};
     /** Enough calls for every size's first calls and trials (at most five options, two blocks each) and then some. */
     static final int CALLS_PER_SIZE = (int) TrialSchedule.FIRST_TRIAL_AFTER
-            + TrialSchedule.MAX_OPTIONS * TrialSchedule.PASSES * TrialSchedule.BLOCK + 4;
+            + TrialSchedule.MAX_OPTIONS * TrialSchedule.PASSES * TrialSchedule.BLOCK
+            + 4;
 
     public static void main(String[] args) throws Exception {
-        boolean kept = !BcastMatrixProgram.parse(args).getOrDefault("kept", "yes").equals("no");
+        boolean kept =
+                !BcastMatrixProgram.parse(args).getOrDefault("kept", "yes").equals("no");
         MpiTestProgram.run(args, (world, rest, report) -> run(world, kept, report));
     }
 
@@ -52,7 +53,8 @@ public final class TrialsProgram {
                 String v = hb.trialVerdict(bytes);
                 report.check(bytes + " B decided", () -> {
                     if (v == null || v.equals("-")) {
-                        throw new AssertionError(bytes + " B: not decided after " + CALLS_PER_SIZE + " calls (" + v + ")");
+                        throw new AssertionError(
+                                bytes + " B: not decided after " + CALLS_PER_SIZE + " calls (" + v + ")");
                     }
                 });
                 report.note("decided " + bytes, v);
@@ -83,12 +85,12 @@ public final class TrialsProgram {
                 int bytes = BYTES[k];
                 report.check("a new instance starts from the kept verdict for " + bytes + " B", () -> {
                     if (!want.equals(bytes + ":" + v)) {
-                        throw new AssertionError("a new instance starts from " + v + " for " + bytes + " B, this run kept "
-                                + want);
+                        throw new AssertionError(
+                                "a new instance starts from " + v + " for " + bytes + " B, this run kept " + want);
                     }
                 });
-                BcastMatrixProgram.check(report, again, world, Payload.Kind.BUFFER, ElementType.INT, BYTES[k] / 4, size - 1,
-                        9000 + k);
+                BcastMatrixProgram.check(
+                        report, again, world, Payload.Kind.BUFFER, ElementType.INT, BYTES[k] / 4, size - 1, 9000 + k);
             }
         }
         return "decided=" + decided;
@@ -98,7 +100,8 @@ public final class TrialsProgram {
     private static void keptInTheCache(List<String> verdicts) throws Exception {
         Path file;
         try (var files = Files.list(TuningFiles.cacheDirectory(System.getenv()))) {
-            file = files.filter(p -> p.getFileName().toString().startsWith("learnt-")).findFirst()
+            file = files.filter(p -> p.getFileName().toString().startsWith("learnt-"))
+                    .findFirst()
                     .orElseThrow(() -> new AssertionError("rank 0 kept no learnt plans in the cache"));
         }
         String json = Files.readString(file, StandardCharsets.UTF_8);

@@ -1,9 +1,5 @@
 package org.hbcast;
 
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.MemoryKind;
-import org.hbcast.select.TuningAgreement;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.MemoryKind;
+import org.hbcast.select.TuningAgreement;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.hbcast.tuning.ClusterShape;
@@ -32,15 +31,27 @@ class TuningMpiTest {
         Fingerprint fp = Fingerprint.of(HostInfo.probe(TuningAgreement.mpiVersion()), shape);
         List<TuningTable.Entry> entries = new ArrayList<>();
         for (long m = 64 << 10; m <= 1 << 20; m *= 2) {
-            entries.add(new TuningTable.Entry(m, Algorithm.KNOMIAL, 8192, 3, 1e-3,
+            entries.add(new TuningTable.Entry(
+                    m,
+                    Algorithm.KNOMIAL,
+                    8192,
+                    3,
+                    1e-3,
                     List.of(new TuningTable.Point(Algorithm.KNOMIAL, 8192, 3, 1e-3))));
         }
         Path table = dir.resolve("tuning.json");
-        TuningJson.mapper().writeValue(table.toFile(), new TuningTable(TuningTable.FORMAT_VERSION, fp, fp.id(),
-                MemoryKind.HOST, "test", null, entries));
+        TuningJson.mapper()
+                .writeValue(
+                        table.toFile(),
+                        new TuningTable(
+                                TuningTable.FORMAT_VERSION, fp, fp.id(), MemoryKind.HOST, "test", null, entries));
         // The plans agreed, the expected plan, three broadcasts.
-        MpiOutcome out = MpiLaunch.program(TuningProgram.class).nodeSizes("2,2")
-                .env("HBCAST_TUNING_FILE", table.toString()).args("expect=knomial:8192:3").run().assertAllRanksOk()
+        MpiOutcome out = MpiLaunch.program(TuningProgram.class)
+                .nodeSizes("2,2")
+                .env("HBCAST_TUNING_FILE", table.toString())
+                .args("expect=knomial:8192:3")
+                .run()
+                .assertAllRanksOk()
                 .assertCasesOnEveryRank(5);
         for (int r = 0; r < 4; r++) {
             assertEquals("knomial", out.note(r, "algorithm"), out.describe("rank " + r));
@@ -55,8 +66,12 @@ class TuningMpiTest {
     void aCorruptTableIsAWarningAndTheModelDecides() throws Exception {
         Path table = dir.resolve("broken.json");
         Files.writeString(table, "{\"formatVersion\": 1, \"entries\": [ {\"bytes\": 65536, \"chunkBytes\": 0");
-        MpiOutcome out = MpiLaunch.program(TuningProgram.class).nodeSizes("2,2")
-                .env("HBCAST_TUNING_FILE", table.toString()).run().assertAllRanksOk().assertCasesOnEveryRank(4);
+        MpiOutcome out = MpiLaunch.program(TuningProgram.class)
+                .nodeSizes("2,2")
+                .env("HBCAST_TUNING_FILE", table.toString())
+                .run()
+                .assertAllRanksOk()
+                .assertCasesOnEveryRank(4);
         assertTrue(out.output().contains("tuning table " + table + " not used"), out.output());
         for (int r = 0; r < 4; r++) {
             assertTrue(out.note(r, "reason").contains("cost model"), out.describe("rank " + r));

@@ -1,11 +1,10 @@
 package org.hbcast;
 
-import org.hbcast.plan.Plan;
-
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import mpi.Intracomm;
 import mpi.MPI;
+import org.hbcast.plan.Plan;
 import org.hbcast.testing.MpiTestProgram;
 
 /**
@@ -16,8 +15,7 @@ import org.hbcast.testing.MpiTestProgram;
  * {@code reason} and figures {@code chunkBytes}, {@code radix}.
  */
 public final class TuningProgram {
-    private TuningProgram() {
-    }
+    private TuningProgram() {}
 
     public static void main(String[] args) throws Exception {
         MpiTestProgram.run(args, (world, rest, report) -> {
@@ -40,8 +38,10 @@ public final class TuningProgram {
                     }
                 });
                 Plan p = hb.plan(256 << 10);
-                report.note("algorithm", p.algorithm().toString()).note("reason", p.reason())
-                        .figure("chunkBytes", p.chunkBytes()).figure("radix", p.radix());
+                report.note("algorithm", p.algorithm().toString())
+                        .note("reason", p.reason())
+                        .figure("chunkBytes", p.chunkBytes())
+                        .figure("radix", p.radix());
                 if (!expect.equals("none")) {
                     report.check("256 KiB runs " + expect + " from the table", () -> {
                         String got = p.algorithm() + ":" + p.chunkBytes() + ":" + p.radix();
@@ -68,7 +68,8 @@ public final class TuningProgram {
         hb.bcast(buf, size, MPI.BYTE, root);
         for (int i = 0; i < size; i++) {
             if (buf.get(i) != (byte) (i * 7 + 3)) {
-                throw new IllegalStateException("size " + size + ": byte " + i + " is wrong with plan " + hb.plan(size));
+                throw new IllegalStateException(
+                        "size " + size + ": byte " + i + " is wrong with plan " + hb.plan(size));
             }
         }
     }

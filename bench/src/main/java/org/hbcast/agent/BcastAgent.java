@@ -15,8 +15,7 @@ import net.bytebuddy.asm.Advice;
  * (see {@link Redirect}). Everything else runs in the bindings as before.
  */
 public final class BcastAgent {
-    private BcastAgent() {
-    }
+    private BcastAgent() {}
 
     public static void premain(String arguments, Instrumentation instrumentation) {
         install(instrumentation);
@@ -31,31 +30,34 @@ public final class BcastAgent {
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .type(named("mpi.Comm"))
-                .transform((builder, type, loader, module, domain) -> builder
-                        .visit(Advice.to(BcastAdvice.class).on(named("bcast").and(takesArguments(4))))
+                .transform((builder, type, loader, module, domain) -> builder.visit(
+                                Advice.to(BcastAdvice.class).on(named("bcast").and(takesArguments(4))))
                         .visit(Advice.to(FreeAdvice.class).on(named("free").and(takesArguments(0)))))
                 .type(named("mpi.MPI"))
-                .transform((builder, type, loader, module, domain) -> builder
-                        .visit(Advice.to(FinalizeAdvice.class).on(named("Finalize").and(takesArguments(0)))))
+                .transform((builder, type, loader, module, domain) -> builder.visit(
+                        Advice.to(FinalizeAdvice.class).on(named("Finalize").and(takesArguments(0)))))
                 .installOn(instrumentation);
     }
 
     /** Woven into {@code Comm.bcast(Object, int, Datatype, int)}: skips the bindings' body when hbcast took the call. */
     static final class BcastAdvice {
-        private BcastAdvice() {
-        }
+        private BcastAdvice() {}
 
         @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
-        static boolean enter(@Advice.This Object comm, @Advice.Argument(0) Object buf, @Advice.Argument(1) int count,
-                             @Advice.Argument(2) Object type, @Advice.Argument(3) int root) throws Exception {
+        static boolean enter(
+                @Advice.This Object comm,
+                @Advice.Argument(0) Object buf,
+                @Advice.Argument(1) int count,
+                @Advice.Argument(2) Object type,
+                @Advice.Argument(3) int root)
+                throws Exception {
             return Redirect.bcast(comm, buf, count, type, root);
         }
     }
 
     /** Woven into {@code Comm.free()}: closes the communicator's instance first (both are collective). */
     static final class FreeAdvice {
-        private FreeAdvice() {
-        }
+        private FreeAdvice() {}
 
         @Advice.OnMethodEnter
         static void enter(@Advice.This Object comm) throws Exception {
@@ -65,8 +67,7 @@ public final class BcastAgent {
 
     /** Woven into {@code MPI.Finalize()}: closes every instance left, then reports. */
     static final class FinalizeAdvice {
-        private FinalizeAdvice() {
-        }
+        private FinalizeAdvice() {}
 
         @Advice.OnMethodEnter
         static void enter() throws Exception {

@@ -1,7 +1,5 @@
 package org.hbcast.agent;
 
-import org.hbcast.call.ElementType;
-
 import java.nio.Buffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +10,7 @@ import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPIException;
 import org.hbcast.HierarchicalBcast;
+import org.hbcast.call.ElementType;
 
 /**
  * What the woven advice calls: one {@link HierarchicalBcast} per intra-communicator, made at its
@@ -34,11 +33,11 @@ public final class Redirect {
     private static final Map<Object, HierarchicalBcast> INSTANCES = new ConcurrentHashMap<>();
     /** Communicators in the order their instances were made: closed in that order at Finalize, on every rank alike. */
     private static final List<Object> ORDER = new ArrayList<>();
+
     private static final AtomicLong REDIRECTED = new AtomicLong();
     private static final AtomicLong PASSED = new AtomicLong();
 
-    private Redirect() {
-    }
+    private Redirect() {}
 
     /** True when hbcast broadcast the call; false to let the bindings run it. */
     public static boolean bcast(Object comm, Object buf, int count, Object type, int root) throws MPIException {

@@ -43,8 +43,7 @@ abstract class BenchBuffer implements AutoCloseable {
     abstract void copyInto(BenchBuffer dst, int size);
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     static byte pattern(int i, int iteration) {
         return (byte) (i * 31 + iteration * 7 + 1);

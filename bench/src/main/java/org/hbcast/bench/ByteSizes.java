@@ -6,8 +6,7 @@ import java.util.Locale;
 
 /** Byte counts as people write them: {@code 4096}, {@code 64K}, {@code 16M}, {@code 1G} (binary units). */
 public final class ByteSizes {
-    private ByteSizes() {
-    }
+    private ByteSizes() {}
 
     public static long parse(String text) {
         String t = text.trim().toUpperCase(Locale.ROOT).replace("IB", "").replace("B", "");

@@ -1,8 +1,5 @@
 package org.hbcast.bench;
 
-import org.hbcast.plan.Algorithm;
-import org.hbcast.select.TuningAgreement;
-
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -10,6 +7,8 @@ import mpi.MPI;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.device.CudaDevices;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.select.TuningAgreement;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.HostInfo;
@@ -25,7 +24,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "fingerprint", mixinStandardHelpOptions = true, description = "Print the hardware fingerprint.")
 public final class FingerprintReport implements Callable<Integer> {
-    @Option(names = "--layout", description = "NODESxRANKS or node sizes (default: the MPI run's layout, or 1x1 outside mpirun)")
+    @Option(
+            names = "--layout",
+            description = "NODESxRANKS or node sizes (default: the MPI run's layout, or 1x1 outside mpirun)")
     String layout;
 
     @Option(names = "--virtual", description = "the nodes are virtual")
@@ -39,7 +40,8 @@ public final class FingerprintReport implements Callable<Integer> {
     public Integer call() throws Exception {
         if (layout == null && System.getenv("OMPI_COMM_WORLD_SIZE") != null) {
             MPI.Init(new String[0]);
-            try (HierarchicalBcast hb = HierarchicalBcast.create(MPI.COMM_WORLD,
+            try (HierarchicalBcast hb = HierarchicalBcast.create(
+                    MPI.COMM_WORLD,
                     BcastOptions.defaults().withAlgorithm(Algorithm.NATIVE).withTuningFile(Path.of("none")))) {
                 if (MPI.COMM_WORLD.getRank() == 0) {
                     print(hb.fingerprint());

@@ -6,8 +6,7 @@ import picocli.CommandLine;
 
 /** The main of every picocli tool that runs under {@code mpirun}: MPI around the command, its exit code out. */
 public final class MpiCommand {
-    private MpiCommand() {
-    }
+    private MpiCommand() {}
 
     public static void run(Object command, String[] args) throws Exception {
         run(rank -> commandLine(command), args);

@@ -1,9 +1,5 @@
 package org.hbcast.bench;
 
-import org.hbcast.call.CountRule;
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.IntraNode;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
@@ -22,66 +18,106 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
+import org.hbcast.call.CountRule;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * Broadcast latency in the manner of OSU Micro-Benchmarks' {@code osu_bcast}, same flags and
  * output, plus several implementations measured side by side in one run on the same buffers,
  * interleaved size by size, with a ratio column (native over each of ours) and CSV/JSON output.
  */
-@Command(name = "osu_bcast", version = "hbcast OsuBcast: osu_bcast of OSU Micro-Benchmarks " + OsuBcast.OMB_VERSION
-        + " (flags and output), Java",
+@Command(
+        name = "osu_bcast",
+        version = "hbcast OsuBcast: osu_bcast of OSU Micro-Benchmarks " + OsuBcast.OMB_VERSION
+                + " (flags and output), Java",
         description = "OSU-style MPI broadcast latency, several implementations side by side.")
 public final class OsuBcast implements Callable<Integer> {
     /** The OSU Micro-Benchmarks release whose osu_bcast flags, defaults and output this follows. */
     static final String OMB_VERSION = "v7.3";
     /** Above this many bytes OSU switches to the "large" iteration and warm-up counts. */
     static final long LARGE_MESSAGE_SIZE = 8192;
+
     static final long DEFAULT_MAX_SIZE = 1 << 20;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "print this help")
     boolean help;
 
-    @Option(names = {"-v", "--version"}, versionHelp = true, description = "print version info")
+    @Option(
+            names = {"-v", "--version"},
+            versionHelp = true,
+            description = "print version info")
     boolean version;
 
-    @Option(names = {"-m", "--message-size"}, paramLabel = "[MIN:]MAX",
-            description = "message sizes in bytes, doubling from MIN to MAX: MAX, MIN:MAX, MIN: or :MAX (default 1:1048576)")
+    @Option(
+            names = {"-m", "--message-size"},
+            paramLabel = "[MIN:]MAX",
+            description =
+                    "message sizes in bytes, doubling from MIN to MAX: MAX, MIN:MAX, MIN: or :MAX (default 1:1048576)")
     String sizes = "1:" + DEFAULT_MAX_SIZE;
 
-    @Option(names = {"-i", "--iterations"}, paramLabel = "ITER",
+    @Option(
+            names = {"-i", "--iterations"},
+            paramLabel = "ITER",
             description = "iterations per size (default 1000, 100 above 8 KiB)")
     Integer iterations;
 
-    @Option(names = {"-x", "--warmup"}, paramLabel = "ITER",
+    @Option(
+            names = {"-x", "--warmup"},
+            paramLabel = "ITER",
             description = "warm-up iterations per size (default 100, 10 above 8 KiB)")
     Integer warmup;
 
-    @Option(names = {"-f", "--full"}, description = "full format: minimum and maximum latency and iterations too")
+    @Option(
+            names = {"-f", "--full"},
+            description = "full format: minimum and maximum latency and iterations too")
     boolean full;
 
-    @Option(names = {"-c", "--validation"}, description = "validate every received message; adds a Validation column (Pass/Fail)")
+    @Option(
+            names = {"-c", "--validation"},
+            description = "validate every received message; adds a Validation column (Pass/Fail)")
     boolean validate;
 
-    @Option(names = {"-a", "--api"}, paramLabel = "arrays|buffer",
+    @Option(
+            names = {"-a", "--api"},
+            paramLabel = "arrays|buffer",
             description = "message container: Java arrays or direct buffers (default buffer)")
     String container = "buffer";
 
-    @Option(names = "-d", paramLabel = "host|cuda", description = "where the message lives: host memory or CUDA device memory (default host)")
+    @Option(
+            names = "-d",
+            paramLabel = "host|cuda",
+            description = "where the message lives: host memory or CUDA device memory (default host)")
     String memory = "host";
 
-    @Option(names = {"-k", "--root-rank", "--root"}, paramLabel = "RANK", description = "root rank (default 0)")
+    @Option(
+            names = {"-k", "--root-rank", "--root"},
+            paramLabel = "RANK",
+            description = "root rank (default 0)")
     int root;
 
-    @Option(names = "--impl", split = ",", description = "implementations: native, knomial, hierarchical (or hierarchical/ring, hierarchical/fanout), auto, staged (native through host memory, for -d cuda), each optionally with :root, :equal or :trusted for its count rule (HBCAST_COUNTS), e.g. auto:trusted (default native,hierarchical)")
+    @Option(
+            names = "--impl",
+            split = ",",
+            description =
+                    "implementations: native, knomial, hierarchical (or hierarchical/ring, hierarchical/fanout), auto, staged (native through host memory, for -d cuda), each optionally with :root, :equal or :trusted for its count rule (HBCAST_COUNTS), e.g. auto:trusted (default native,hierarchical)")
     List<String> impls = List.of("native", "hierarchical");
 
-    @Option(names = "--repeat", description = "measure each size this many times, implementations interleaved, and report the median (default 1)")
+    @Option(
+            names = "--repeat",
+            description =
+                    "measure each size this many times, implementations interleaved, and report the median (default 1)")
     int repeat = 1;
 
-    @Option(names = "--memcpy", description = "also time a plain copy of each size on rank 0 (memcpy(us) column), for the copy bound")
+    @Option(
+            names = "--memcpy",
+            description = "also time a plain copy of each size on rank 0 (memcpy(us) column), for the copy bound")
     boolean memcpy;
 
     @Option(names = "--csv", description = "also write the results as CSV")
@@ -109,17 +145,19 @@ public final class OsuBcast implements Callable<Integer> {
             throw new CommandLine.ParameterException(cli, e.getMessage());
         }
         if (iterations != null && iterations < 1 || warmup != null && warmup < 0) {
-            throw new CommandLine.ParameterException(cli, "-i must be at least 1 and -x at least 0, not -i "
-                    + iterations + " -x " + warmup);
+            throw new CommandLine.ParameterException(
+                    cli, "-i must be at least 1 and -x at least 0, not -i " + iterations + " -x " + warmup);
         }
-        boolean arrays = switch (container) {
-            case "arrays", "array" -> true;
-            case "buffer", "buffers" -> false;
-            default -> throw new CommandLine.ParameterException(cli, "-a takes arrays or buffer, not " + container);
-        };
+        boolean arrays =
+                switch (container) {
+                    case "arrays", "array" -> true;
+                    case "buffer", "buffers" -> false;
+                    default -> throw new CommandLine.ParameterException(
+                            cli, "-a takes arrays or buffer, not " + container);
+                };
         if (root < 0 || root >= world.getSize()) {
-            throw new CommandLine.ParameterException(cli, "-k/--root-rank " + root + " is outside 0.."
-                    + (world.getSize() - 1));
+            throw new CommandLine.ParameterException(
+                    cli, "-k/--root-rank " + root + " is outside 0.." + (world.getSize() - 1));
         }
         if (repeat < 1) {
             throw new CommandLine.ParameterException(cli, "--repeat must be at least 1, not " + repeat);
@@ -128,9 +166,15 @@ public final class OsuBcast implements Callable<Integer> {
         for (String impl : impls) {
             instances.add(HierarchicalBcast.create(world, options(cli, impl)));
         }
-        BenchBuffer buf = BenchBuffer.of(memory, arrays, (int) range[1], instances.get(0).topology().position());
+        BenchBuffer buf = BenchBuffer.of(
+                memory, arrays, (int) range[1], instances.get(0).topology().position());
         BenchBuffer copy = memcpy && rank == 0
-                ? BenchBuffer.of(memory, arrays, (int) range[1], instances.get(0).topology().position()) : null;
+                ? BenchBuffer.of(
+                        memory,
+                        arrays,
+                        (int) range[1],
+                        instances.get(0).topology().position())
+                : null;
         if (rank == 0) {
             header(instances);
         }
@@ -265,9 +309,11 @@ public final class OsuBcast implements Callable<Integer> {
     private void header(List<HierarchicalBcast> instances) throws MPIException {
         System.out.println("# OSU MPI Broadcast Latency Test " + OMB_VERSION);
         System.out.println("# Datatype: MPI_BYTE.");
-        System.out.println("# hbcast OsuBcast (Java): container " + container + ", memory " + memory + ", " + world.getSize()
-                + " ranks, ranks per node " + Arrays.toString(instances.get(0).topology().layout().nodeSizes()) + ", root " + root
-                + (repeat > 1 ? ", median of " + repeat + " interleaved runs" : ""));
+        System.out.println(
+                "# hbcast OsuBcast (Java): container " + container + ", memory " + memory + ", " + world.getSize()
+                        + " ranks, ranks per node "
+                        + Arrays.toString(instances.get(0).topology().layout().nodeSizes()) + ", root " + root
+                        + (repeat > 1 ? ", median of " + repeat + " interleaved runs" : ""));
         StringBuilder sb = new StringBuilder(String.format("%-10s", "# Size"));
         boolean single = impls.size() == 1;
         for (String impl : impls) {
@@ -328,8 +374,8 @@ public final class OsuBcast implements Callable<Integer> {
         System.out.flush();
     }
 
-    private Map<String, Object> row(long size, int iters, double[] avg, double[] min, double[] max, double copyUs,
-                                    long errors) {
+    private Map<String, Object> row(
+            long size, int iters, double[] avg, double[] min, double[] max, double copyUs, long errors) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("size", size);
         row.put("iterations", iters);

@@ -5,8 +5,7 @@ import org.hbcast.mpi.Topology;
 
 /** Prints the topology of MPI.COMM_WORLD (nodes, ranks, processor names) from rank 0. */
 public final class TopologyReport {
-    private TopologyReport() {
-    }
+    private TopologyReport() {}
 
     public static void main(String[] args) throws Exception {
         MPI.Init(args);

@@ -35,10 +35,16 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "user-probe", description = "Broadcast latency as applications call it: short interleaved blocks.")
 public final class UserProbe implements Callable<Integer> {
-    @Option(names = {"-m", "--message-size"}, paramLabel = "[MIN:]MAX", description = "sizes in bytes, doubling (default 1:4194304)")
+    @Option(
+            names = {"-m", "--message-size"},
+            paramLabel = "[MIN:]MAX",
+            description = "sizes in bytes, doubling (default 1:4194304)")
     String sizes = "1:4194304";
 
-    @Option(names = "--impl", split = ",", description = "implementations, the first is the reference (default mpi,auto,mpi)")
+    @Option(
+            names = "--impl",
+            split = ",",
+            description = "implementations, the first is the reference (default mpi,auto,mpi)")
     List<String> impls = List.of("mpi", "auto", "mpi");
 
     @Option(names = "--blocks", description = "blocks per implementation and size (default 7)")
@@ -50,8 +56,13 @@ public final class UserProbe implements Callable<Integer> {
     @Option(names = "--warmup", description = "warm-up calls per implementation and size (default 3)")
     int warmup = 3;
 
-    @Option(names = "--cold", split = ",", paramLabel = "SIZE", description = "before the table, the first calls of a"
-            + " fresh instance of each implementation at these sizes in bytes (default 1024,65536,1048576; 0 for none)")
+    @Option(
+            names = "--cold",
+            split = ",",
+            paramLabel = "SIZE",
+            description =
+                    "before the table, the first calls of a"
+                            + " fresh instance of each implementation at these sizes in bytes (default 1024,65536,1048576; 0 for none)")
     List<Long> coldSizes = List.of(1024L, 65536L, 1048576L);
 
     @Option(names = "--json", paramLabel = "FILE", description = "also write the figures as JSON (rank 0)")
@@ -77,11 +88,13 @@ public final class UserProbe implements Callable<Integer> {
             throw new CommandLine.ParameterException(cli, e.getMessage());
         }
         if (blocks < 1 || calls < 1 || warmup < 0) {
-            throw new CommandLine.ParameterException(cli, "--blocks and --calls must be at least 1 and --warmup at least"
-                    + " 0, not " + blocks + ", " + calls + ", " + warmup);
+            throw new CommandLine.ParameterException(
+                    cli,
+                    "--blocks and --calls must be at least 1 and --warmup at least" + " 0, not " + blocks + ", " + calls
+                            + ", " + warmup);
         }
         for (String impl : impls) {
-            OsuBcast.options(cli, impl.equals("mpi") ? "native" : impl);   // a bad name fails before any run
+            OsuBcast.options(cli, impl.equals("mpi") ? "native" : impl); // a bad name fails before any run
         }
         long largest = range[1];
         for (long c : coldSizes) {
@@ -116,7 +129,7 @@ public final class UserProbe implements Callable<Integer> {
             }
             for (int b = 0; b < blocks; b++) {
                 for (int j = 0; j < impls.size(); j++) {
-                    int k = (j + b) % impls.size();   // rotate so that no implementation always goes first
+                    int k = (j + b) % impls.size(); // rotate so that no implementation always goes first
                     times[k][b] = block(instances.get(k), buf, (int) size);
                 }
             }
@@ -170,7 +183,8 @@ public final class UserProbe implements Callable<Integer> {
             for (String impl : distinct) {
                 world.barrier();
                 long t0 = System.nanoTime();
-                HierarchicalBcast hb = impl.equals("mpi") ? null : HierarchicalBcast.create(world, OsuBcast.options(cli, impl));
+                HierarchicalBcast hb =
+                        impl.equals("mpi") ? null : HierarchicalBcast.create(world, OsuBcast.options(cli, impl));
                 double[] stamps = new double[COLD_CALLS + 1];
                 stamps[0] = (System.nanoTime() - t0) / 1e3;
                 world.barrier();
@@ -195,12 +209,26 @@ public final class UserProbe implements Callable<Integer> {
                     if (!printed) {
                         System.out.println("# first calls of a fresh instance: the slowest rank's time from a barrier;"
                                 + " create, call 1, mean of calls 1-10, mean of calls 1-100");
-                        System.out.printf(Locale.ROOT, "%-10s%22s%14s%14s%16s%17s%n", "# Size", "impl", "create (ms)",
-                                "first (us)", "first 10 (us)", "first 100 (us)");
+                        System.out.printf(
+                                Locale.ROOT,
+                                "%-10s%22s%14s%14s%16s%17s%n",
+                                "# Size",
+                                "impl",
+                                "create (ms)",
+                                "first (us)",
+                                "first 10 (us)",
+                                "first 100 (us)");
                         printed = true;
                     }
-                    System.out.printf(Locale.ROOT, "%-10d%22s%14.1f%14.2f%16.2f%17.2f%n", size, impl, stamps[0] / 1e3,
-                            stamps[1], stamps[10] / 10, stamps[COLD_CALLS] / COLD_CALLS);
+                    System.out.printf(
+                            Locale.ROOT,
+                            "%-10d%22s%14.1f%14.2f%16.2f%17.2f%n",
+                            size,
+                            impl,
+                            stamps[0] / 1e3,
+                            stamps[1],
+                            stamps[10] / 10,
+                            stamps[COLD_CALLS] / COLD_CALLS);
                 }
             }
         }
@@ -228,8 +256,14 @@ public final class UserProbe implements Callable<Integer> {
     }
 
     private void header(int twin) throws MPIException {
-        System.out.printf(Locale.ROOT, "# hbcast user-style probe: %d ranks, %d warm-up calls, median of %d blocks of %d"
-                + " calls, a block's time the slowest rank's%n", world.getSize(), warmup, blocks, calls);
+        System.out.printf(
+                Locale.ROOT,
+                "# hbcast user-style probe: %d ranks, %d warm-up calls, median of %d blocks of %d"
+                        + " calls, a block's time the slowest rank's%n",
+                world.getSize(),
+                warmup,
+                blocks,
+                calls);
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-10s", "# Size"));
         for (String impl : impls) {
             sb.append(String.format(Locale.ROOT, "%22s", impl + " (us)"));
@@ -238,7 +272,11 @@ public final class UserProbe implements Callable<Integer> {
             sb.append(String.format(Locale.ROOT, "%" + ratioWidth(k) + "s", impls.get(0) + "/" + impls.get(k)));
         }
         if (twin > 0) {
-            sb.append("   (A/A: column ").append(impls.get(0)).append('/').append(impls.get(twin)).append(')');
+            sb.append("   (A/A: column ")
+                    .append(impls.get(0))
+                    .append('/')
+                    .append(impls.get(twin))
+                    .append(')');
         }
         System.out.println(sb);
     }

@@ -25,18 +25,22 @@ class AgentIT {
      * hbcast; a heap buffer, a derived datatype and an inter-communicator go to Open MPI.
      */
     private static final int REDIRECTED = 25 + 2 + 40;
+
     private static final int PASSED = 3;
     private static final Pattern REPORT =
             Pattern.compile("hbcast agent: (\\d+) bcast calls redirected, (\\d+) passed to Open MPI");
 
     private static String programClasspath() throws URISyntaxException {
         String mpiJar = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(e -> e.contains("org/open-mpi/mpi")).findFirst().orElseThrow();
+                .filter(e -> e.contains("org/open-mpi/mpi"))
+                .findFirst()
+                .orElseThrow();
         return String.join(File.pathSeparator, location(PlainMpiProgram.class), location(MpiTestProgram.class), mpiJar);
     }
 
     private static String location(Class<?> c) throws URISyntaxException {
-        return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .toString();
     }
 
     /** Every rank checked every call, each reported where its calls went, nothing was left behind. */
@@ -55,20 +59,36 @@ class AgentIT {
 
     @Test
     void anUnmodifiedProgramOnOneNodeOfFour() throws Exception {
-        MpiOutcome out = MpiLaunch.program(PlainMpiProgram.class).ranks(4).classpath(programClasspath()).agent()
-                .env("HBCAST_AGENT_REPORT", "1").run();
+        MpiOutcome out = MpiLaunch.program(PlainMpiProgram.class)
+                .ranks(4)
+                .classpath(programClasspath())
+                .agent()
+                .env("HBCAST_AGENT_REPORT", "1")
+                .run();
         assertRedirected(out, 4);
     }
 
     @Test
     void anUnmodifiedProgramOnATestBedOfTwoHosts() throws Exception {
-        assertRedirected(MpiLaunch.program(PlainMpiProgram.class).testBed(2, 2).classpath(programClasspath()).agent()
-                .env("HBCAST_AGENT_REPORT", "1").run(), 4);
+        assertRedirected(
+                MpiLaunch.program(PlainMpiProgram.class)
+                        .testBed(2, 2)
+                        .classpath(programClasspath())
+                        .agent()
+                        .env("HBCAST_AGENT_REPORT", "1")
+                        .run(),
+                4);
     }
 
     @Test
     void anUnmodifiedProgramOnTwoVirtualNodes() throws Exception {
-        assertRedirected(MpiLaunch.program(PlainMpiProgram.class).nodeSizes("2,2").classpath(programClasspath())
-                .agent().env("HBCAST_AGENT_REPORT", "1").run(), 4);
+        assertRedirected(
+                MpiLaunch.program(PlainMpiProgram.class)
+                        .nodeSizes("2,2")
+                        .classpath(programClasspath())
+                        .agent()
+                        .env("HBCAST_AGENT_REPORT", "1")
+                        .run(),
+                4);
     }
 }

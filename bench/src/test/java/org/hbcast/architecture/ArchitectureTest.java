@@ -1,11 +1,9 @@
 package org.hbcast.architecture;
 
-import org.hbcast.HierarchicalBcast;
-
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -32,8 +30,9 @@ class ArchitectureTest {
     private static final String[] GPU_LAYER = {ENGINE, "org.hbcast.transport..", "org.hbcast.device.."};
     private static final String API = "org.hbcast";
     private static final String TUNING = "org.hbcast.tuning..";
-    private static final String[] HIERARCHY = {"org.hbcast.plan..", TUNING, "org.hbcast.select..", "org.hbcast.call..",
-        "org.hbcast.orchestration.."};
+    private static final String[] HIERARCHY = {
+        "org.hbcast.plan..", TUNING, "org.hbcast.select..", "org.hbcast.call..", "org.hbcast.orchestration.."
+    };
     private static final String[] BENCH = {"org.hbcast.bench..", "org.hbcast.agent.."};
     private static JavaClasses classes;
 
@@ -52,25 +51,42 @@ class ArchitectureTest {
 
     @BeforeAll
     static void importClasses() {
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("org.hbcast");
         // Every module's classes are there, so no rule passes for want of classes to check.
-        for (String name : new String[] {"org.hbcast.mpi.HeaderRelay", "org.hbcast.stage.StageLoop", "org.hbcast.transport.shm.CallBoard",
-            "org.hbcast.HierarchicalBcast", "org.hbcast.orchestration.PlanDriver", "org.hbcast.tuning.CostModel", "org.hbcast.bench.UserProbe"}) {
+        for (String name : new String[] {
+            "org.hbcast.mpi.HeaderRelay",
+            "org.hbcast.stage.StageLoop",
+            "org.hbcast.transport.shm.CallBoard",
+            "org.hbcast.HierarchicalBcast",
+            "org.hbcast.orchestration.PlanDriver",
+            "org.hbcast.tuning.CostModel",
+            "org.hbcast.bench.UserProbe"
+        }) {
             assertTrue(classes.contain(name), name + " was not imported");
         }
     }
 
     @Test
     void theMpiLayerUsesNoOtherModule() {
-        noClasses().that().resideInAnyPackage(MPI_LAYER, STAGE).should().dependOnClassesThat()
+        noClasses()
+                .that()
+                .resideInAnyPackage(MPI_LAYER, STAGE)
+                .should()
+                .dependOnClassesThat()
                 .resideInAnyPackage(all(GPU_LAYER, API, HIERARCHY, BENCH))
-                .because("mpi-layer is the bottom layer").check(classes);
+                .because("mpi-layer is the bottom layer")
+                .check(classes);
     }
 
     @Test
     void theStageContractAndItsLoopKnowNoTransport() {
-        noClasses().that().resideInAPackage(STAGE).should().dependOnClassesThat()
+        noClasses()
+                .that()
+                .resideInAPackage(STAGE)
+                .should()
+                .dependOnClassesThat()
                 .resideInAnyPackage(all(MPI_LAYER, "mpi..", GPU_LAYER, "jcuda.."))
                 .because("the tree, the node's transports and the staging copies all implement the stage contract")
                 .check(classes);
@@ -78,51 +94,89 @@ class ArchitectureTest {
 
     @Test
     void theEngineKnowsNeitherCudaNorSharedMemory() {
-        noClasses().that().resideInAPackage(ENGINE).should().dependOnClassesThat()
+        noClasses()
+                .that()
+                .resideInAPackage(ENGINE)
+                .should()
+                .dependOnClassesThat()
                 .resideInAnyPackage("org.hbcast.transport..", "org.hbcast.device..", "jcuda..")
-                .because("the ring moves chunks over its link interface, whatever memory they are in").check(classes);
+                .because("the ring moves chunks over its link interface, whatever memory they are in")
+                .check(classes);
     }
 
     @Test
     void theGpuLayerTakesOnlyTheStageContractFromTheMpiLayer() {
-        noClasses().that().resideInAnyPackage(GPU_LAYER).should().dependOnClassesThat().resideInAPackage(MPI_LAYER)
-                .because("inside a node nothing goes over MPI; the caller gives a transport its wire").check(classes);
+        noClasses()
+                .that()
+                .resideInAnyPackage(GPU_LAYER)
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(MPI_LAYER)
+                .because("inside a node nothing goes over MPI; the caller gives a transport its wire")
+                .check(classes);
     }
 
     @Test
     void theGpuLayerUsesNeitherTheHierarchyNorBench() {
-        noClasses().that().resideInAnyPackage(GPU_LAYER).should().dependOnClassesThat()
-                .resideInAnyPackage(all(API, HIERARCHY, BENCH)).because("gpu-layer moves bytes; what to move is the hierarchy's business").check(classes);
+        noClasses()
+                .that()
+                .resideInAnyPackage(GPU_LAYER)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(all(API, HIERARCHY, BENCH))
+                .because("gpu-layer moves bytes; what to move is the hierarchy's business")
+                .check(classes);
     }
 
     @Test
     void theLibraryNeverUsesBench() {
-        noClasses().that().resideInAnyPackage(all(MPI_LAYER, STAGE, GPU_LAYER, API, HIERARCHY))
-                .should().dependOnClassesThat()
-                .resideInAnyPackage(BENCH).because("bench measures the library, never the other way").check(classes);
+        noClasses()
+                .that()
+                .resideInAnyPackage(all(MPI_LAYER, STAGE, GPU_LAYER, API, HIERARCHY))
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(BENCH)
+                .because("bench measures the library, never the other way")
+                .check(classes);
     }
 
     @Test
     void openMpisBindingsAreTouchedOnlyByTheMpiLayerAndTheOrchestration() {
-        noClasses().that().resideInAnyPackage(all(GPU_LAYER, STAGE, TUNING, "org.hbcast.plan..")).should()
-                .dependOnClassesThat().resideInAPackage("mpi..")
+        noClasses()
+                .that()
+                .resideInAnyPackage(all(GPU_LAYER, STAGE, TUNING, "org.hbcast.plan.."))
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("mpi..")
                 .because("everything that touches mpi.* stays in few places, so another binding could replace it")
                 .check(classes);
     }
 
     @Test
     void theApiPackageHoldsTheApiOnly() {
-        classes().that().resideInAPackage(API).and().areTopLevelClasses().should()
-                .haveSimpleNameStartingWith("HierarchicalBcast").orShould().haveSimpleName("BcastOptions")
+        classes()
+                .that()
+                .resideInAPackage(API)
+                .and()
+                .areTopLevelClasses()
+                .should()
+                .haveSimpleNameStartingWith("HierarchicalBcast")
+                .orShould()
+                .haveSimpleName("BcastOptions")
                 .because("org.hbcast is what programs call; the library's work lives in packages named by job")
                 .check(classes);
     }
 
     @Test
     void nothingBelowTheApiUsesIt() {
-        noClasses().that().resideInAnyPackage(all(HIERARCHY, MPI_LAYER, STAGE, GPU_LAYER))
-                .should().dependOnClassesThat().resideInAPackage(API)
-                .because("the API sits on top: a package below that used it would make a cycle").check(classes);
+        noClasses()
+                .that()
+                .resideInAnyPackage(all(HIERARCHY, MPI_LAYER, STAGE, GPU_LAYER))
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(API)
+                .because("the API sits on top: a package below that used it would make a cycle")
+                .check(classes);
     }
 
     @Test
@@ -132,7 +186,10 @@ class ArchitectureTest {
 
     @Test
     void theGpuLayersPackagesHaveNoCycles() {
-        slices().matching("org.hbcast.transport.(*)..").should().beFreeOfCycles().check(classes);
+        slices().matching("org.hbcast.transport.(*)..")
+                .should()
+                .beFreeOfCycles()
+                .check(classes);
     }
 
     @Test

@@ -17,14 +17,19 @@ class OsuBcastMpiTest {
     @Test
     void singleImplementationPrintsOsuFormat(@TempDir Path dir) throws IOException {
         Path json = dir.resolve("run.json");
-        MpiOutcome out = MpiLaunch.program(OsuBcast.class).ranks(2)
-                .args("-m", "1:16", "-i", "3", "-x", "1", "-f", "-c", "--impl", "native", "--json", json.toString()).run();
+        MpiOutcome out = MpiLaunch.program(OsuBcast.class)
+                .ranks(2)
+                .args("-m", "1:16", "-i", "3", "-x", "1", "-f", "-c", "--impl", "native", "--json", json.toString())
+                .run();
         assertEquals(0, out.exitCode(), out.output());
-        List<String> lines = out.output().lines().filter(l -> !l.startsWith("hbrun:")).toList();
+        List<String> lines =
+                out.output().lines().filter(l -> !l.startsWith("hbrun:")).toList();
         assertTrue(lines.contains("# OSU MPI Broadcast Latency Test v7.3"), out.output());
         assertTrue(lines.contains("# Datatype: MPI_BYTE."), out.output());
-        assertTrue(lines.contains("# Size       Avg Latency(us)   Min Latency(us)   Max Latency(us)  Iterations"
-                + "        Validation"), out.output());
+        assertTrue(
+                lines.contains("# Size       Avg Latency(us)   Min Latency(us)   Max Latency(us)  Iterations"
+                        + "        Validation"),
+                out.output());
         List<String> rows = lines.stream().filter(l -> l.matches("^\\d+ .*")).toList();
         assertEquals(5, rows.size(), out.output());
         for (String row : rows) {
@@ -33,15 +38,34 @@ class OsuBcastMpiTest {
         RunFile run = RunFile.read(json);
         assertEquals(2, run.ranks());
         assertEquals(List.of("native"), run.impls());
-        assertEquals(List.of(1L, 2L, 4L, 8L, 16L), run.samples().stream().map(RunFile.Sample::size).toList());
+        assertEquals(
+                List.of(1L, 2L, 4L, 8L, 16L),
+                run.samples().stream().map(RunFile.Sample::size).toList());
     }
 
     @Test
     void sideBySideWithMemcpyOnVirtualNodes(@TempDir Path dir) throws IOException {
         Path json = dir.resolve("run.json");
-        MpiOutcome out = MpiLaunch.program(OsuBcast.class).nodeSizes("1,1")
-                .args("-m", "4096:8192", "-i", "3", "-x", "1", "-c", "--impl", "native,knomial,hierarchical,auto",
-                        "--memcpy", "--repeat", "2", "-k", "1", "--json", json.toString()).run();
+        MpiOutcome out = MpiLaunch.program(OsuBcast.class)
+                .nodeSizes("1,1")
+                .args(
+                        "-m",
+                        "4096:8192",
+                        "-i",
+                        "3",
+                        "-x",
+                        "1",
+                        "-c",
+                        "--impl",
+                        "native,knomial,hierarchical,auto",
+                        "--memcpy",
+                        "--repeat",
+                        "2",
+                        "-k",
+                        "1",
+                        "--json",
+                        json.toString())
+                .run();
         assertEquals(0, out.exitCode(), out.output());
         assertTrue(out.output().contains("native/auto"), out.output());
         RunFile run = RunFile.read(json);
@@ -55,7 +79,8 @@ class OsuBcastMpiTest {
 
     @Test
     void badOptionsFailWithAMessage() {
-        MpiOutcome out = MpiLaunch.program(OsuBcast.class).ranks(2).args("-m", "8:4").run();
+        MpiOutcome out =
+                MpiLaunch.program(OsuBcast.class).ranks(2).args("-m", "8:4").run();
         assertTrue(out.exitCode() != 0);
         assertTrue(out.output().contains("-m takes"), out.output());
     }

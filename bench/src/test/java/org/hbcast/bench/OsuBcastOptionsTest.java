@@ -11,8 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** osu_bcast's -m forms: MAX, MIN:MAX, MIN: and :MAX. */
 class OsuBcastOptionsTest {
     @ParameterizedTest(name = "-m {0}")
-    @CsvSource({"128, 1, 128", "2:128, 2, 128", "2:, 2, 1048576", ":64, 1, 64", "1:67108864, 1, 67108864",
-            "3:3, 3, 3"})
+    @CsvSource({"128, 1, 128", "2:128, 2, 128", "2:, 2, 1048576", ":64, 1, 64", "1:67108864, 1, 67108864", "3:3, 3, 3"})
     void sizeForms(String spec, long min, long max) {
         assertArrayEquals(new long[] {min, max}, OsuBcast.parseSizes(spec));
     }

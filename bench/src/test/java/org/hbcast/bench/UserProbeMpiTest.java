@@ -20,24 +20,58 @@ class UserProbeMpiTest {
     @Test
     void probeBesideOpenMpiAndBesideOwnPlansMakesTheReport(@TempDir Path dir) throws IOException {
         Path tuned = dir.resolve("tuned.json");
-        MpiOutcome out = MpiLaunch.program(UserProbe.class).nodeSizes("1,2")
-                .args("-m", "1024:65536", "--blocks", "3", "--calls", "5", "--cold", "2048", "--impl", "mpi,auto,mpi",
-                        "--json", tuned.toString()).run();
+        MpiOutcome out = MpiLaunch.program(UserProbe.class)
+                .nodeSizes("1,2")
+                .args(
+                        "-m",
+                        "1024:65536",
+                        "--blocks",
+                        "3",
+                        "--calls",
+                        "5",
+                        "--cold",
+                        "2048",
+                        "--impl",
+                        "mpi,auto,mpi",
+                        "--json",
+                        tuned.toString())
+                .run();
         assertEquals(0, out.exitCode(), out.output());
         List<String> lines = out.output().lines().toList();
-        assertTrue(lines.stream().anyMatch(l -> l.matches("^2048 +auto +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$")),
+        assertTrue(
+                lines.stream().anyMatch(l -> l.matches("^2048 +auto +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$")),
                 out.output());
-        assertEquals(7, lines.stream().filter(l -> l.matches("^\\d+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$"))
-                .count(), out.output());
+        assertEquals(
+                7,
+                lines.stream()
+                        .filter(l -> l.matches("^\\d+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$"))
+                        .count(),
+                out.output());
         Path own = dir.resolve("hbcast.json");
-        out = MpiLaunch.program(UserProbe.class).nodeSizes("1,2")
-                .args("-m", "1024:65536", "--blocks", "3", "--calls", "5", "--cold", "0", "--impl",
-                        "auto,native,hierarchical/ring,hierarchical/fanout,auto", "--json", own.toString()).run();
+        out = MpiLaunch.program(UserProbe.class)
+                .nodeSizes("1,2")
+                .args(
+                        "-m",
+                        "1024:65536",
+                        "--blocks",
+                        "3",
+                        "--calls",
+                        "5",
+                        "--cold",
+                        "0",
+                        "--impl",
+                        "auto,native,hierarchical/ring,hierarchical/fanout,auto",
+                        "--json",
+                        own.toString())
+                .run();
         assertEquals(0, out.exitCode(), out.output());
         String md = ProbeReport.renderDirectory(dir);
         for (String size : List.of("1 KiB", "2 KiB", "4 KiB", "8 KiB", "16 KiB", "32 KiB", "64 KiB")) {
-            assertTrue(md.lines().anyMatch(l -> l.matches("\\| " + size + " \\| tuned \\|( [0-9.]+ \\|){4} [a-z/]+ \\|"
-                    + "( [0-9.]+ \\|){4}")), size + " row in:\n" + md);
+            assertTrue(
+                    md.lines()
+                            .anyMatch(l -> l.matches("\\| " + size + " \\| tuned \\|( [0-9.]+ \\|){4} [a-z/]+ \\|"
+                                    + "( [0-9.]+ \\|){4}")),
+                    size + " row in:\n" + md);
         }
         assertTrue(md.contains("| tuned | 2 KiB | auto |"), md);
     }

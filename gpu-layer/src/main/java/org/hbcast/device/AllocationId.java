@@ -10,11 +10,9 @@ package org.hbcast.device;
  * @param bytes      size of the allocation
  * @param generation the owner's allocation counter at the time ({@link DeviceBuffer#generation()})
  */
-public record AllocationId(long pid, long address, long bytes, long generation)
-{
+public record AllocationId(long pid, long address, long bytes, long generation) {
     /** True when this id and {@code other} name memory at the same address of the same process. */
-    public boolean sameAddress(final AllocationId other)
-    {
+    public boolean sameAddress(final AllocationId other) {
         return pid == other.pid && address == other.address;
     }
 }

@@ -1,16 +1,15 @@
 package org.hbcast.device;
 
-import jcuda.CudaException;
-import jcuda.runtime.JCuda;
-import jcuda.runtime.cudaDeviceProp;
-import jcuda.runtime.cudaError;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import jcuda.CudaException;
+import jcuda.runtime.JCuda;
+import jcuda.runtime.cudaDeviceProp;
+import jcuda.runtime.cudaError;
 
 /**
  * What CUDA devices this process can use, probed once through JCuda's runtime API.
@@ -19,8 +18,7 @@ import java.util.Locale;
  * error 35, insufficient driver) or without loadable natives the probe reports no devices and says
  * why, so every host path keeps working and GPU tests can say why they were skipped.
  */
-public final class CudaDevices
-{
+public final class CudaDevices {
     /** Where a loaded NVIDIA driver shows itself on Linux (WSL's through /dev/dxg). */
     private static final String[] DRIVER_MARKS = {"/proc/driver/nvidia", "/dev/nvidiactl", "/dev/dxg"};
     // After DRIVER_MARKS: static fields are set in order.
@@ -29,102 +27,84 @@ public final class CudaDevices
     private final List<String> names;
     private final String unavailableReason;
 
-    private CudaDevices(final List<String> names, final String unavailableReason)
-    {
+    private CudaDevices(final List<String> names, final String unavailableReason) {
         this.names = List.copyOf(names);
         this.unavailableReason = unavailableReason;
     }
 
     /** The devices of this process, probed on first use. */
-    public static CudaDevices get()
-    {
+    public static CudaDevices get() {
         return PROBED;
     }
 
     /** Prints the devices, or why there are none: a quick check of a node (exit status 0 either way). */
-    public static void main(final String[] args)
-    {
+    public static void main(final String[] args) {
         final CudaDevices devices = get();
-        System.out.println(devices.available() ?
-            "CUDA devices: " + devices.count() + " " + devices.names() :
-            "CUDA devices: none (" + devices.unavailableReason() + ")");
+        System.out.println(
+                devices.available()
+                        ? "CUDA devices: " + devices.count() + " " + devices.names()
+                        : "CUDA devices: none (" + devices.unavailableReason() + ")");
     }
 
     /** True when at least one CUDA device can be used. */
-    public boolean available()
-    {
+    public boolean available() {
         return !names.isEmpty();
     }
 
     /** Number of usable devices; 0 without a driver. */
-    public int count()
-    {
+    public int count() {
         return names.size();
     }
 
     /** Device names in device order, for example "NVIDIA H100 80GB HBM3". */
-    public List<String> names()
-    {
+    public List<String> names() {
         return names;
     }
 
     /** Why no device can be used; empty when {@link #available()}. */
-    public String unavailableReason()
-    {
+    public String unavailableReason() {
         return unavailableReason;
     }
 
     /** The device a rank uses: node-local ranks are spread round-robin, so several may share one GPU. */
-    public int deviceForLocalRank(final int localRank)
-    {
-        if (!available())
-        {
+    public int deviceForLocalRank(final int localRank) {
+        if (!available()) {
             throw new IllegalStateException("no CUDA device: " + unavailableReason);
         }
-        if (localRank < 0)
-        {
+        if (localRank < 0) {
             throw new IllegalArgumentException("local rank must be >= 0: " + localRank);
         }
         return localRank % names.size();
     }
 
-    private static CudaDevices probe()
-    {
-        if (isLinux() && Arrays.stream(DRIVER_MARKS).noneMatch(p -> Files.exists(Path.of(p))))
-        {
+    private static CudaDevices probe() {
+        if (isLinux() && Arrays.stream(DRIVER_MARKS).noneMatch(p -> Files.exists(Path.of(p)))) {
             // Loading JCuda only to hear "insufficient driver" costs about a second at start-up.
             return new CudaDevices(List.of(), "no NVIDIA driver (none of " + String.join(", ", DRIVER_MARKS) + ")");
         }
-        try
-        {
+        try {
             JCuda.setExceptionsEnabled(false);
             final int[] count = new int[1];
             final int rc = JCuda.cudaGetDeviceCount(count);
-            if (rc != cudaError.cudaSuccess)
-            {
+            if (rc != cudaError.cudaSuccess) {
                 return new CudaDevices(List.of(), "cudaGetDeviceCount: " + cudaError.stringFor(rc) + " (" + rc + ")");
             }
-            if (count[0] == 0)
-            {
+            if (count[0] == 0) {
                 return new CudaDevices(List.of(), "the CUDA driver reports no devices");
             }
             final List<String> names = new ArrayList<>(count[0]);
-            for (int d = 0; d < count[0]; d++)
-            {
+            for (int d = 0; d < count[0]; d++) {
                 final cudaDeviceProp prop = new cudaDeviceProp();
                 final int prc = JCuda.cudaGetDeviceProperties(prop, d);
                 names.add(prc == cudaError.cudaSuccess ? prop.getName() : "device " + d);
             }
             return new CudaDevices(names, "");
-        }
-        catch (final UnsatisfiedLinkError | CudaException | NoClassDefFoundError ex)
-        {
+        } catch (final UnsatisfiedLinkError | CudaException | NoClassDefFoundError ex) {
             return new CudaDevices(List.of(), "JCuda natives could not be loaded: " + ex.getMessage());
         }
     }
 
-    private static boolean isLinux()
-    {
+    private static boolean isLinux() {
         return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux");
     }
 }

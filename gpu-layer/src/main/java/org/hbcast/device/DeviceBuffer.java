@@ -1,13 +1,11 @@
 package org.hbcast.device;
 
-
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicLong;
 import jcuda.Pointer;
 import jcuda.runtime.JCuda;
 import jcuda.runtime.cudaIpcMemHandle;
 import jcuda.runtime.cudaMemcpyKind;
-
-import java.nio.ByteBuffer;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Memory on one CUDA device, allocated with {@code cudaMalloc}: its pointer, its length in bytes and
@@ -20,8 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>The copy helpers are synchronous and meant for tests and benchmarks (filling a root's buffer,
  * checking a receiver's); the ring copies with its own streams.
  */
-public final class DeviceBuffer implements AutoCloseable
-{
+public final class DeviceBuffer implements AutoCloseable {
     private static final AtomicLong GENERATIONS = new AtomicLong();
 
     private final DevicePointer pointer;
@@ -31,8 +28,7 @@ public final class DeviceBuffer implements AutoCloseable
     private byte[] ipcHandle;
     private boolean closed;
 
-    private DeviceBuffer(final DevicePointer pointer, final long bytes, final int device)
-    {
+    private DeviceBuffer(final DevicePointer pointer, final long bytes, final int device) {
         this.pointer = pointer;
         this.bytes = bytes;
         this.device = device;
@@ -45,63 +41,54 @@ public final class DeviceBuffer implements AutoCloseable
      *
      * @throws CudaException when there is no device or not enough memory
      */
-    public static DeviceBuffer allocate(final long bytes, final int device)
-    {
-        if (bytes < 0)
-        {
+    public static DeviceBuffer allocate(final long bytes, final int device) {
+        if (bytes < 0) {
             throw new IllegalArgumentException("bytes must not be negative: " + bytes);
         }
         CudaContext.use(device);
         final DevicePointer pointer = new DevicePointer();
-        CudaException.check(JCuda.cudaMalloc(pointer, Math.max(bytes, 1)),
-            "cudaMalloc(" + bytes + " bytes on device " + device + ")");
+        CudaException.check(
+                JCuda.cudaMalloc(pointer, Math.max(bytes, 1)),
+                "cudaMalloc(" + bytes + " bytes on device " + device + ")");
         return new DeviceBuffer(pointer, bytes, device);
     }
 
     /** The device pointer (base of the allocation). Do not move it. */
-    public Pointer pointer()
-    {
+    public Pointer pointer() {
         requireOpen();
         return pointer;
     }
 
     /** The allocation's base address on the device. */
-    public long address()
-    {
+    public long address() {
         requireOpen();
         return pointer.address();
     }
 
     /** Length in bytes. */
-    public long bytes()
-    {
+    public long bytes() {
         return bytes;
     }
 
     /** The CUDA device the memory is on. */
-    public int device()
-    {
+    public int device() {
         return device;
     }
 
     /** This allocation's generation: unique among the buffers this process has allocated. */
-    public long generation()
-    {
+    public long generation() {
         return generation;
     }
 
     /** Identity of this allocation as peers see it. */
-    public AllocationId allocationId()
-    {
+    public AllocationId allocationId() {
         return new AllocationId(ProcessHandle.current().pid(), address(), bytes, generation);
     }
 
     /** This allocation's 64-byte CUDA IPC handle, made on first call and kept. */
-    public byte[] ipcHandle()
-    {
+    public byte[] ipcHandle() {
         requireOpen();
-        if (ipcHandle == null)
-        {
+        if (ipcHandle == null) {
             CudaContext.use(device);
             final cudaIpcMemHandle handle = new cudaIpcMemHandle();
             CudaException.check(JCuda.cudaIpcGetMemHandle(handle, pointer), "cudaIpcGetMemHandle");
@@ -111,80 +98,84 @@ public final class DeviceBuffer implements AutoCloseable
     }
 
     /** Copies {@code length} bytes of {@code source} (from index 0) to offset {@code offset} of this buffer. */
-    public void copyFromHost(final byte[] source, final long offset, final int length)
-    {
+    public void copyFromHost(final byte[] source, final long offset, final int length) {
         checkRange(offset, length, source.length);
         CudaContext.use(device);
-        CudaException.check(JCuda.cudaMemcpy(pointer.withByteOffset(offset), Pointer.to(source), length,
-            cudaMemcpyKind.cudaMemcpyHostToDevice), "cudaMemcpy host to device");
+        CudaException.check(
+                JCuda.cudaMemcpy(
+                        pointer.withByteOffset(offset),
+                        Pointer.to(source),
+                        length,
+                        cudaMemcpyKind.cudaMemcpyHostToDevice),
+                "cudaMemcpy host to device");
     }
 
     /** Copies {@code length} bytes at offset {@code offset} of this buffer to {@code dest} (from index 0). */
-    public void copyToHost(final long offset, final byte[] dest, final int length)
-    {
+    public void copyToHost(final long offset, final byte[] dest, final int length) {
         checkRange(offset, length, dest.length);
         CudaContext.use(device);
-        CudaException.check(JCuda.cudaMemcpy(Pointer.to(dest), pointer.withByteOffset(offset), length,
-            cudaMemcpyKind.cudaMemcpyDeviceToHost), "cudaMemcpy device to host");
+        CudaException.check(
+                JCuda.cudaMemcpy(
+                        Pointer.to(dest),
+                        pointer.withByteOffset(offset),
+                        length,
+                        cudaMemcpyKind.cudaMemcpyDeviceToHost),
+                "cudaMemcpy device to host");
     }
 
     /** Copies the remaining bytes of a direct buffer to offset {@code offset} of this buffer. */
-    public void copyFromHost(final ByteBuffer source, final long offset)
-    {
+    public void copyFromHost(final ByteBuffer source, final long offset) {
         checkRange(offset, source.remaining(), source.remaining());
         CudaContext.use(device);
-        CudaException.check(JCuda.cudaMemcpy(pointer.withByteOffset(offset), Pointer.toBuffer(source),
-            source.remaining(), cudaMemcpyKind.cudaMemcpyHostToDevice), "cudaMemcpy host to device");
+        CudaException.check(
+                JCuda.cudaMemcpy(
+                        pointer.withByteOffset(offset),
+                        Pointer.toBuffer(source),
+                        source.remaining(),
+                        cudaMemcpyKind.cudaMemcpyHostToDevice),
+                "cudaMemcpy host to device");
     }
 
     /** Copies the first {@code length} bytes of this buffer to the start of {@code dest} (same or peer device). */
-    public void copyToDevice(final DeviceBuffer dest, final int length)
-    {
+    public void copyToDevice(final DeviceBuffer dest, final int length) {
         checkRange(0, length, length);
         dest.checkRange(0, length, length);
         CudaContext.use(device);
-        CudaException.check(JCuda.cudaMemcpy(dest.pointer, pointer, length, cudaMemcpyKind.cudaMemcpyDeviceToDevice),
-            "cudaMemcpy device to device");
+        CudaException.check(
+                JCuda.cudaMemcpy(dest.pointer, pointer, length, cudaMemcpyKind.cudaMemcpyDeviceToDevice),
+                "cudaMemcpy device to device");
     }
 
     /** Sets every byte to {@code value}. */
-    public void fill(final int value)
-    {
+    public void fill(final int value) {
         requireOpen();
         CudaContext.use(device);
         CudaException.check(JCuda.cudaMemset(pointer, value, Math.max(bytes, 1)), "cudaMemset");
     }
 
-    private void checkRange(final long offset, final long length, final long hostLength)
-    {
+    private void checkRange(final long offset, final long length, final long hostLength) {
         requireOpen();
-        if (offset < 0 || length < 0 || length > hostLength || offset + length > bytes)
-        {
-            throw new IndexOutOfBoundsException("copy of " + length + " bytes at offset " + offset +
-                " outside a device buffer of " + bytes + " bytes (host side " + hostLength + ")");
+        if (offset < 0 || length < 0 || length > hostLength || offset + length > bytes) {
+            throw new IndexOutOfBoundsException("copy of " + length + " bytes at offset " + offset
+                    + " outside a device buffer of " + bytes + " bytes (host side " + hostLength + ")");
         }
     }
 
-    private void requireOpen()
-    {
-        if (closed)
-        {
+    private void requireOpen() {
+        if (closed) {
             throw new IllegalStateException("device buffer is closed");
         }
     }
 
     /** True once freed. */
-    public boolean isClosed()
-    {
+    public boolean isClosed() {
         return closed;
     }
 
     /** Frees the memory ({@code cudaFree}). Idempotent. */
     @Override
-    public void close()
-    {
-        if (!closed)
-        {
+    public void close() {
+        if (!closed) {
             closed = true;
             CudaContext.use(device);
             CudaException.check(JCuda.cudaFree(pointer), "cudaFree");
@@ -192,9 +183,8 @@ public final class DeviceBuffer implements AutoCloseable
     }
 
     @Override
-    public String toString()
-    {
-        return "DeviceBuffer{" + bytes + " bytes on device " + device + ", generation " + generation +
-            (closed ? ", closed" : ", 0x" + Long.toHexString(pointer.address())) + '}';
+    public String toString() {
+        return "DeviceBuffer{" + bytes + " bytes on device " + device + ", generation " + generation
+                + (closed ? ", closed" : ", 0x" + Long.toHexString(pointer.address())) + '}';
     }
 }

@@ -1,10 +1,9 @@
 package org.hbcast.device;
 
-import jcuda.NativePointerObject;
-import jcuda.Pointer;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import jcuda.NativePointerObject;
+import jcuda.Pointer;
 
 /**
  * A JCuda {@link Pointer} whose address can be read and moved: what the ring needs to hand
@@ -16,46 +15,37 @@ import java.lang.invoke.VarHandle;
  * moving a view is one field write. The field is reached through a private-lookup {@link VarHandle},
  * which works while JCuda is on the class path or an automatic module (both open their packages).
  */
-public final class DevicePointer extends Pointer
-{
+public final class DevicePointer extends Pointer {
     private static final VarHandle NATIVE_POINTER = nativePointerHandle();
 
     /** A pointer to nothing (address 0), to be filled by {@code cudaMalloc} or moved with {@link #moveTo}. */
-    public DevicePointer()
-    {
+    public DevicePointer() {
         super();
     }
 
     /** A pointer to {@code address}. */
-    public DevicePointer(final long address)
-    {
+    public DevicePointer(final long address) {
         super(address);
     }
 
     /** The address this pointer holds (the device or pinned-host address the natives use). */
-    public long address()
-    {
+    public long address() {
         return getNativePointer() + getByteOffset();
     }
 
     /** Points this object at {@code address}; returns this. */
-    public DevicePointer moveTo(final long address)
-    {
+    public DevicePointer moveTo(final long address) {
         NATIVE_POINTER.set(this, address);
         return this;
     }
 
-    private static VarHandle nativePointerHandle()
-    {
-        try
-        {
+    private static VarHandle nativePointerHandle() {
+        try {
             return MethodHandles.privateLookupIn(NativePointerObject.class, MethodHandles.lookup())
-                .findVarHandle(NativePointerObject.class, "nativePointer", long.class);
-        }
-        catch (final ReflectiveOperationException | IllegalAccessError | SecurityException ex)
-        {
-            throw new ExceptionInInitializerError("cannot reach JCuda's NativePointerObject.nativePointer (" + ex +
-                "): put JCuda on the class path");
+                    .findVarHandle(NativePointerObject.class, "nativePointer", long.class);
+        } catch (final ReflectiveOperationException | IllegalAccessError | SecurityException ex) {
+            throw new ExceptionInInitializerError(
+                    "cannot reach JCuda's NativePointerObject.nativePointer (" + ex + "): put JCuda on the class path");
         }
     }
 }

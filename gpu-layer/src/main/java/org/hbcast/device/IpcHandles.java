@@ -1,42 +1,34 @@
 package org.hbcast.device;
 
-import jcuda.runtime.cudaIpcMemHandle;
-
 import java.lang.reflect.Field;
+import jcuda.runtime.cudaIpcMemHandle;
 
 /**
  * Converts JCuda's {@link cudaIpcMemHandle} to and from its 64 raw bytes, the form in which handles
  * travel between processes. JCuda keeps the bytes in a private array that its natives fill and read;
  * it offers no accessor, so this class reaches the field once by reflection.
  */
-public final class IpcHandles
-{
+public final class IpcHandles {
     /** Size of a CUDA IPC memory handle ({@code CUDA_IPC_HANDLE_SIZE}). */
     public static final int HANDLE_BYTES = 64;
 
     private static final Field RESERVED = reservedField();
 
-    private IpcHandles()
-    {
-    }
+    private IpcHandles() {}
 
     /** The 64 bytes of {@code handle}, copied. */
-    public static byte[] bytesOf(final cudaIpcMemHandle handle)
-    {
+    public static byte[] bytesOf(final cudaIpcMemHandle handle) {
         final byte[] reserved = reserved(handle);
-        if (reserved.length != HANDLE_BYTES)
-        {
-            throw new IllegalStateException("JCuda's cudaIpcMemHandle holds " + reserved.length + " bytes, expected " +
-                HANDLE_BYTES);
+        if (reserved.length != HANDLE_BYTES) {
+            throw new IllegalStateException(
+                    "JCuda's cudaIpcMemHandle holds " + reserved.length + " bytes, expected " + HANDLE_BYTES);
         }
         return reserved.clone();
     }
 
     /** A handle holding {@code bytes} (64 of them), as received from the owner of the memory. */
-    public static cudaIpcMemHandle handleOf(final byte[] bytes)
-    {
-        if (bytes.length != HANDLE_BYTES)
-        {
+    public static cudaIpcMemHandle handleOf(final byte[] bytes) {
+        if (bytes.length != HANDLE_BYTES) {
             throw new IllegalArgumentException("an IPC handle has " + HANDLE_BYTES + " bytes, not " + bytes.length);
         }
         final cudaIpcMemHandle handle = new cudaIpcMemHandle();
@@ -44,30 +36,22 @@ public final class IpcHandles
         return handle;
     }
 
-    private static byte[] reserved(final cudaIpcMemHandle handle)
-    {
-        try
-        {
-            return (byte[])RESERVED.get(handle);
-        }
-        catch (final IllegalAccessException ex)
-        {
+    private static byte[] reserved(final cudaIpcMemHandle handle) {
+        try {
+            return (byte[]) RESERVED.get(handle);
+        } catch (final IllegalAccessException ex) {
             throw new IllegalStateException("cannot read JCuda's cudaIpcMemHandle bytes", ex);
         }
     }
 
-    private static Field reservedField()
-    {
-        try
-        {
+    private static Field reservedField() {
+        try {
             final Field field = cudaIpcMemHandle.class.getDeclaredField("reserved");
             field.setAccessible(true);
             return field;
-        }
-        catch (final ReflectiveOperationException | RuntimeException ex)
-        {
-            throw new ExceptionInInitializerError("cannot reach JCuda's cudaIpcMemHandle.reserved (" + ex +
-                "): put JCuda on the class path");
+        } catch (final ReflectiveOperationException | RuntimeException ex) {
+            throw new ExceptionInInitializerError(
+                    "cannot reach JCuda's cudaIpcMemHandle.reserved (" + ex + "): put JCuda on the class path");
         }
     }
 }

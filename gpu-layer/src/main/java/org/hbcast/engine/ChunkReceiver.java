@@ -10,8 +10,7 @@ package org.hbcast.engine;
  *
  * @param <M> the kind of memory chunks are copied into; the pipeline never looks inside it
  */
-public interface ChunkReceiver<M> extends RingLink
-{
+public interface ChunkReceiver<M> extends RingLink {
     /** Number of slots of this link. */
     int slotCount();
 

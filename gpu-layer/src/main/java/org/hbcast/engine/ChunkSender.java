@@ -10,8 +10,7 @@ package org.hbcast.engine;
  *
  * @param <M> the kind of memory chunks are copied from; the pipeline never looks inside it
  */
-public interface ChunkSender<M> extends RingLink
-{
+public interface ChunkSender<M> extends RingLink {
     /** Number of slots: how many chunks may be posted and not yet consumed. */
     int slotCount();
 

@@ -62,8 +62,8 @@ public final class FanoutPipeline<M> implements Stage {
     /** Starts a call in which node rank {@code writerPosition} writes and this rank reads into memory. */
     public void startReader(int writerPosition, M memory, long totalBytes, int chunkBytes) {
         if (writerPosition < 0 || writerPosition >= participants) {
-            throw new IllegalArgumentException("writer node rank " + writerPosition + " outside [0, " + participants
-                    + ")");
+            throw new IllegalArgumentException(
+                    "writer node rank " + writerPosition + " outside [0, " + participants + ")");
         }
         if (writerPosition == position) {
             throw new IllegalArgumentException("node rank " + position + " cannot read its own writes");
@@ -80,8 +80,8 @@ public final class FanoutPipeline<M> implements Stage {
             throw new IllegalStateException("previous broadcast has not finished: " + describeWait());
         }
         if (chunkBytes > link.maxChunkBytes()) {
-            throw new IllegalArgumentException("chunks of " + chunkBytes + " bytes do not fit the fan-out's slots of "
-                    + link.maxChunkBytes());
+            throw new IllegalArgumentException(
+                    "chunks of " + chunkBytes + " bytes do not fit the fan-out's slots of " + link.maxChunkBytes());
         }
         int chunks = Chunks.count(totalBytes, chunkBytes);
         if (chunks > 0 && memory == null) {
@@ -108,8 +108,8 @@ public final class FanoutPipeline<M> implements Stage {
             throw new IllegalStateException("only a writer started fed is fed chunks");
         }
         if (chunks < available || chunks > chunkCount) {
-            throw new IllegalArgumentException("chunks available must grow within [" + available + ", " + chunkCount
-                    + "]: " + chunks);
+            throw new IllegalArgumentException(
+                    "chunks available must grow within [" + available + ", " + chunkCount + "]: " + chunks);
         }
         available = chunks;
     }
@@ -220,20 +220,21 @@ public final class FanoutPipeline<M> implements Stage {
     public String describeWait() {
         if (writer) {
             if (done < available) {
-                return "node rank " + slowestReader + " to free a fan-out slot (it has consumed " + (knownMinHead - base)
-                        + " of " + chunkCount + " chunks, this writer posted " + done + ")";
+                return "node rank " + slowestReader + " to free a fan-out slot (it has consumed "
+                        + (knownMinHead - base) + " of " + chunkCount + " chunks, this writer posted " + done + ")";
             }
             return "chunk " + done + " of " + chunkCount + " to arrive for the node's fan-out";
         }
-        String waiting = "chunk " + done + " of " + chunkCount + " from node rank " + writerPosition
-                + " (fan-out writer)";
+        String waiting =
+                "chunk " + done + " of " + chunkCount + " from node rank " + writerPosition + " (fan-out writer)";
         // The writer may itself be held back by another reader that never freed a slot: name that one,
         // it is the rank to look at.
         long tail = link.posted();
         long slowest = minReaderHead(writerPosition);
         if (slowest != Long.MAX_VALUE && tail - slowest >= slotCount) {
-            return waiting + ", which waits for node rank " + slowestReader + " to free a fan-out slot (it has consumed "
-                    + Math.max(0, slowest - base) + " of " + chunkCount + " chunks)";
+            return waiting + ", which waits for node rank " + slowestReader
+                    + " to free a fan-out slot (it has consumed " + Math.max(0, slowest - base) + " of " + chunkCount
+                    + " chunks)";
         }
         return waiting;
     }

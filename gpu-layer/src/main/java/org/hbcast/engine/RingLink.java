@@ -8,8 +8,7 @@ package org.hbcast.engine;
  * <p>Links whose copies complete asynchronously (device memory) finish them in {@link #poll()}; the
  * pipeline polls every round and is not done until {@link #isSettled()}.
  */
-public interface RingLink
-{
+public interface RingLink {
     /** Value of {@link #abortOrigin()} while nobody has aborted. */
     int NOT_ABORTED = -1;
 
@@ -35,14 +34,12 @@ public interface RingLink
      * Completes copies started earlier and publishes them to the peer. Returns how many completed.
      * Links that copy synchronously complete inside the call that starts the copy and return 0.
      */
-    default int poll()
-    {
+    default int poll() {
         return 0;
     }
 
     /** True when no copy started on this link is still outstanding. */
-    default boolean isSettled()
-    {
+    default boolean isSettled() {
         return true;
     }
 }

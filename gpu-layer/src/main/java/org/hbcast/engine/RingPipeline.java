@@ -1,9 +1,8 @@
 package org.hbcast.engine;
 
+import java.util.Objects;
 import org.hbcast.stage.Chunks;
 import org.hbcast.stage.Stage;
-
-import java.util.Objects;
 
 /**
  * One rank's part of a pipelined broadcast along the node's chain, as a non-blocking state machine.
@@ -23,8 +22,7 @@ import java.util.Objects;
  *
  * @param <M> the kind of memory (host buffer, device pointer) the links copy between
  */
-public final class RingPipeline<M> implements Stage
-{
+public final class RingPipeline<M> implements Stage {
     private final ChunkSender<M> sender;
     private final ChunkReceiver<M> receiver;
     private final int localRank;
@@ -46,25 +44,19 @@ public final class RingPipeline<M> implements Stage
      * @param sender   the link to the right neighbour, or null in a ring of one
      * @param receiver the link from the left neighbour, or null in a ring of one
      */
-    public RingPipeline(final ChunkSender<M> sender, final ChunkReceiver<M> receiver)
-    {
-        if ((sender == null) != (receiver == null))
-        {
+    public RingPipeline(final ChunkSender<M> sender, final ChunkReceiver<M> receiver) {
+        if ((sender == null) != (receiver == null)) {
             throw new IllegalArgumentException("a ring member has both links or, alone, neither");
         }
         this.sender = sender;
         this.receiver = receiver;
-        if (sender == null)
-        {
+        if (sender == null) {
             localRank = 0;
             maxChunkBytes = Integer.MAX_VALUE;
-        }
-        else
-        {
-            if (sender.localRank() != receiver.localRank())
-            {
-                throw new IllegalArgumentException("links belong to different ranks: sender " +
-                    sender.localRank() + ", receiver " + receiver.localRank());
+        } else {
+            if (sender.localRank() != receiver.localRank()) {
+                throw new IllegalArgumentException("links belong to different ranks: sender " + sender.localRank()
+                        + ", receiver " + receiver.localRank());
             }
             localRank = sender.localRank();
             maxChunkBytes = Math.min(sender.maxChunkBytes(), receiver.maxChunkBytes());
@@ -72,8 +64,7 @@ public final class RingPipeline<M> implements Stage
     }
 
     /** A pipeline for a ring of one rank, which only ever plays {@link RingRole#ALONE}. */
-    public static <M> RingPipeline<M> alone()
-    {
+    public static <M> RingPipeline<M> alone() {
         return new RingPipeline<>(null, null);
     }
 
@@ -88,8 +79,7 @@ public final class RingPipeline<M> implements Stage
      * @return this
      * @throws RingAbortedException if the ring was aborted by an earlier failure
      */
-    public RingPipeline<M> reset(final RingRole role, final M memory, final long totalBytes, final int chunkBytes)
-    {
+    public RingPipeline<M> reset(final RingRole role, final M memory, final long totalBytes, final int chunkBytes) {
         Objects.requireNonNull(role, "role");
         start(role, memory, totalBytes, chunkBytes);
         fed = false;
@@ -101,36 +91,29 @@ public final class RingPipeline<M> implements Stage
      * Prepares a broadcast in which this rank is first but receives the data from elsewhere (the
      * inter-node tree): no chunk is available until {@link #feed} says so.
      */
-    public RingPipeline<M> resetFed(final M memory, final long totalBytes, final int chunkBytes)
-    {
+    public RingPipeline<M> resetFed(final M memory, final long totalBytes, final int chunkBytes) {
         start(RingRole.FIRST, memory, totalBytes, chunkBytes);
         fed = true;
         available = 0;
         return this;
     }
 
-    private void start(final RingRole role, final M memory, final long totalBytes, final int chunkBytes)
-    {
-        if (!isDone())
-        {
+    private void start(final RingRole role, final M memory, final long totalBytes, final int chunkBytes) {
+        if (!isDone()) {
             throw new IllegalStateException("previous broadcast has not finished: " + describeWait());
         }
-        if (chunkBytes > maxChunkBytes)
-        {
-            throw new IllegalArgumentException("chunks of " + chunkBytes + " bytes do not fit the ring's slots of " +
-                maxChunkBytes);
+        if (chunkBytes > maxChunkBytes) {
+            throw new IllegalArgumentException(
+                    "chunks of " + chunkBytes + " bytes do not fit the ring's slots of " + maxChunkBytes);
         }
-        if (role != RingRole.ALONE && sender == null)
-        {
+        if (role != RingRole.ALONE && sender == null) {
             throw new IllegalArgumentException("a ring of one rank can only be ALONE, not " + role);
         }
         final int chunks = Chunks.count(totalBytes, chunkBytes);
-        if (chunks > 0 && role != RingRole.ALONE && memory == null)
-        {
+        if (chunks > 0 && role != RingRole.ALONE && memory == null) {
             throw new IllegalArgumentException("memory is required to move " + totalBytes + " bytes");
         }
-        if (role != RingRole.ALONE)
-        {
+        if (role != RingRole.ALONE) {
             failIfAborted();
         }
         this.role = role;
@@ -144,24 +127,20 @@ public final class RingPipeline<M> implements Stage
 
     /** Declares chunks {@code [0, chunks)} present in this fed first rank's buffer, so they may be sent. */
     @Override
-    public void feed(final int chunks)
-    {
-        if (!fed)
-        {
+    public void feed(final int chunks) {
+        if (!fed) {
             throw new IllegalStateException("only a FIRST rank started fed is fed chunks; this rank is " + role);
         }
-        if (chunks < available || chunks > chunkCount)
-        {
-            throw new IllegalArgumentException("chunks available must grow within [" + available + ", " +
-                chunkCount + "]: " + chunks);
+        if (chunks < available || chunks > chunkCount) {
+            throw new IllegalArgumentException(
+                    "chunks available must grow within [" + available + ", " + chunkCount + "]: " + chunks);
         }
         available = chunks;
     }
 
     /** Leading chunks whole in this rank's buffer. */
     @Override
-    public int chunksReady()
-    {
+    public int chunksReady() {
         return role == RingRole.FIRST ? available : received;
     }
 
@@ -173,11 +152,9 @@ public final class RingPipeline<M> implements Stage
      * @throws RingException        if the left neighbour posted a chunk of an unexpected length
      */
     @Override
-    public int progress()
-    {
+    public int progress() {
         int work;
-        switch (role)
-        {
+        switch (role) {
             case FIRST:
                 work = sender.poll() + sendAvailable();
                 break;
@@ -190,46 +167,38 @@ public final class RingPipeline<M> implements Stage
             default:
                 return 0;
         }
-        if (work == 0 && !isDone())
-        {
+        if (work == 0 && !isDone()) {
             failIfAborted();
         }
         return work;
     }
 
-    private int sendAvailable()
-    {
+    private int sendAvailable() {
         final int limit = available;
         int work = 0;
-        while (sent < limit && sender.trySend(memory, offsetOf(sent), lengthOf(sent)))
-        {
+        while (sent < limit && sender.trySend(memory, offsetOf(sent), lengthOf(sent))) {
             sent++;
             work++;
         }
         return work;
     }
 
-    private int forward()
-    {
+    private int forward() {
         int work = 0;
         boolean moved;
-        do
-        {
+        do {
             moved = false;
             // Chunks that arrived while the right neighbour had no room go out of our own buffer, in order.
-            while (sent < received && sender.trySend(memory, offsetOf(sent), lengthOf(sent)))
-            {
+            while (sent < received && sender.trySend(memory, offsetOf(sent), lengthOf(sent))) {
                 sent++;
                 work++;
                 moved = true;
             }
-            if (received < chunkCount && receiver.hasChunk())
-            {
+            if (received < chunkCount && receiver.hasChunk()) {
                 final int length = checkedLength();
                 // Cut-through: forwarding first puts the chunk one copy sooner into the right
                 // neighbour's hands, which shortens the pipeline's fill by one copy per hop.
-                if (sent == received && sender.trySend(receiver.chunkMemory(), receiver.chunkOffset(), length))
-                {
+                if (sent == received && sender.trySend(receiver.chunkMemory(), receiver.chunkOffset(), length)) {
                     sent++;
                     work++;
                 }
@@ -239,16 +208,13 @@ public final class RingPipeline<M> implements Stage
                 work++;
                 moved = true;
             }
-        }
-        while (moved);
+        } while (moved);
         return work;
     }
 
-    private int receiveAll()
-    {
+    private int receiveAll() {
         int work = 0;
-        while (received < chunkCount && receiver.hasChunk())
-        {
+        while (received < chunkCount && receiver.hasChunk()) {
             final int length = checkedLength();
             receiver.copyChunk(memory, offsetOf(received), length);
             receiver.release();
@@ -258,37 +224,32 @@ public final class RingPipeline<M> implements Stage
         return work;
     }
 
-    private int checkedLength()
-    {
+    private int checkedLength() {
         final int expected = lengthOf(received);
         final int posted = receiver.chunkLength();
-        if (posted != expected)
-        {
+        if (posted != expected) {
             abortLinks(localRank);
-            throw new RingException("node rank " + receiver.peerRank() + " (left neighbour) posted chunk " +
-                (received + 1) + " of " + chunkCount + " with " + posted + " bytes, node rank " + localRank +
-                " expected " + expected + " (" + totalBytes + " bytes in chunks of " + chunkBytes +
-                "): the ranks disagree on the broadcast size or chunk size");
+            throw new RingException(
+                    "node rank " + receiver.peerRank() + " (left neighbour) posted chunk " + (received + 1)
+                            + " of " + chunkCount + " with " + posted + " bytes, node rank " + localRank + " expected "
+                            + expected + " (" + totalBytes + " bytes in chunks of " + chunkBytes
+                            + "): the ranks disagree on the broadcast size or chunk size");
         }
         return expected;
     }
 
-    private long offsetOf(final int chunk)
-    {
+    private long offsetOf(final int chunk) {
         return Chunks.offset(chunk, chunkBytes);
     }
 
-    private int lengthOf(final int chunk)
-    {
+    private int lengthOf(final int chunk) {
         return Chunks.length(chunk, chunkBytes, totalBytes);
     }
 
     /** True when this rank's part of the current broadcast is complete (at once for 0 bytes or ALONE). */
     @Override
-    public boolean isDone()
-    {
-        switch (role)
-        {
+    public boolean isDone() {
+        switch (role) {
             case FIRST:
                 return sent == chunkCount && sender.isSettled();
             case MIDDLE:
@@ -306,43 +267,36 @@ public final class RingPipeline<M> implements Stage
      * aborted.
      */
     @Override
-    public void abort()
-    {
+    public void abort() {
         abortLinks(localRank);
     }
 
-    private void abortLinks(final int originRank)
-    {
-        if (sender != null)
-        {
+    private void abortLinks(final int originRank) {
+        if (sender != null) {
             sender.abort(originRank);
             receiver.abort(originRank);
         }
     }
 
-    private void failIfAborted()
-    {
-        if (sender == null)
-        {
+    private void failIfAborted() {
+        if (sender == null) {
             return;
         }
         failIfAborted(receiver, "left");
         failIfAborted(sender, "right");
     }
 
-    private void failIfAborted(final RingLink link, final String side)
-    {
+    private void failIfAborted(final RingLink link, final String side) {
         final int origin = link.abortOrigin();
-        if (origin == RingLink.NOT_ABORTED)
-        {
+        if (origin == RingLink.NOT_ABORTED) {
             return;
         }
         // Pass it on so that the ranks beyond this one fail fast too.
         abortLinks(origin);
-        final String culprit = origin == localRank ? "this rank (node rank " + localRank + ")" :
-            "node rank " + origin;
-        final String via = origin == link.peerRank() || origin == localRank ? "" :
-            ", reported by node rank " + link.peerRank() + " (" + side + " neighbour)";
+        final String culprit = origin == localRank ? "this rank (node rank " + localRank + ")" : "node rank " + origin;
+        final String via = origin == link.peerRank() || origin == localRank
+                ? ""
+                : ", reported by node rank " + link.peerRank() + " (" + side + " neighbour)";
         final String doing = isDone() ? "" : "; node rank " + localRank + " was waiting for " + describeWait();
         throw new RingAbortedException("ring broadcast aborted by " + culprit + via + doing, origin);
     }
@@ -352,121 +306,113 @@ public final class RingPipeline<M> implements Stage
      * (left neighbour)". Chunks are counted from 1. For error messages: allocates.
      */
     @Override
-    public String describeWait()
-    {
-        if (isDone())
-        {
+    public String describeWait() {
+        if (isDone()) {
             return "nothing (done)";
         }
         final StringBuilder wait = new StringBuilder();
-        switch (role)
-        {
+        switch (role) {
             case FIRST:
-                if (sent < available)
-                {
+                if (sent < available) {
                     appendCredit(wait, "send");
-                }
-                else
-                {
-                    wait.append("chunk ").append(sent + 1).append(" of ").append(chunkCount)
-                        .append(" to arrive from the inter-node level");
+                } else {
+                    wait.append("chunk ")
+                            .append(sent + 1)
+                            .append(" of ")
+                            .append(chunkCount)
+                            .append(" to arrive from the inter-node level");
                 }
                 break;
             case MIDDLE:
-                if (received < chunkCount)
-                {
+                if (received < chunkCount) {
                     appendChunk(wait);
                 }
-                if (sent < received)
-                {
+                if (sent < received) {
                     appendCredit(wait.append(wait.length() > 0 ? " and for " : ""), "forward");
                 }
                 break;
             default:
-                if (received < chunkCount)
-                {
+                if (received < chunkCount) {
                     appendChunk(wait);
                 }
                 break;
         }
-        if (wait.length() == 0)
-        {
+        if (wait.length() == 0) {
             wait.append("copies in flight on the links to complete");
         }
         return wait.toString();
     }
 
-    private void appendChunk(final StringBuilder wait)
-    {
-        wait.append("chunk ").append(received + 1).append(" of ").append(chunkCount)
-            .append(" from node rank ").append(receiver.peerRank()).append(" (left neighbour)");
+    private void appendChunk(final StringBuilder wait) {
+        wait.append("chunk ")
+                .append(received + 1)
+                .append(" of ")
+                .append(chunkCount)
+                .append(" from node rank ")
+                .append(receiver.peerRank())
+                .append(" (left neighbour)");
     }
 
-    private void appendCredit(final StringBuilder wait, final String verb)
-    {
-        wait.append("slot credit from node rank ").append(sender.peerRank()).append(" (right neighbour) to ")
-            .append(verb).append(" chunk ").append(sent + 1).append(" of ").append(chunkCount);
+    private void appendCredit(final StringBuilder wait, final String verb) {
+        wait.append("slot credit from node rank ")
+                .append(sender.peerRank())
+                .append(" (right neighbour) to ")
+                .append(verb)
+                .append(" chunk ")
+                .append(sent + 1)
+                .append(" of ")
+                .append(chunkCount);
     }
 
     /** This rank's role in the current broadcast. */
-    public RingRole role()
-    {
+    public RingRole role() {
         return role;
     }
 
     /** Node rank of this ring member. */
-    public int localRank()
-    {
+    public int localRank() {
         return localRank;
     }
 
     /** Chunks in the current broadcast. */
     @Override
-    public int chunkCount()
-    {
+    public int chunkCount() {
         return chunkCount;
     }
 
     /** Chunk size of the current broadcast. */
-    public int chunkBytes()
-    {
+    public int chunkBytes() {
         return chunkBytes;
     }
 
     /** Bytes in the current broadcast. */
-    public long totalBytes()
-    {
+    public long totalBytes() {
         return totalBytes;
     }
 
     /** Chunks handed to the right neighbour so far in this broadcast. */
-    public int chunksSent()
-    {
+    public int chunksSent() {
         return sent;
     }
 
     /** Chunks taken from the left neighbour so far in this broadcast. */
-    public int chunksReceived()
-    {
+    public int chunksReceived() {
         return received;
     }
 
     /** Chunks the first rank may send so far in this broadcast. */
-    public int chunksAvailable()
-    {
+    public int chunksAvailable() {
         return available;
     }
 
     /** Largest chunk the links carry. */
-    public int maxChunkBytes()
-    {
+    public int maxChunkBytes() {
         return maxChunkBytes;
     }
 
     @Override
-    public String toString()
-    {
-        return "RingPipeline{rank " + localRank + ", " + role + ", " + totalBytes + " bytes, " + chunkCount +
-            " chunks of " + chunkBytes + ", sent " + sent + ", received " + received + '}';
+    public String toString() {
+        return "RingPipeline{rank " + localRank + ", " + role + ", " + totalBytes + " bytes, " + chunkCount
+                + " chunks of " + chunkBytes + ", sent " + sent + ", received " + received + '}';
     }
 }

@@ -8,11 +8,9 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import jcuda.Pointer;
 import org.junit.jupiter.api.Test;
 
-class DevicePointerTest
-{
+class DevicePointerTest {
     @Test
-    void movesWithoutANewObjectAndJCudaSeesTheAddress()
-    {
+    void movesWithoutANewObjectAndJCudaSeesTheAddress() {
         final DevicePointer p = new DevicePointer(0x1000);
         assertEquals(0x1000, p.address());
         assertEquals(0x7f12_3456_7890L, p.moveTo(0x7f12_3456_7890L).address());
@@ -23,8 +21,7 @@ class DevicePointerTest
     }
 
     @Test
-    void withoutADriverDeviceMemoryIsRefusedWithTheReason()
-    {
+    void withoutADriverDeviceMemoryIsRefusedWithTheReason() {
         final CudaDevices devices = CudaDevices.get();
         assumeFalse(devices.available(), "a CUDA device is present; the GPU tests cover allocation");
         final CudaException e = assertThrows(CudaException.class, () -> DeviceBuffer.allocate(1024, 0));

@@ -1,103 +1,85 @@
 package org.hbcast.engine;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * The engine alone, over in-process {@code byte[]} links, with every rank stepped by one thread in a
  * random order: thousands of interleavings (a rank that stalls, a rank that races ahead, slots full or
  * empty) each checked byte for byte, reproducibly.
  */
-class RingPipelineTest
-{
+class RingPipelineTest {
     /** A ring of {@code n} ranks over array links. */
-    private static final class ArrayRing
-    {
+    private static final class ArrayRing {
         final ArrayLink[] links;
         final List<RingPipeline<byte[]>> pipelines = new ArrayList<>();
 
-        ArrayRing(final int n, final int slots, final int slotBytes)
-        {
+        ArrayRing(final int n, final int slots, final int slotBytes) {
             links = new ArrayLink[n];
-            for (int rank = 0; rank < n; rank++)
-            {
+            for (int rank = 0; rank < n; rank++) {
                 links[rank] = new ArrayLink(rank, (rank + 1) % n, slots, slotBytes);
             }
-            for (int rank = 0; rank < n; rank++)
-            {
-                pipelines.add(n == 1 ? RingPipeline.alone() :
-                    new RingPipeline<>(links[rank].sender, links[(rank + n - 1) % n].receiver));
+            for (int rank = 0; rank < n; rank++) {
+                pipelines.add(
+                        n == 1
+                                ? RingPipeline.alone()
+                                : new RingPipeline<>(links[rank].sender, links[(rank + n - 1) % n].receiver));
             }
         }
     }
 
     @Test
-    void randomInterleavingsDeliverEveryByte()
-    {
+    void randomInterleavingsDeliverEveryByte() {
         final Random random = new Random(20240601);
-        for (int trial = 0; trial < 300; trial++)
-        {
+        for (int trial = 0; trial < 300; trial++) {
             final int n = 1 + random.nextInt(6);
             final int slots = 1 + random.nextInt(3);
             final int slotBytes = 1 + random.nextInt(40);
             final ArrayRing ring = new ArrayRing(n, slots, slotBytes);
             final long[] posted = new long[n];
-            for (int call = 0; call < 8; call++)
-            {
+            for (int call = 0; call < 8; call++) {
                 final int start = random.nextInt(n);
                 final int bytes = random.nextInt(6) == 0 ? 0 : 1 + random.nextInt(300);
                 final int chunk = 1 + random.nextInt(slotBytes);
                 final boolean fed = n > 1 && random.nextBoolean();
-                final String what = "trial " + trial + " call " + call + ": n " + n + ", S " + slots + ", slot " +
-                    slotBytes + ", start " + start + ", bytes " + bytes + ", chunk " + chunk + ", fed " + fed;
+                final String what = "trial " + trial + " call " + call + ": n " + n + ", S " + slots + ", slot "
+                        + slotBytes + ", start " + start + ", bytes " + bytes + ", chunk " + chunk + ", fed " + fed;
                 final byte[] message = new byte[bytes];
                 random.nextBytes(message);
                 final byte[][] buffers = new byte[n][bytes + 8];
-                for (int rank = 0; rank < n; rank++)
-                {
+                for (int rank = 0; rank < n; rank++) {
                     final RingRole role = RingRole.of(n, rank, start);
-                    if (role == RingRole.FIRST || role == RingRole.ALONE)
-                    {
+                    if (role == RingRole.FIRST || role == RingRole.ALONE) {
                         System.arraycopy(message, 0, buffers[rank], 0, fed ? 0 : bytes);
+                    } else {
+                        Arrays.fill(buffers[rank], (byte) 0x3C);
                     }
-                    else
-                    {
-                        Arrays.fill(buffers[rank], (byte)0x3C);
-                    }
-                    if (role == RingRole.FIRST && fed)
-                    {
+                    if (role == RingRole.FIRST && fed) {
                         ring.pipelines.get(rank).resetFed(buffers[rank], bytes, chunk);
-                    }
-                    else
-                    {
+                    } else {
                         ring.pipelines.get(rank).reset(role, buffers[rank], bytes, chunk);
                     }
                 }
                 runRandomly(ring, random, start, message, fed, buffers[start], what);
-                for (int rank = 0; rank < n; rank++)
-                {
+                for (int rank = 0; rank < n; rank++) {
                     assertArrayEquals(message, Arrays.copyOf(buffers[rank], bytes), what + ", rank " + rank);
-                    for (int i = bytes; i < bytes + 8; i++)
-                    {
+                    for (int i = bytes; i < bytes + 8; i++) {
                         assertEquals(rank == start ? 0 : 0x3C, buffers[rank][i], what + ", rank " + rank + " overran");
                     }
-                    if (n > 1 && RingRole.of(n, rank, start).sends())
-                    {
+                    if (n > 1 && RingRole.of(n, rank, start).sends()) {
                         posted[rank] += (bytes + chunk - 1) / chunk;
                     }
                 }
             }
-            for (int rank = 0; rank < n && n > 1; rank++)
-            {
+            for (int rank = 0; rank < n && n > 1; rank++) {
                 assertEquals(posted[rank], ring.links[rank].sender.posted(), "trial " + trial + " link " + rank);
                 assertEquals(posted[rank], ring.links[rank].receiver.consumed(), "trial " + trial + " link " + rank);
             }
@@ -105,38 +87,37 @@ class RingPipelineTest
     }
 
     /** Steps random ranks (some much more often than others) until all are done; feeds the first if fed. */
-    private static void runRandomly(final ArrayRing ring, final Random random, final int start, final byte[] message,
-        final boolean fed, final byte[] firstBuffer, final String what)
-    {
+    private static void runRandomly(
+            final ArrayRing ring,
+            final Random random,
+            final int start,
+            final byte[] message,
+            final boolean fed,
+            final byte[] firstBuffer,
+            final String what) {
         final int n = ring.pipelines.size();
         final int[] weight = new int[n];
-        for (int rank = 0; rank < n; rank++)
-        {
+        for (int rank = 0; rank < n; rank++) {
             weight[rank] = 1 + random.nextInt(10);
         }
         final RingPipeline<byte[]> first = ring.pipelines.get(start);
         int delivered = 0;
-        for (int step = 0; step < 1_000_000; step++)
-        {
+        for (int step = 0; step < 1_000_000; step++) {
             boolean allDone = true;
-            for (final RingPipeline<byte[]> pipeline : ring.pipelines)
-            {
+            for (final RingPipeline<byte[]> pipeline : ring.pipelines) {
                 allDone &= pipeline.isDone();
             }
-            if (allDone)
-            {
+            if (allDone) {
                 return;
             }
-            if (fed && delivered < message.length && random.nextInt(4) == 0)
-            {
+            if (fed && delivered < message.length && random.nextInt(4) == 0) {
                 final int piece = Math.min(message.length - delivered, 1 + random.nextInt(50));
                 System.arraycopy(message, delivered, firstBuffer, delivered, piece);
                 delivered += piece;
                 first.feed(delivered == message.length ? first.chunkCount() : delivered / first.chunkBytes());
             }
             final int rank = random.nextInt(n);
-            if (random.nextInt(10) < weight[rank])
-            {
+            if (random.nextInt(10) < weight[rank]) {
                 ring.pipelines.get(rank).progress();
             }
         }
@@ -144,13 +125,11 @@ class RingPipelineTest
     }
 
     @Test
-    void middleRankForwardsInOrderWhetherOrNotItsRightNeighbourHasRoom()
-    {
+    void middleRankForwardsInOrderWhetherOrNotItsRightNeighbourHasRoom() {
         final ArrayRing ring = new ArrayRing(3, 2, 4);
         final byte[] message = new byte[40];
-        for (int i = 0; i < message.length; i++)
-        {
-            message[i] = (byte)(i + 1);
+        for (int i = 0; i < message.length; i++) {
+            message[i] = (byte) (i + 1);
         }
         final byte[] middle = new byte[40];
         final byte[] last = new byte[40];
@@ -170,8 +149,7 @@ class RingPipelineTest
         // The backlog goes out of the middle rank's own buffer first, in order.
         p1.progress();
         assertEquals(4, p1.chunksSent());
-        while (!(p0.isDone() && p1.isDone() && p2.isDone()))
-        {
+        while (!(p0.isDone() && p1.isDone() && p2.isDone())) {
             p0.progress();
             p1.progress();
             p2.progress();
@@ -181,8 +159,7 @@ class RingPipelineTest
     }
 
     @Test
-    void zeroBytesIsDoneAtOnceAndMovesNoCounter()
-    {
+    void zeroBytesIsDoneAtOnceAndMovesNoCounter() {
         final ArrayRing ring = new ArrayRing(2, 2, 8);
         final RingPipeline<byte[]> first = ring.pipelines.get(0).reset(RingRole.FIRST, new byte[0], 0, 8);
         final RingPipeline<byte[]> last = ring.pipelines.get(1).reset(RingRole.LAST, null, 0, 8);
@@ -193,18 +170,16 @@ class RingPipelineTest
     }
 
     @Test
-    void argumentsAreCheckedBeforeAnythingMoves()
-    {
+    void argumentsAreCheckedBeforeAnythingMoves() {
         final ArrayRing ring = new ArrayRing(2, 2, 8);
         final RingPipeline<byte[]> p = ring.pipelines.get(0);
         final byte[] buffer = new byte[16];
         assertThrows(IllegalArgumentException.class, () -> p.reset(RingRole.FIRST, buffer, -1, 8));
         assertThrows(IllegalArgumentException.class, () -> p.reset(RingRole.FIRST, buffer, 16, 0));
         assertThrows(IllegalArgumentException.class, () -> p.reset(RingRole.FIRST, null, 16, 8));
-        assertThrows(IllegalArgumentException.class,
-            () -> new RingPipeline<>(ring.links[0].sender, null));
-        assertThrows(IllegalArgumentException.class,
-            () -> new RingPipeline<>(ring.links[0].sender, ring.links[0].receiver));
+        assertThrows(IllegalArgumentException.class, () -> new RingPipeline<>(ring.links[0].sender, null));
+        assertThrows(
+                IllegalArgumentException.class, () -> new RingPipeline<>(ring.links[0].sender, ring.links[0].receiver));
 
         assertThrows(IllegalArgumentException.class, () -> p.reset(RingRole.FIRST, buffer, 16, p.maxChunkBytes() + 1));
         p.reset(RingRole.LAST, buffer, 16, 8);
@@ -223,18 +198,15 @@ class RingPipelineTest
     }
 
     @Test
-    void rolesFormOneChainFromEveryStart()
-    {
-        for (int n = 1; n <= 9; n++)
-        {
-            for (int start = 0; start < n; start++)
-            {
+    void rolesFormOneChainFromEveryStart() {
+        for (int n = 1; n <= 9; n++) {
+            for (int start = 0; start < n; start++) {
                 int rank = start;
-                for (int hop = 0; hop < n; hop++)
-                {
+                for (int hop = 0; hop < n; hop++) {
                     final RingRole role = RingRole.of(n, rank, start);
-                    final RingRole expected = n == 1 ? RingRole.ALONE : hop == 0 ? RingRole.FIRST :
-                        hop == n - 1 ? RingRole.LAST : RingRole.MIDDLE;
+                    final RingRole expected = n == 1
+                            ? RingRole.ALONE
+                            : hop == 0 ? RingRole.FIRST : hop == n - 1 ? RingRole.LAST : RingRole.MIDDLE;
                     assertEquals(expected, role, "n " + n + " start " + start + " rank " + rank);
                     rank = (rank + 1) % n;
                 }

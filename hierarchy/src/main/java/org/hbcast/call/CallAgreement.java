@@ -1,12 +1,12 @@
 package org.hbcast.call;
 
-import org.hbcast.stage.ProgressWait;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Status;
+import org.hbcast.stage.ProgressWait;
 
 /**
  * Makes every rank of a call know what the root sends before anything is sent, so that ranks may
@@ -28,6 +28,7 @@ public final class CallAgreement {
     private static final int ROLL_CALL_TAG = 0x4865;
     /** How long the ranks that timed out wait for each other's roll-call answers. */
     private static final long ROLL_CALL_NS = TimeUnit.SECONDS.toNanos(2);
+
     private static final int RANK_BITS = 20;
     private static final long RANK_MASK = (1L << RANK_BITS) - 1;
 
@@ -41,6 +42,7 @@ public final class CallAgreement {
     private static final int BYTES_MIN = 7;
     /** 1 + the highest rank that refused its own arguments, or 0: such a rank still joins, so no rank falls a call behind. */
     private static final int REFUSED_BY = 8;
+
     private static final int WORDS = 9;
 
     private final Intracomm comm;
@@ -139,35 +141,39 @@ public final class CallAgreement {
         long maxRoot = w[ROOT_MAX];
         long minRoot = -w[ROOT_MIN];
         if (maxRoot != minRoot) {
-            throw new MPIException(where(rank) + "ranks disagree on the root: they passed roots from " + minRoot + " to "
-                    + maxRoot + ", this rank passed " + root + "; nothing was sent");
+            throw new MPIException(where(rank) + "ranks disagree on the root: they passed roots from " + minRoot
+                    + " to " + maxRoot + ", this rank passed " + root + "; nothing was sent");
         }
         long rootBytes = w[ROOT_BYTES];
         long rootElement = w[ROOT_ELEMENT];
         if (rule == CountRule.EQUAL && w[BYTES_MAX] != -w[BYTES_MIN]) {
             throw new MPIException(where(rank) + "check mode: ranks disagree on the call (bytes from " + -w[BYTES_MIN]
-                    + " to " + w[BYTES_MAX] + ", root " + root + "); this rank has " + bytes + " bytes; nothing was sent");
+                    + " to " + w[BYTES_MAX] + ", root " + root + "); this rank has " + bytes
+                    + " bytes; nothing was sent");
         }
         if (w[RECEIVER_MIN] != Long.MIN_VALUE) {
             long key = -w[RECEIVER_MIN];
             long fewest = key >>> RANK_BITS;
             if (fewest < rootBytes) {
-                String rootSends = "root " + root + " sends " + rootBytes + " bytes (" + rootBytes / rootElement + " of its "
-                        + rootElement + "-byte elements)";
+                String rootSends = "root " + root + " sends " + rootBytes + " bytes (" + rootBytes / rootElement
+                        + " of its " + rootElement + "-byte elements)";
                 if (rank != root && bytes < rootBytes) {
-                    throw new MPIException(where(rank) + "message truncated: " + rootSends + " but this rank's count of "
-                            + bytes / type.bytes() + " " + type.mpiName() + " holds only " + bytes + " bytes; nothing was sent");
+                    throw new MPIException(where(rank) + "message truncated: " + rootSends
+                            + " but this rank's count of " + bytes / type.bytes() + " " + type.mpiName()
+                            + " holds only " + bytes + " bytes; nothing was sent");
                 }
                 throw new MPIException(where(rank) + "message truncated on rank " + (key & RANK_MASK) + ": " + rootSends
                         + " but that rank's count holds only " + fewest + " bytes; nothing was sent");
             }
         }
         if (rootBytes % w[ELEMENT_MAX] != 0) {
-            String mine = rootBytes % type.bytes() != 0 ? "this rank's " + type.mpiName() + " (" + type.bytes() + " bytes)"
+            String mine = rootBytes % type.bytes() != 0
+                    ? "this rank's " + type.mpiName() + " (" + type.bytes() + " bytes)"
                     : "another rank's " + w[ELEMENT_MAX] + "-byte datatype";
-            throw new MPIException(where(rank) + "datatype mismatch: root " + root + " sends " + rootBytes + " bytes of "
-                    + rootElement + "-byte elements, not a whole number of the elements of " + mine
-                    + "; nothing was sent");
+            throw new MPIException(
+                    where(rank) + "datatype mismatch: root " + root + " sends " + rootBytes + " bytes of "
+                            + rootElement + "-byte elements, not a whole number of the elements of " + mine
+                            + "; nothing was sent");
         }
         return rootBytes;
     }
@@ -209,7 +215,8 @@ public final class CallAgreement {
                 absent.append(named++ == 0 ? "" : ", ").append("rank ").append(r);
             }
         }
-        String who = missing == 0 ? "every rank answered a roll call afterwards, so some rank called something else"
+        String who = missing == 0
+                ? "every rank answered a roll call afterwards, so some rank called something else"
                 : "no answer to a roll call from " + absent + (missing > 8 ? " and " + (missing - 8) + " more" : "")
                         + ": it has not called bcast on this communicator, or has died";
         return where(rank) + "timed out after " + timeoutSeconds + " s agreeing on the call (root " + root + ", "

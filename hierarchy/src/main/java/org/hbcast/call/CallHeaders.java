@@ -1,10 +1,10 @@
 package org.hbcast.call;
 
-import org.hbcast.stage.ProgressWait;
 import mpi.MPIException;
-import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.mpi.NodeLayout;
+import org.hbcast.stage.ProgressWait;
+import org.hbcast.transport.shm.CallBoard;
 
 /**
  * Open MPI's contract for counts (see {@link CountRule#ROOT}) at the price of a header that goes one
@@ -62,6 +62,7 @@ public final class CallHeaders {
     private final ProgressWait wait;
     /** Waits on the network: yields longer, since a park costs more than the header's whole trip. */
     private final ProgressWait networkWait;
+
     private final double timeoutSeconds;
     private long call;
     private long rootBytes;
@@ -80,8 +81,15 @@ public final class CallHeaders {
      * @param layout the communicator's nodes (used with {@code relay})
      * @param inlineAllowed whether small messages may ride in their header (the library chooses how data moves)
      */
-    public CallHeaders(CallBoard board, HeaderRelay relay, NodeLayout layout, int rank, int node, int position,
-            boolean inlineAllowed, long timeoutNs) {
+    public CallHeaders(
+            CallBoard board,
+            HeaderRelay relay,
+            NodeLayout layout,
+            int rank,
+            int node,
+            int position,
+            boolean inlineAllowed,
+            long timeoutNs) {
         this.board = board;
         this.relay = relay;
         this.layout = layout;
@@ -108,8 +116,9 @@ public final class CallHeaders {
      * @param inline whether the root wants the message to ride in the header where it fits (receivers'
      *        value is ignored: the header tells them)
      */
-    public Outcome exchange(String refused, int root, boolean rootInRange, long bytes, ElementType type, Message data,
-            boolean inline) throws MPIException {
+    public Outcome exchange(
+            String refused, int root, boolean rootInRange, long bytes, ElementType type, Message data, boolean inline)
+            throws MPIException {
         long c = ++call;
         problem = null;
         inlined = false;
@@ -173,8 +182,9 @@ public final class CallHeaders {
      * Node rank 0 across nodes: it leads its node unless the root is on it, which it learns from
      * whichever comes first, the header from the network or the root's post on the board.
      */
-    private Outcome leaderOrMember(long c, String refused, int root, boolean rootInRange, long bytes, ElementType type,
-            Message data) throws MPIException {
+    private Outcome leaderOrMember(
+            long c, String refused, int root, boolean rootInRange, long bytes, ElementType type, Message data)
+            throws MPIException {
         networkWait.reset();
         do {
             relay.expect(c);
@@ -207,8 +217,8 @@ public final class CallHeaders {
         boolean inline = relay.inline();
         long payload = HostCopy.address(relay.inbox()) + HeaderRelay.PAYLOAD;
         if (relay.call() != c || claimer < 0 || claimer >= layout.size() || layout.nodeOf(claimer) == node) {
-            return conflict("the header received for call " + c + " is of call " + relay.call() + " from root "
-                    + claimer);
+            return conflict(
+                    "the header received for call " + c + " is of call " + relay.call() + " from root " + claimer);
         }
         relay.forward(layout.leaders(claimer, leaderRanks), leaderRanks.length, node, layout.nodeOf(claimer));
         if (board != null) {
@@ -216,8 +226,8 @@ public final class CallHeaders {
                 return Outcome.TIMED_OUT;
             }
             if (!board.claim(c)) {
-                return conflict("call " + c + " had a root on another node (rank " + claimer + ") and one on this"
-                        + " node");
+                return conflict(
+                        "call " + c + " had a root on another node (rank " + claimer + ") and one on this" + " node");
             }
             if (inline) {
                 HostCopy.memoryToMemory(payload, board.payloadAddress(c), posted);
@@ -232,8 +242,8 @@ public final class CallHeaders {
     }
 
     /** A rank that reads the header on its node's board. */
-    private Outcome member(long c, String refused, int root, boolean rootInRange, long bytes, ElementType type,
-            Message data) {
+    private Outcome member(
+            long c, String refused, int root, boolean rootInRange, long bytes, ElementType type, Message data) {
         wait.reset();
         board.markWaiting(c, rootInRange ? root : -1);
         while (!board.isPosted(c)) {
@@ -251,26 +261,50 @@ public final class CallHeaders {
                 return Outcome.TIMED_OUT;
             }
         }
-        Outcome outcome = decide(c, refused, root, bytes, type, data, board.bytes(c), board.rank(c),
-                board.elementBytes(c), board.isInline(c), board.payloadAddress(c));
+        Outcome outcome = decide(
+                c,
+                refused,
+                root,
+                bytes,
+                type,
+                data,
+                board.bytes(c),
+                board.rank(c),
+                board.elementBytes(c),
+                board.isInline(c),
+                board.payloadAddress(c));
         board.markRead(c);
         return outcome;
     }
 
     /** What a receiver does with the header it read; takes a payload that rode with it. */
-    private Outcome decide(long c, String refused, int myRoot, long bytes, ElementType type, Message data, long posted,
-            int claimer, int rootElement, boolean inline, long payload) {
+    private Outcome decide(
+            long c,
+            String refused,
+            int myRoot,
+            long bytes,
+            ElementType type,
+            Message data,
+            long posted,
+            int claimer,
+            int rootElement,
+            boolean inline,
+            long payload) {
         this.root = claimer;
         this.rootBytes = posted;
         this.inlined = inline;
         if (posted == CallBoard.NO_ROOT) {
-            problem = refused != null ? refused : where() + "ranks disagree on the root: in call " + c + " rank " + claimer
-                    + " passed root " + rootElement + ", which passed another root itself; no rank sent anything";
+            problem = refused != null
+                    ? refused
+                    : where() + "ranks disagree on the root: in call " + c + " rank " + claimer + " passed root "
+                            + rootElement + ", which passed another root itself; no rank sent anything";
             return Outcome.REFUSED;
         }
         if (posted == CallBoard.REFUSED) {
-            problem = refused != null ? refused : where() + "rank " + claimer + " refused call " + c + " (a bad argument"
-                    + " there, see its error); nothing was sent";
+            problem = refused != null
+                    ? refused
+                    : where() + "rank " + claimer + " refused call " + c + " (a bad argument"
+                            + " there, see its error); nothing was sent";
             return Outcome.REFUSED;
         }
         problem = refused != null ? refused : check(c, myRoot, bytes, type, claimer, posted, rootElement);
@@ -326,12 +360,14 @@ public final class CallHeaders {
         }
         if (posted > bytes) {
             return where() + "message truncated: " + sends(rootRank, posted, rootElement) + " but this rank's count of "
-                    + bytes / type.bytes() + " " + type.mpiName() + " holds only " + bytes + " bytes; this rank took part and"
+                    + bytes / type.bytes() + " " + type.mpiName() + " holds only " + bytes
+                    + " bytes; this rank took part and"
                     + " dropped the data";
         }
         if (posted % type.bytes() != 0) {
             return where() + "datatype mismatch: " + sends(rootRank, posted, rootElement) + ", not a whole number of"
-                    + " this rank's " + type.mpiName() + " (" + type.bytes() + " bytes); this rank took part and dropped the data";
+                    + " this rank's " + type.mpiName() + " (" + type.bytes()
+                    + " bytes); this rank took part and dropped the data";
         }
         return null;
     }

@@ -10,8 +10,7 @@ import org.hbcast.device.DeviceBuffer;
  * nothing when they are good: every message is built in the branch that throws it.
  */
 public final class DeviceArguments {
-    private DeviceArguments() {
-    }
+    private DeviceArguments() {}
 
     /**
      * The message's size in bytes.
@@ -23,16 +22,21 @@ public final class DeviceArguments {
         CudaDevices devices = CudaDevices.get();
         if (buf == null) {
             // A literal null resolves to this overload; it gets the host overload's message.
-            throw refused(rank, "buffer is null"
-                    + (devices.available() ? "" : " (and no CUDA device: " + devices.unavailableReason() + ")"));
+            throw refused(
+                    rank,
+                    "buffer is null"
+                            + (devices.available()
+                                    ? ""
+                                    : " (and no CUDA device: " + devices.unavailableReason() + ")"));
         }
         if (!devices.available()) {
             throw refused(rank, "no CUDA device: " + devices.unavailableReason());
         }
         ElementType element = ElementType.of(type);
         if (element == null) {
-            throw refused(rank, "datatype " + ElementType.describe(type) + " is not supported by hbcast: use "
-                    + Message.SUPPORTED);
+            throw refused(
+                    rank,
+                    "datatype " + ElementType.describe(type) + " is not supported by hbcast: use " + Message.SUPPORTED);
         }
         if (root < 0 || root >= size) {
             throw refused(rank, "root " + root + " is out of range: the communicator has ranks 0.." + (size - 1));
@@ -45,18 +49,24 @@ public final class DeviceArguments {
         }
         int device = devices.deviceForLocalRank(nodeRank);
         if (buf.device() != device) {
-            throw refused(rank, "the device buffer is on device " + buf.device() + " but this rank (node rank "
-                    + nodeRank + ") works on device " + device + ": devices go round-robin by node rank"
-                    + " (CudaDevices.deviceForLocalRank)");
+            throw refused(
+                    rank,
+                    "the device buffer is on device " + buf.device() + " but this rank (node rank "
+                            + nodeRank + ") works on device " + device + ": devices go round-robin by node rank"
+                            + " (CudaDevices.deviceForLocalRank)");
         }
         long need = (long) count * element.bytes();
         if (need > Message.MAX_BYTES) {
-            throw refused(rank, "count " + count + " of " + element.mpiName() + " is " + need
-                    + " bytes, above hbcast's limit of " + Message.MAX_BYTES + " per call");
+            throw refused(
+                    rank,
+                    "count " + count + " of " + element.mpiName() + " is " + need + " bytes, above hbcast's limit of "
+                            + Message.MAX_BYTES + " per call");
         }
         if (need > buf.bytes()) {
-            throw refused(rank, "count " + count + " of " + element.mpiName() + " needs " + need
-                    + " bytes but the device buffer holds " + buf.bytes());
+            throw refused(
+                    rank,
+                    "count " + count + " of " + element.mpiName() + " needs " + need
+                            + " bytes but the device buffer holds " + buf.bytes());
         }
         return need;
     }

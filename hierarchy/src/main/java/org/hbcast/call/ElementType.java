@@ -35,8 +35,8 @@ public enum ElementType {
     private final Class<? extends Buffer> bufferClass;
     private final String mpiName;
 
-    ElementType(int bytes, int slotsPerElement, Class<?> arrayClass, Class<? extends Buffer> bufferClass,
-            String mpiName) {
+    ElementType(
+            int bytes, int slotsPerElement, Class<?> arrayClass, Class<? extends Buffer> bufferClass, String mpiName) {
         this.bytes = bytes;
         this.slotsPerElement = slotsPerElement;
         this.arrayClass = arrayClass;

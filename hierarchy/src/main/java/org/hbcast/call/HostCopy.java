@@ -10,8 +10,7 @@ import org.agrona.UnsafeAccess;
  * takes to run the transports on one reusable direct copy of array messages.
  */
 public final class HostCopy {
-    private HostCopy() {
-    }
+    private HostCopy() {}
 
     /** Base address of a direct buffer's memory (its index 0, whatever its position). */
     public static long address(Buffer direct) {
@@ -19,11 +18,13 @@ public final class HostCopy {
     }
 
     public static void arrayToMemory(Object array, long address, long bytes) {
-        UnsafeAccess.UNSAFE.copyMemory(array, UnsafeAccess.UNSAFE.arrayBaseOffset(array.getClass()), null, address, bytes);
+        UnsafeAccess.UNSAFE.copyMemory(
+                array, UnsafeAccess.UNSAFE.arrayBaseOffset(array.getClass()), null, address, bytes);
     }
 
     public static void memoryToArray(long address, Object array, long bytes) {
-        UnsafeAccess.UNSAFE.copyMemory(null, address, array, UnsafeAccess.UNSAFE.arrayBaseOffset(array.getClass()), bytes);
+        UnsafeAccess.UNSAFE.copyMemory(
+                null, address, array, UnsafeAccess.UNSAFE.arrayBaseOffset(array.getClass()), bytes);
     }
 
     static void memoryToMemory(long from, long to, long bytes) {

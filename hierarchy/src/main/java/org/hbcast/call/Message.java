@@ -36,8 +36,8 @@ public final class Message {
                     + " (or algorithm native)");
         }
         if (root < 0 || root >= size) {
-            throw new IllegalArgumentException("root " + root + " is out of range: the communicator has ranks 0.."
-                    + (size - 1));
+            throw new IllegalArgumentException(
+                    "root " + root + " is out of range: the communicator has ranks 0.." + (size - 1));
         }
         if (count < 0) {
             throw new IllegalArgumentException("count " + count + " is negative");
@@ -48,12 +48,14 @@ public final class Message {
         long capacity;
         if (buf instanceof Buffer b) {
             if (!b.isDirect()) {
-                throw new IllegalArgumentException("buffer is a heap (non-direct) " + buf.getClass().getSimpleName()
-                        + ": pass a direct buffer (ByteBuffer.allocateDirect) or a Java array");
+                throw new IllegalArgumentException(
+                        "buffer is a heap (non-direct) " + buf.getClass().getSimpleName()
+                                + ": pass a direct buffer (ByteBuffer.allocateDirect) or a Java array");
             }
             if (!(buf instanceof java.nio.ByteBuffer) && !type.bufferClass().isInstance(buf)) {
-                throw new IllegalArgumentException("buffer is a " + buf.getClass().getSimpleName() + " but datatype "
-                        + type.mpiName() + " needs a ByteBuffer or a " + type.bufferClass().getSimpleName());
+                throw new IllegalArgumentException("buffer is a "
+                        + buf.getClass().getSimpleName() + " but datatype " + type.mpiName()
+                        + " needs a ByteBuffer or a " + type.bufferClass().getSimpleName());
             }
             if (b.isReadOnly() && rank != root) {
                 throw new IllegalArgumentException("buffer is read-only but rank " + rank + " receives into it");
@@ -61,8 +63,9 @@ public final class Message {
             capacity = (long) b.capacity() * type.entryBytes(buf);
         } else if (buf.getClass().isArray()) {
             if (buf.getClass() != type.arrayClass()) {
-                throw new IllegalArgumentException("buffer is a " + buf.getClass().getSimpleName() + " but datatype "
-                        + type.mpiName() + " needs a " + type.arrayClass().getSimpleName());
+                throw new IllegalArgumentException(
+                        "buffer is a " + buf.getClass().getSimpleName() + " but datatype " + type.mpiName()
+                                + " needs a " + type.arrayClass().getSimpleName());
             }
             capacity = (long) Array.getLength(buf) * type.entryBytes(buf);
         } else {
@@ -92,8 +95,8 @@ public final class Message {
      */
     public void adopt(long rootBytes) {
         if (rootBytes > bytes || rootBytes % type.bytes() != 0) {
-            throw new IllegalStateException("cannot take " + rootBytes + " bytes into a call of " + bytes + " bytes of "
-                    + type.mpiName());
+            throw new IllegalStateException(
+                    "cannot take " + rootBytes + " bytes into a call of " + bytes + " bytes of " + type.mpiName());
         }
         this.bytes = rootBytes;
         this.count = (int) (rootBytes / type.bytes());

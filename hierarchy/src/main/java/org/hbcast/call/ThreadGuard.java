@@ -1,7 +1,5 @@
 package org.hbcast.call;
 
-import org.hbcast.HierarchicalBcast;
-
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import mpi.MPI;

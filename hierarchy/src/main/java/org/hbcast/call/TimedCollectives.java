@@ -1,6 +1,5 @@
 package org.hbcast.call;
 
-import org.hbcast.stage.ProgressWait;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.LongBuffer;
@@ -11,6 +10,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
+import org.hbcast.stage.ProgressWait;
 
 /**
  * Collectives that give up after the timeout instead of hanging in Open MPI when some rank never
@@ -36,7 +36,9 @@ public final class TimedCollectives {
     }
 
     private static LongBuffer buffer(int words) {
-        return ByteBuffer.allocateDirect(words * Long.BYTES).order(ByteOrder.nativeOrder()).asLongBuffer();
+        return ByteBuffer.allocateDirect(words * Long.BYTES)
+                .order(ByteOrder.nativeOrder())
+                .asLongBuffer();
     }
 
     long timeoutNs() {

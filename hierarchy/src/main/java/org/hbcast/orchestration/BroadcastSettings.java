@@ -10,6 +10,11 @@ import org.hbcast.plan.PlanChoices;
  * plans fix, the timeout, the rule for counts, the ring's slots, virtual node sizes (null for real
  * nodes), the tuning table named (null for the default place) and whether a run's trials are kept.
  */
-public record BroadcastSettings(PlanChoices choices, Duration timeout, CountRule counts, int ringSlots,
-                                String nodeSizes, Path tuningFile, boolean keepsLearnt) {
-}
+public record BroadcastSettings(
+        PlanChoices choices,
+        Duration timeout,
+        CountRule counts,
+        int ringSlots,
+        String nodeSizes,
+        Path tuningFile,
+        boolean keepsLearnt) {}

@@ -15,20 +15,20 @@ import org.hbcast.call.HostCopy;
 import org.hbcast.call.Message;
 import org.hbcast.call.ThreadGuard;
 import org.hbcast.device.DeviceBuffer;
-import org.hbcast.transport.shm.CallBoard;
-import org.hbcast.transport.shm.ShmFanout;
-import org.hbcast.transport.shm.ShmRingLinks;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
 import org.hbcast.plan.Algorithm;
-import org.hbcast.select.Explanation;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
+import org.hbcast.select.Explanation;
 import org.hbcast.select.InRunSelection;
 import org.hbcast.select.Selector;
 import org.hbcast.select.TuningAgreement;
+import org.hbcast.transport.shm.CallBoard;
+import org.hbcast.transport.shm.ShmFanout;
+import org.hbcast.transport.shm.ShmRingLinks;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;
 
@@ -46,6 +46,7 @@ public final class Broadcaster implements AutoCloseable {
     static final int WARMUP_HEADER_CALLS = 256;
     /** Warm-up calls of each plan, of {@link #WARMUP_CHUNKS} chunks of {@link #WARMUP_CHUNK_BYTES}. */
     static final int WARMUP_PLAN_CALLS = 64;
+
     static final int WARMUP_CHUNKS = 4;
     static final int WARMUP_CHUNK_BYTES = 4096;
     /** Whether this JVM has run a warm-up: the JIT's work is per process, not per instance. */
@@ -60,6 +61,7 @@ public final class Broadcaster implements AutoCloseable {
     private final ShmRingLinks ring;
     /** The node's fan-out segment, made only when some host plan moves chunks through it. */
     private final ShmFanout fanout;
+
     private final PlanDriver driver;
     private final int rank;
     private final int size;
@@ -76,12 +78,20 @@ public final class Broadcaster implements AutoCloseable {
     private ByteBuffer arrayCopy;
     /** Where a rank that cannot take the root's bytes receives them, to drop them (made on first need). */
     private ByteBuffer scratch;
+
     private DeviceNode device;
     private String brokenBy;
     private boolean closed;
 
-    private Broadcaster(Intracomm comm, Topology topology, BroadcastSettings settings, Selector selector,
-            ShmRingLinks ring, ShmFanout fanout, CallBoard board) throws MPIException {
+    private Broadcaster(
+            Intracomm comm,
+            Topology topology,
+            BroadcastSettings settings,
+            Selector selector,
+            ShmRingLinks ring,
+            ShmFanout fanout,
+            CallBoard board)
+            throws MPIException {
         this.comm = comm;
         this.topology = topology;
         this.layout = topology.layout();
@@ -95,13 +105,25 @@ public final class Broadcaster implements AutoCloseable {
         this.agreement = new CallAgreement(comm, rank, settings.timeout().toNanos());
         this.guard = new ThreadGuard(MPI.queryThread(), rank);
         this.board = board;
-        this.headers = settings.counts() != CountRule.ROOT || size == 1 ? null
-                : new CallHeaders(board, layout.nodeCount() == 1 ? null
-                        : new HeaderRelay(comm, CallHeaders.HEADER_RADIX, layout.nodeCount(), CallBoard.INLINE_BYTES),
-                        layout, rank, topology.node(), topology.position(), settings.choices().algorithm() == Algorithm.AUTO,
+        this.headers = settings.counts() != CountRule.ROOT || size == 1
+                ? null
+                : new CallHeaders(
+                        board,
+                        layout.nodeCount() == 1
+                                ? null
+                                : new HeaderRelay(
+                                        comm, CallHeaders.HEADER_RADIX, layout.nodeCount(), CallBoard.INLINE_BYTES),
+                        layout,
+                        rank,
+                        topology.node(),
+                        topology.position(),
+                        settings.choices().algorithm() == Algorithm.AUTO,
                         settings.timeout().toNanos());
-        this.selection = new InRunSelection(comm, selector,
-                headers != null && settings.choices().algorithm() == Algorithm.AUTO, settings.timeout().toNanos());
+        this.selection = new InRunSelection(
+                comm,
+                selector,
+                headers != null && settings.choices().algorithm() == Algorithm.AUTO,
+                settings.timeout().toNanos());
     }
 
     /**
@@ -123,12 +145,17 @@ public final class Broadcaster implements AutoCloseable {
                 throw new MPIException("hbcast: " + e.getMessage());
             }
             boolean warmUp = agreeAtCreate(dup, settings, !warmedUp);
-            Selector selector = new Selector(settings.choices(), ClusterShape.of(topology.layout(), topology.isVirtual()),
-                    settings.choices().chunkBytes() != 0 ? settings.choices().chunkBytes() : Selector.AUTO_MAX_CHUNK_BYTES,
-                    TuningAgreement.agree(dup, settings.tuningFile(), settings.keepsLearnt(), topology,
-                            System.getenv()));
+            Selector selector = new Selector(
+                    settings.choices(),
+                    ClusterShape.of(topology.layout(), topology.isVirtual()),
+                    settings.choices().chunkBytes() != 0
+                            ? settings.choices().chunkBytes()
+                            : Selector.AUTO_MAX_CHUNK_BYTES,
+                    TuningAgreement.agree(
+                            dup, settings.tuningFile(), settings.keepsLearnt(), topology, System.getenv()));
             if (topology.nodeComm().getSize() > 1) {
-                // Every rank made the same plans from the same agreed inputs, so all of a node agree on what to connect.
+                // Every rank made the same plans from the same agreed inputs, so all of a node agree on what to
+                // connect.
                 if (selector.connects(IntraNode.RING)) {
                     ring = connectRing(topology, settings, selector);
                 }
@@ -226,19 +253,26 @@ public final class Broadcaster implements AutoCloseable {
         return settings.counts() == CountRule.ROOT && topology.nodeComm().getSize() > 1;
     }
 
-    private static ShmRingLinks connectRing(Topology topology, BroadcastSettings settings, Selector selector) throws MPIException {
-        return NodeTransports.ring(topology.nodeComm(), settings.ringSlots(),
+    private static ShmRingLinks connectRing(Topology topology, BroadcastSettings settings, Selector selector)
+            throws MPIException {
+        return NodeTransports.ring(
+                topology.nodeComm(),
+                settings.ringSlots(),
                 slotBytes(settings, selector.largestHostChunk(IntraNode.RING)));
     }
 
     private static ShmFanout connectFanout(Topology topology, BroadcastSettings settings, Selector selector)
             throws MPIException {
-        return NodeTransports.fanout(topology.nodeComm(), settings.ringSlots(),
+        return NodeTransports.fanout(
+                topology.nodeComm(),
+                settings.ringSlots(),
                 slotBytes(settings, selector.largestHostChunk(IntraNode.FANOUT)));
     }
 
     private static int slotBytes(BroadcastSettings settings, int largestChunk) {
-        return settings.choices().chunkBytes() != 0 ? settings.choices().chunkBytes() : Math.max(MIN_SLOT_BYTES, largestChunk);
+        return settings.choices().chunkBytes() != 0
+                ? settings.choices().chunkBytes()
+                : Math.max(MIN_SLOT_BYTES, largestChunk);
     }
 
     /**
@@ -265,8 +299,7 @@ public final class Broadcaster implements AutoCloseable {
         ElementType element = ElementType.of(type);
         String refused = null;
         try {
-            message.bind(buf, count, element, root, rank, size,
-                    element == null ? ElementType.describe(type) : null);
+            message.bind(buf, count, element, root, rank, size, element == null ? ElementType.describe(type) : null);
         } catch (IllegalArgumentException e) {
             refused = "hbcast bcast on rank " + rank + ": " + e.getMessage();
         }
@@ -296,8 +329,14 @@ public final class Broadcaster implements AutoCloseable {
         boolean rootInRange = root >= 0 && root < size;
         // Only the root's wish counts: the others learn from the header whether the message rode in it.
         boolean inline = ok && selection.inlines(message.bytes());
-        switch (headers.exchange(refused, root, rootInRange, ok ? message.bytes() : 0, ok ? message.type() : null,
-                ok ? message : null, inline)) {
+        switch (headers.exchange(
+                refused,
+                root,
+                rootInRange,
+                ok ? message.bytes() : 0,
+                ok ? message.type() : null,
+                ok ? message : null,
+                inline)) {
             case ROOT, RECEIVE -> {
                 // The root's own bytes for the root; a receiver keeps its buffer past them untouched.
                 message.adopt(headers.rootBytes());
@@ -394,7 +433,8 @@ public final class Broadcaster implements AutoCloseable {
             return;
         }
         if (device == null) {
-            device = DeviceNode.connect(comm, topology, settings.ringSlots(), slotBytes(settings, selector.largestChunk()));
+            device = DeviceNode.connect(
+                    comm, topology, settings.ringSlots(), slotBytes(settings, selector.largestChunk()));
         }
         Plan plan = selector.plan(bytes, MemoryKind.DEVICE);
         try {

@@ -1,24 +1,22 @@
 package org.hbcast.orchestration;
 
-
-import org.hbcast.call.Message;
-
 import java.io.IOException;
 import java.util.Base64;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.call.Message;
 import org.hbcast.device.CudaDevices;
-import org.hbcast.transport.cuda.CudaRingMember;
 import org.hbcast.device.DeviceBuffer;
-import org.hbcast.transport.cuda.IpcDescriptor;
-import org.hbcast.transport.cuda.NeighbourExchange;
 import org.hbcast.device.PinnedBuffer;
-import org.hbcast.transport.cuda.StagingCopies;
 import org.hbcast.engine.RingPipeline;
-import org.hbcast.transport.shm.SharedSegment;
 import org.hbcast.mpi.Topology;
 import org.hbcast.stage.StageException;
+import org.hbcast.transport.cuda.CudaRingMember;
+import org.hbcast.transport.cuda.IpcDescriptor;
+import org.hbcast.transport.cuda.NeighbourExchange;
+import org.hbcast.transport.cuda.StagingCopies;
+import org.hbcast.transport.shm.SharedSegment;
 
 /**
  * What device calls need on this rank, made on the first device broadcast (collective, like the
@@ -30,6 +28,7 @@ import org.hbcast.stage.StageException;
 final class DeviceNode implements NeighbourExchange, AutoCloseable {
     /** Staging copies in flight per leader. */
     private static final int STAGING_WINDOW = 16;
+
     private static final int DESCRIPTOR_TAG = 0x4864;
     /** Between a control block's path and its slots' IPC handle in a rank's descriptor (not in Base64). */
     private static final char DESCRIPTOR_SEPARATOR = '|';
@@ -56,11 +55,20 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
         Intracomm nodeComm = topology.nodeComm();
         int position = nodeComm.getRank();
         int nodeSize = nodeComm.getSize();
-        return NodeHandshake.connect(comm, nodeComm, "the node's CUDA ring",
-                () -> CudaRingMember.create(SharedSegment.DEFAULT_DIRECTORY, position, nodeSize,
-                        CudaDevices.get().deviceForLocalRank(position), ringSlots, slotBytes),
+        return NodeHandshake.connect(
+                comm,
+                nodeComm,
+                "the node's CUDA ring",
+                () -> CudaRingMember.create(
+                        SharedSegment.DEFAULT_DIRECTORY,
+                        position,
+                        nodeSize,
+                        CudaDevices.get().deviceForLocalRank(position),
+                        ringSlots,
+                        slotBytes),
                 m -> descriptor(m.controlPath().toString(), m.slotDescriptor()),
-                (member, descriptors) -> attach(nodeComm, member, descriptors), CudaRingMember::unlinkControl);
+                (member, descriptors) -> attach(nodeComm, member, descriptors),
+                CudaRingMember::unlinkControl);
     }
 
     /** A rank's descriptor in the handshake: its control block's path, then its slots' IPC descriptor. */
@@ -79,8 +87,8 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
             int cut = descriptors[p].lastIndexOf(DESCRIPTOR_SEPARATOR);
             byte[] handle = cut < 0 ? null : Base64.getDecoder().decode(descriptors[p].substring(cut + 1));
             if (handle == null || handle.length != IpcDescriptor.BYTES) {
-                throw new IllegalArgumentException("node rank " + p + " sent no CUDA ring descriptor: '"
-                        + descriptors[p] + "'");
+                throw new IllegalArgumentException(
+                        "node rank " + p + " sent no CUDA ring descriptor: '" + descriptors[p] + "'");
             }
             paths[p] = descriptors[p].substring(0, cut);
             System.arraycopy(handle, 0, slots, p * IpcDescriptor.BYTES, IpcDescriptor.BYTES);
@@ -106,8 +114,17 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
     @Override
     public void swap(byte[] toLeft, byte[] fromRight) {
         try {
-            nodeComm.sendRecv(toLeft, toLeft.length, MPI.BYTE, ring.leftRank(), DESCRIPTOR_TAG, fromRight,
-                    fromRight.length, MPI.BYTE, ring.rightRank(), DESCRIPTOR_TAG);
+            nodeComm.sendRecv(
+                    toLeft,
+                    toLeft.length,
+                    MPI.BYTE,
+                    ring.leftRank(),
+                    DESCRIPTOR_TAG,
+                    fromRight,
+                    fromRight.length,
+                    MPI.BYTE,
+                    ring.rightRank(),
+                    DESCRIPTOR_TAG);
         } catch (MPIException e) {
             throw new StageException("cannot swap buffer descriptors with the ring neighbours: " + e.getMessage(), e);
         }

@@ -44,8 +44,7 @@ final class NodeHandshake {
         void unlink(T mine) throws IOException;
     }
 
-    private NodeHandshake() {
-    }
+    private NodeHandshake() {}
 
     /**
      * Runs the handshake; collective over {@code agreeComm} (the node's communicator, or the whole
@@ -54,8 +53,14 @@ final class NodeHandshake {
      * @param what the transport, for errors ("the node's fan-out segment")
      * @return what the attacher made of the parts; it owns this rank's part
      */
-    static <T extends AutoCloseable, R extends AutoCloseable> R connect(Intracomm agreeComm, Intracomm nodeComm,
-            String what, Maker<T> maker, Function<T, String> descriptor, Attacher<T, R> attacher, Unlinker<T> unlinker)
+    static <T extends AutoCloseable, R extends AutoCloseable> R connect(
+            Intracomm agreeComm,
+            Intracomm nodeComm,
+            String what,
+            Maker<T> maker,
+            Function<T, String> descriptor,
+            Attacher<T, R> attacher,
+            Unlinker<T> unlinker)
             throws MPIException {
         T mine = null;
         String failure = null;
@@ -65,8 +70,8 @@ final class NodeHandshake {
             failure = "cannot set up " + what + " on rank " + agreeComm.getRank() + ": " + e.getMessage();
         }
         agreeOrFail(agreeComm, failure, mine, what);
-        String[] descriptors = StringExchange.allGather(nodeComm, mine == null ? "" : descriptor.apply(mine),
-                DESCRIPTOR_BYTES);
+        String[] descriptors =
+                StringExchange.allGather(nodeComm, mine == null ? "" : descriptor.apply(mine), DESCRIPTOR_BYTES);
         R attached = null;
         try {
             attached = attacher.attach(mine, descriptors);
@@ -102,7 +107,7 @@ final class NodeHandshake {
         } catch (Exception ignored) {
             // Failing already; the reason below matters more.
         }
-        throw new MPIException(failure != null ? failure
-                : "another rank could not set up " + what + " (see its error)");
+        throw new MPIException(
+                failure != null ? failure : "another rank could not set up " + what + " (see its error)");
     }
 }

@@ -15,13 +15,15 @@ import org.hbcast.transport.shm.ShmRingLinks;
  * rank 0 makes them, the others map them).
  */
 final class NodeTransports {
-    private NodeTransports() {
-    }
+    private NodeTransports() {}
 
     /** The node's ring links. Collective over {@code nodeComm} (at least two ranks). */
     static ShmRingLinks ring(Intracomm nodeComm, int slots, int maxChunkBytes) throws MPIException {
         int position = nodeComm.getRank();
-        return NodeHandshake.connect(nodeComm, nodeComm, "the node's shared-memory ring",
+        return NodeHandshake.connect(
+                nodeComm,
+                nodeComm,
+                "the node's shared-memory ring",
                 () -> ShmInbox.create(SharedSegment.DEFAULT_DIRECTORY, position, slots, maxChunkBytes),
                 inbox -> inbox.path().toString(),
                 (inbox, paths) -> ShmRingLinks.connect(inbox, paths, position),
@@ -32,8 +34,12 @@ final class NodeTransports {
     static ShmFanout fanout(Intracomm nodeComm, int slots, int maxChunkBytes) throws MPIException {
         int size = nodeComm.getSize();
         int position = nodeComm.getRank();
-        return NodeHandshake.connect(nodeComm, nodeComm, "the node's fan-out segment",
-                () -> position == 0 ? ShmFanout.create(SharedSegment.DEFAULT_DIRECTORY, 0, size, slots, maxChunkBytes)
+        return NodeHandshake.connect(
+                nodeComm,
+                nodeComm,
+                "the node's fan-out segment",
+                () -> position == 0
+                        ? ShmFanout.create(SharedSegment.DEFAULT_DIRECTORY, 0, size, slots, maxChunkBytes)
                         : null,
                 f -> f.path().toString(),
                 (mine, paths) -> mine != null ? mine : ShmFanout.open(Path.of(paths[0]), position, size),
@@ -44,7 +50,10 @@ final class NodeTransports {
     static CallBoard board(Intracomm nodeComm) throws MPIException {
         int size = nodeComm.getSize();
         int position = nodeComm.getRank();
-        return NodeHandshake.connect(nodeComm, nodeComm, "the node's call board",
+        return NodeHandshake.connect(
+                nodeComm,
+                nodeComm,
+                "the node's call board",
                 () -> position == 0 ? CallBoard.create(SharedSegment.DEFAULT_DIRECTORY, 0, size) : null,
                 b -> b.path().toString(),
                 (mine, paths) -> mine != null ? mine : CallBoard.open(Path.of(paths[0]), position, size),

@@ -1,28 +1,27 @@
 package org.hbcast.orchestration;
 
-import org.hbcast.call.HostCopy;
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.Plan;
-
 import java.nio.Buffer;
 import java.util.Arrays;
 import mpi.Intracomm;
 import mpi.MPIException;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.hbcast.engine.FanoutPipeline;
+import org.hbcast.call.HostCopy;
 import org.hbcast.device.CudaContext;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.device.PinnedBuffer;
-import org.hbcast.transport.cuda.StagingCopies;
+import org.hbcast.engine.FanoutPipeline;
 import org.hbcast.engine.RingPipeline;
-import org.hbcast.transport.shm.ShmFanout;
-import org.hbcast.transport.shm.ShmRingLinks;
 import org.hbcast.mpi.KnomialBroadcast;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.Plan;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageLoop;
+import org.hbcast.transport.cuda.StagingCopies;
+import org.hbcast.transport.shm.ShmFanout;
+import org.hbcast.transport.shm.ShmRingLinks;
 
 /**
  * The one orchestrator of a call's plan, for host and device memory alike: picks the stages this
@@ -55,9 +54,11 @@ final class PlanDriver {
     private final StageLoop loop;
     /** The node's ring links for host memory, and the engine's pipeline over them (null where no host plan uses them). */
     private final ShmRingLinks ring;
+
     private final RingPipeline<MutableDirectBuffer> ringPipeline;
     /** The engine's fan-out over the node's segment, for host memory (null where no host plan uses it). */
     private final FanoutPipeline<MutableDirectBuffer> fanout;
+
     private final UnsafeBuffer hostMemory = new UnsafeBuffer(0, 0);
 
     PlanDriver(Intracomm comm, Topology topology, long timeoutNs, ShmRingLinks ring, ShmFanout fanout)
@@ -90,35 +91,67 @@ final class PlanDriver {
         execute(plan, chunk, bytes, root, null, 1, data, device);
     }
 
-    private void execute(Plan plan, int chunk, long bytes, int root, Buffer hostData, int entryBytes,
-            DeviceBuffer deviceData, DeviceNode device) throws MPIException {
+    private void execute(
+            Plan plan,
+            int chunk,
+            long bytes,
+            int root,
+            Buffer hostData,
+            int entryBytes,
+            DeviceBuffer deviceData,
+            DeviceNode device)
+            throws MPIException {
         Stage stalled;
         try {
             loop.clear();
             if (plan.algorithm() == Algorithm.KNOMIAL) {
                 if (size > 1) {
-                    addTree(everyRank, size, rank, root, plan.radix(), chunk, bytes, root, hostData, entryBytes,
-                            deviceData, device);
+                    addTree(
+                            everyRank,
+                            size,
+                            rank,
+                            root,
+                            plan.radix(),
+                            chunk,
+                            bytes,
+                            root,
+                            hostData,
+                            entryBytes,
+                            deviceData,
+                            device);
                 }
             } else {
                 int myNode = topology.node();
                 layout.leaders(root, leaders);
                 boolean leader = leaders[myNode] == rank;
                 if (leader && leaders.length > 1) {
-                    addTree(leaders, leaders.length, myNode, layout.nodeOf(root), plan.radix(), chunk, bytes, root,
-                            hostData, entryBytes, deviceData, device);
+                    addTree(
+                            leaders,
+                            leaders.length,
+                            myNode,
+                            layout.nodeOf(root),
+                            plan.radix(),
+                            chunk,
+                            bytes,
+                            root,
+                            hostData,
+                            entryBytes,
+                            deviceData,
+                            device);
                 }
                 if (layout.nodeSize(myNode) > 1) {
                     boolean fed = leader && rank != root;
                     int first = layout.positionOf(leaders[myNode]);
-                    Stage node = deviceData != null ? device.startRing(deviceData, bytes, chunk, first, fed)
+                    Stage node = deviceData != null
+                            ? device.startRing(deviceData, bytes, chunk, first, fed)
                             : startHostNode(plan, hostData, bytes, chunk, first, leader, fed);
                     loop.add(node, fed);
                 }
             }
             stalled = loop.run();
         } catch (RuntimeException e) {
-            MPIException failure = new MPIException("hbcast bcast on rank " + rank + ": " + e.getMessage() + nodeRanks());
+            MPIException failure =
+                    new MPIException("hbcast bcast on rank " + rank + ": " + e.getMessage() + nodeRanks());
             failure.initCause(e);
             throw failure;
         }
@@ -133,8 +166,19 @@ final class PlanDriver {
      * the root: the tree sends what is on the host) or after it (elsewhere: the node gets what is on
      * the GPU).
      */
-    private void addTree(int[] participants, int n, int me, int rootIndex, int radix, int chunk, long bytes, int root,
-            Buffer hostData, int entryBytes, DeviceBuffer deviceData, DeviceNode device) {
+    private void addTree(
+            int[] participants,
+            int n,
+            int me,
+            int rootIndex,
+            int radix,
+            int chunk,
+            long bytes,
+            int root,
+            Buffer hostData,
+            int entryBytes,
+            DeviceBuffer deviceData,
+            DeviceNode device) {
         boolean sends = rank == root;
         if (deviceData == null) {
             tree.start(participants, n, me, rootIndex, radix, hostData, entryBytes, bytes, chunk, false);
@@ -152,8 +196,7 @@ final class PlanDriver {
         }
     }
 
-    private Stage startHostNode(Plan plan, Buffer data, long bytes, int chunk, int first, boolean leader,
-            boolean fed) {
+    private Stage startHostNode(Plan plan, Buffer data, long bytes, int chunk, int first, boolean leader, boolean fed) {
         hostMemory.wrap(HostCopy.address(data), (int) bytes);
         if (plan.usesFanout()) {
             if (!leader) {
@@ -165,7 +208,8 @@ final class PlanDriver {
             }
             return fanout;
         }
-        return fed ? ringPipeline.resetFed(hostMemory, bytes, chunk)
+        return fed
+                ? ringPipeline.resetFed(hostMemory, bytes, chunk)
                 : ringPipeline.reset(ring.role(first), hostMemory, bytes, chunk);
     }
 
@@ -177,8 +221,11 @@ final class PlanDriver {
     /** Which ranks the node ranks named in a message are: allocates, for failures only. */
     private String nodeRanks() {
         int node = topology.node();
-        StringBuilder sb = new StringBuilder(" (node ").append(node).append(": node ranks 0..")
-                .append(layout.nodeSize(node) - 1).append(" are ranks");
+        StringBuilder sb = new StringBuilder(" (node ")
+                .append(node)
+                .append(": node ranks 0..")
+                .append(layout.nodeSize(node) - 1)
+                .append(" are ranks");
         for (int p = 0; p < layout.nodeSize(node); p++) {
             sb.append(p == 0 ? " " : ",").append(layout.rankAt(node, p));
         }

@@ -21,8 +21,8 @@ public enum Algorithm {
                 return a;
             }
         }
-        throw new IllegalArgumentException("HBCAST_ALGORITHM='" + text
-                + "' is not one of auto, native, knomial, hierarchical");
+        throw new IllegalArgumentException(
+                "HBCAST_ALGORITHM='" + text + "' is not one of auto, native, knomial, hierarchical");
     }
 
     @Override

@@ -8,8 +8,14 @@ import java.util.Objects;
  * hierarchy's choice, ignored by the flat algorithms), why it was chosen, and the time the cost
  * model predicts and a tuning table measured for it (NaN where there is none).
  */
-public record Plan(Algorithm algorithm, int chunkBytes, int radix, IntraNode intra, String reason,
-                   double predictedSeconds, double measuredSeconds) {
+public record Plan(
+        Algorithm algorithm,
+        int chunkBytes,
+        int radix,
+        IntraNode intra,
+        String reason,
+        double predictedSeconds,
+        double measuredSeconds) {
     public Plan {
         if (algorithm == Algorithm.AUTO) {
             throw new IllegalArgumentException("a plan names a concrete algorithm");

@@ -5,5 +5,4 @@ package org.hbcast.plan;
  * than {@link Algorithm#AUTO}, a transport other than {@link IntraNode#AUTO}, a chunk size or a
  * radix other than 0 are fixed. {@code trials} allows {@code auto} to try plans in the run.
  */
-public record PlanChoices(Algorithm algorithm, IntraNode intra, int chunkBytes, int radix, boolean trials) {
-}
+public record PlanChoices(Algorithm algorithm, IntraNode intra, int chunkBytes, int radix, boolean trials) {}

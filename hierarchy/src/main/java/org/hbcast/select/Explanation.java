@@ -1,12 +1,11 @@
 package org.hbcast.select;
 
+import java.util.List;
+import java.util.Locale;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
-
-import java.util.List;
-import java.util.Locale;
 import org.hbcast.tuning.Calibration;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
@@ -25,56 +24,109 @@ import org.hbcast.tuning.TuningTable;
  * @param alternatives the model's best choice of each algorithm (and intra-node transport) at this size
  * @param nearby the table entries at or around this size
  */
-public record Explanation(long bytes, MemoryKind memory, ClusterShape shape, Plan plan, double predictedSeconds,
-                          double measuredSeconds, List<CostModel.Choice> alternatives, List<TuningTable.Entry> nearby,
-                          TuningInputs inputs) {
+public record Explanation(
+        long bytes,
+        MemoryKind memory,
+        ClusterShape shape,
+        Plan plan,
+        double predictedSeconds,
+        double measuredSeconds,
+        List<CostModel.Choice> alternatives,
+        List<TuningTable.Entry> nearby,
+        TuningInputs inputs) {
 
     public String text() {
         StringBuilder sb = new StringBuilder();
         line(sb, "message:     %d B (%s), %s memory, layout %s", bytes, size(bytes), memory, shape);
-        line(sb, "fingerprint: %s (id %s)", inputs.fingerprint().canonical(), inputs.fingerprint().id());
-        line(sb, "chosen:      %s, chunk %s, radix %d", name(plan.algorithm(), plan.intra()), size(plan.chunkBytes()),
+        line(
+                sb,
+                "fingerprint: %s (id %s)",
+                inputs.fingerprint().canonical(),
+                inputs.fingerprint().id());
+        line(
+                sb,
+                "chosen:      %s, chunk %s, radix %d",
+                name(plan.algorithm(), plan.intra()),
+                size(plan.chunkBytes()),
                 plan.radix());
         line(sb, "why:         %s", plan.reason());
         if (bytes > 1 && Long.bitCount(bytes) != 1) {
             long low = Long.highestOneBit(bytes);
-            line(sb, "             (plans are made per size bucket: this size runs the plan of [%s, %s))", size(low),
+            line(
+                    sb,
+                    "             (plans are made per size bucket: this size runs the plan of [%s, %s))",
+                    size(low),
                     size(low * 2));
         }
-        line(sb, "predicted:   %s (cost model)%s", time(predictedSeconds),
+        line(
+                sb,
+                "predicted:   %s (cost model)%s",
+                time(predictedSeconds),
                 Double.isNaN(measuredSeconds) ? "" : "; measured " + time(measuredSeconds) + " (tuning table)");
         sb.append("model's best per algorithm:\n");
         for (CostModel.Choice c : alternatives) {
             if (c.algorithm() == Algorithm.NATIVE) {
                 line(sb, "  %-20s %-24s %s", c.algorithm(), "(cuts its own segments)", time(c.seconds()));
             } else {
-                line(sb, "  %-20s chunk %-9s radix %d  %s", name(c.algorithm(), c.intra()), size(c.chunkBytes()), c.radix(),
+                line(
+                        sb,
+                        "  %-20s chunk %-9s radix %d  %s",
+                        name(c.algorithm(), c.intra()),
+                        size(c.chunkBytes()),
+                        c.radix(),
                         time(c.seconds()));
             }
         }
         for (TuningTable.Entry e : nearby) {
-            line(sb, "table at %s: best %s, chunk %s, radix %d, %s (%d points measured)", size(e.bytes()),
+            line(
+                    sb,
+                    "table at %s: best %s, chunk %s, radix %d, %s (%d points measured)",
+                    size(e.bytes()),
                     name(e.algorithm(), e.intra()),
-                    size(e.chunkBytes()), e.radix(), time(e.seconds()), e.points().size());
+                    size(e.chunkBytes()),
+                    e.radix(),
+                    time(e.seconds()),
+                    e.points().size());
         }
         sb.append("links (").append(inputs.calibrationSource()).append("):\n");
         for (LinkKind k : LinkKind.values()) {
             LinkCalibration l = inputs.calibration().link(k);
-            line(sb, "  %-17s ts %8.2f us  b %7.2f GB/s  (%s%s)", k.id(), l.startupSeconds() * 1e6, l.bytesPerSecond() / 1e9,
-                    l.source(), l.transfers().isEmpty() ? ""
+            line(
+                    sb,
+                    "  %-17s ts %8.2f us  b %7.2f GB/s  (%s%s)",
+                    k.id(),
+                    l.startupSeconds() * 1e6,
+                    l.bytesPerSecond() / 1e9,
+                    l.source(),
+                    l.transfers().isEmpty()
+                            ? ""
                             : "; transfers from a curve of " + l.transfers().size() + " sizes, "
                                     + size(l.transfers().get(0).bytes()) + " to "
-                                    + size(l.transfers().get(l.transfers().size() - 1).bytes()));
+                                    + size(l.transfers()
+                                            .get(l.transfers().size() - 1)
+                                            .bytes()));
         }
         Calibration cal = inputs.calibration();
         for (NodeCurve c : cal.nodeCurves()) {
-            line(sb, "  node curve of the %s on %d ranks: %s%s", c.transport(), c.nodeSize(), chunkRange(c),
+            line(
+                    sb,
+                    "  node curve of the %s on %d ranks: %s%s",
+                    c.transport(),
+                    c.nodeSize(),
+                    chunkRange(c),
                     c.nodeSize() == shape.maxNodeSize() ? " (this layout's nodes)" : "");
         }
-        String use = cal.twoLevelMeasuredOn(shape) ? " (this layout: the hierarchy's figures)"
+        String use = cal.twoLevelMeasuredOn(shape)
+                ? " (this layout: the hierarchy's figures)"
                 : " (another layout: the levels are composed here)";
         for (NodeCurve c : cal.twoLevelCurves()) {
-            line(sb, "  two-level curve with the %s on %s: %s%s", c.transport(), cal.twoLevelLayout(), chunkRange(c), use);
+            line(
+                    sb,
+                    "  two-level curve with the %s on %s: %s%s",
+                    c.transport(),
+                    cal.twoLevelLayout(),
+                    chunkRange(c),
+                    use);
         }
         for (String w : inputs.warnings()) {
             sb.append(w).append('\n');
@@ -115,7 +167,8 @@ public record Explanation(long bytes, MemoryKind memory, ClusterShape shape, Pla
         if (Double.isInfinite(seconds)) {
             return "impossible";
         }
-        return seconds < 1e-3 ? String.format(Locale.ROOT, "%.1f us", seconds * 1e6)
+        return seconds < 1e-3
+                ? String.format(Locale.ROOT, "%.1f us", seconds * 1e6)
                 : String.format(Locale.ROOT, "%.3f ms", seconds * 1e3);
     }
 }

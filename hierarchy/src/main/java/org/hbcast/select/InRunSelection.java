@@ -8,9 +8,9 @@ import java.util.List;
 import mpi.Intracomm;
 import mpi.MPIException;
 import org.hbcast.call.TimedCollectives;
-import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.plan.Plan;
+import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.tuning.LearntPlans;
 
 /**
@@ -133,9 +133,15 @@ public final class InRunSelection {
 
     /** {@code HBCAST_TRIALS_LOG=1}: rank 0 prints each verdict of the trials (rare: once per size, then re-checks). */
     private void logVerdict(int c) {
-        StringBuilder sb = new StringBuilder("hbcast: trials for messages of ").append(TrialSchedule.smallest(c))
-                .append("..").append(1L << c).append(" B kept ").append(trials.label(c, trials.winner(c)))
-                .append(" (per option, the slowest rank's fastest block of ").append(TrialSchedule.BLOCK).append(" calls, us:");
+        StringBuilder sb = new StringBuilder("hbcast: trials for messages of ")
+                .append(TrialSchedule.smallest(c))
+                .append("..")
+                .append(1L << c)
+                .append(" B kept ")
+                .append(trials.label(c, trials.winner(c)))
+                .append(" (per option, the slowest rank's fastest block of ")
+                .append(TrialSchedule.BLOCK)
+                .append(" calls, us:");
         for (int o = 0; o < trials.options(c); o++) {
             sb.append(' ').append(trials.label(c, o)).append(' ').append(trialTimes[o] / 1000.0);
         }
@@ -198,8 +204,12 @@ public final class InRunSelection {
             return;
         }
         try {
-            new LearntPlans(LearntPlans.FORMAT_VERSION, selector.inputs().fingerprint().id(), Instant.now().toString(),
-                    verdicts).write(file);
+            new LearntPlans(
+                            LearntPlans.FORMAT_VERSION,
+                            selector.inputs().fingerprint().id(),
+                            Instant.now().toString(),
+                            verdicts)
+                    .write(file);
         } catch (IOException | RuntimeException e) {
             System.err.println("hbcast: warning: cannot keep what this run learnt in " + file + " (" + e
                     + "); the next run tries the plans again");

@@ -1,13 +1,5 @@
 package org.hbcast.select;
 
-
-import org.hbcast.plan.Algorithm;
-import org.hbcast.select.Explanation;
-import org.hbcast.plan.IntraNode;
-import org.hbcast.plan.MemoryKind;
-import org.hbcast.plan.Plan;
-import org.hbcast.plan.PlanChoices;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -15,6 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.MemoryKind;
+import org.hbcast.plan.Plan;
+import org.hbcast.plan.PlanChoices;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Interpolation;
@@ -43,6 +40,7 @@ public final class Selector {
      * larger chunk to be faster makes them larger.
      */
     public static final int MODEL_MAX_CHUNK_BYTES = 1 << 20;
+
     private static final int BUCKETS = 64;
 
     private final PlanChoices options;
@@ -68,10 +66,14 @@ public final class Selector {
             throw new IllegalArgumentException("the largest chunk must be positive, got " + maxChunkBytes);
         }
         this.maxChunkBytes = maxChunkBytes;
-        this.model = new CostModel(inputs.calibration(), inputs.fingerprint().host().cpus());
+        this.model =
+                new CostModel(inputs.calibration(), inputs.fingerprint().host().cpus());
         TuningTable table = inputs.table();
-        this.tableTimes = table == null ? List.of()
-                : table.entries().stream().map(e -> new TimedSize(e.bytes(), e.seconds())).toList();
+        this.tableTimes = table == null
+                ? List.of()
+                : table.entries().stream()
+                        .map(e -> new TimedSize(e.bytes(), e.seconds()))
+                        .toList();
         this.tableSizes = table == null ? new long[0] : table.sizes();
         for (int b = 0; b < BUCKETS; b++) {
             hostPlans[b] = choose(1L << b, MemoryKind.HOST);
@@ -94,8 +96,11 @@ public final class Selector {
      * options allow it and leave the algorithm open, and no tuning table governs the class.
      */
     private boolean tries(int c) {
-        return options.trials() && options.algorithm() == Algorithm.AUTO && shape.ranks() > 1
-                && c <= LARGEST_TRIED_CLASS && (tableSizes.length == 0 || (1L << c) < tableSizes[0]);
+        return options.trials()
+                && options.algorithm() == Algorithm.AUTO
+                && shape.ranks() > 1
+                && c <= LARGEST_TRIED_CLASS
+                && (tableSizes.length == 0 || (1L << c) < tableSizes[0]);
     }
 
     /**
@@ -115,14 +120,31 @@ public final class Selector {
             if (a == Algorithm.NATIVE && !withNative) {
                 continue;
             }
-            for (IntraNode t : a == Algorithm.HIERARCHICAL ? CostModel.candidateIntra(shape, MemoryKind.HOST, options.intra())
-                    .stream().filter(t -> plansUse(t) || inputs.calibration().nodeCurves().isEmpty()).toList()
+            for (IntraNode t : a == Algorithm.HIERARCHICAL
+                    ? CostModel.candidateIntra(shape, MemoryKind.HOST, options.intra()).stream()
+                            .filter(t -> plansUse(t)
+                                    || inputs.calibration().nodeCurves().isEmpty())
+                            .toList()
                     : List.of(IntraNode.RING)) {
-                CostModel.Choice c = model.best(size, shape, MemoryKind.HOST,
-                        options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(), a, t, options.chunkBytes(), options.radix());
-                list.add(plan(c.algorithm(), clampChunk(c.chunkBytes(), size), c.radix(), c.intra(), size, MemoryKind.HOST,
+                CostModel.Choice c = model.best(
+                        size,
+                        shape,
+                        MemoryKind.HOST,
+                        options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(),
+                        a,
+                        t,
+                        options.chunkBytes(),
+                        options.radix());
+                list.add(plan(
+                        c.algorithm(),
+                        clampChunk(c.chunkBytes(), size),
+                        c.radix(),
+                        c.intra(),
+                        size,
+                        MemoryKind.HOST,
                         "timed in this run against the other plans of its size (the cost model's chunk and radix; "
-                                + inputs.calibrationSource() + ")", Double.NaN));
+                                + inputs.calibrationSource() + ")",
+                        Double.NaN));
             }
         }
         return list.toArray(new Plan[0]);
@@ -145,7 +167,10 @@ public final class Selector {
     /** The largest chunk any of our plans uses (native cuts its own): what the device ring's slots must hold. */
     public int largestChunk() {
         return Stream.concat(hostPlansAndTrials(), Arrays.stream(devicePlans))
-                .filter(p -> p.algorithm() != Algorithm.NATIVE).mapToInt(Plan::chunkBytes).max().orElse(1);
+                .filter(p -> p.algorithm() != Algorithm.NATIVE)
+                .mapToInt(Plan::chunkBytes)
+                .max()
+                .orElse(1);
     }
 
     /** The host plans that move data themselves (not native), one of each algorithm, transport and radix. */
@@ -165,8 +190,11 @@ public final class Selector {
      * need not exist).
      */
     public int largestHostChunk(IntraNode intra) {
-        return hostPlansAndTrials().filter(p -> intra == IntraNode.FANOUT ? p.usesFanout() : p.usesRing())
-                .mapToInt(Plan::chunkBytes).max().orElse(0);
+        return hostPlansAndTrials()
+                .filter(p -> intra == IntraNode.FANOUT ? p.usesFanout() : p.usesRing())
+                .mapToInt(Plan::chunkBytes)
+                .max()
+                .orElse(0);
     }
 
     /**
@@ -205,13 +233,15 @@ public final class Selector {
             throw new IllegalArgumentException("message size must not be negative, got " + bytes);
         }
         Plan plan = plan(bytes, memory);
-        double predicted = model.predict(plan.algorithm(), plan.intra(), bytes, plan.chunkBytes(), plan.radix(), shape,
-                memory);
+        double predicted =
+                model.predict(plan.algorithm(), plan.intra(), bytes, plan.chunkBytes(), plan.radix(), shape, memory);
         double measured = memory == MemoryKind.HOST && !tableTimes.isEmpty() && bytes >= tableSizes[0]
-                ? Interpolation.logLog(tableTimes, bytes) : Double.NaN;
+                ? Interpolation.logLog(tableTimes, bytes)
+                : Double.NaN;
         List<CostModel.Choice> alternatives = new ArrayList<>();
         for (Algorithm a : CostModel.candidateAlgorithms(shape, memory)) {
-            for (IntraNode t : a == Algorithm.HIERARCHICAL ? CostModel.candidateIntra(shape, memory, IntraNode.AUTO)
+            for (IntraNode t : a == Algorithm.HIERARCHICAL
+                    ? CostModel.candidateIntra(shape, memory, IntraNode.AUTO)
                     : List.of(IntraNode.RING)) {
                 alternatives.add(model.best(Math.max(bytes, 1), shape, memory, modelMaxChunk(), a, t, 0, 0));
             }
@@ -232,15 +262,32 @@ public final class Selector {
         if (fixed == Algorithm.AUTO && memory == MemoryKind.HOST && inputs.table() != null && size >= tableSizes[0]) {
             return fromTable(size);
         }
-        CostModel.Choice c = model.best(size, shape, memory, options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(), fixed,
-                options.intra(), options.chunkBytes(), options.radix());
+        CostModel.Choice c = model.best(
+                size,
+                shape,
+                memory,
+                options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(),
+                fixed,
+                options.intra(),
+                options.chunkBytes(),
+                options.radix());
         String fixedParts = fixedParts();
-        boolean allFixed = fixed != Algorithm.AUTO && options.chunkBytes() > 0 && options.radix() > 0
+        boolean allFixed = fixed != Algorithm.AUTO
+                && options.chunkBytes() > 0
+                && options.radix() > 0
                 && (fixed != Algorithm.HIERARCHICAL || options.intra() != IntraNode.AUTO);
-        String set = allFixed ? "set by options" : fixedParts.isEmpty() ? "cost model"
-                : "options fix " + fixedParts + "; the rest from the cost model";
-        return plan(c.algorithm(), clampChunk(c.chunkBytes(), size), c.radix(), c.intra(), size, memory,
-                set + " (" + inputs.calibrationSource() + ")", Double.NaN);
+        String set = allFixed
+                ? "set by options"
+                : fixedParts.isEmpty() ? "cost model" : "options fix " + fixedParts + "; the rest from the cost model";
+        return plan(
+                c.algorithm(),
+                clampChunk(c.chunkBytes(), size),
+                c.radix(),
+                c.intra(),
+                size,
+                memory,
+                set + " (" + inputs.calibrationSource() + ")",
+                Double.NaN);
     }
 
     private int modelMaxChunk() {
@@ -273,22 +320,37 @@ public final class Selector {
         long chunk = lo.algorithm() == hi.algorithm() && lo.intra() == hi.intra()
                 ? Math.round(Interpolation.geometric(lo.chunkBytes(), hi.chunkBytes(), p.fraction()))
                 : near.chunkBytes();
-        String where = p.exact() ? (size > lo.bytes() ? "above the largest measured size " + lo.bytes() + " B, as measured there"
-                : "measured at " + lo.bytes() + " B")
+        String where = p.exact()
+                ? (size > lo.bytes()
+                        ? "above the largest measured size " + lo.bytes() + " B, as measured there"
+                        : "measured at " + lo.bytes() + " B")
                 : "between measured " + lo.bytes() + " B and " + hi.bytes() + " B on a log scale";
         String fixedParts = fixedParts();
-        String why = "tuning table " + inputs.tableFile() + " (fingerprint " + inputs.fingerprint().id() + "): " + where
+        String why = "tuning table " + inputs.tableFile() + " (fingerprint "
+                + inputs.fingerprint().id() + "): " + where
                 + (fixedParts.isEmpty() ? "" : "; options fix " + fixedParts);
-        return plan(near.algorithm(), clampChunk(options.chunkBytes() > 0 ? options.chunkBytes() : chunk, size),
+        return plan(
+                near.algorithm(),
+                clampChunk(options.chunkBytes() > 0 ? options.chunkBytes() : chunk, size),
                 options.radix() > 0 ? options.radix() : near.radix(),
-                options.intra() != IntraNode.AUTO ? options.intra() : near.intra(), size, MemoryKind.HOST, why,
+                options.intra() != IntraNode.AUTO ? options.intra() : near.intra(),
+                size,
+                MemoryKind.HOST,
+                why,
                 Interpolation.logLog(tableTimes, size));
     }
 
-    private Plan plan(Algorithm a, int chunk, int radix, IntraNode intra, long size, MemoryKind memory, String reason,
-                      double measured) {
-        return new Plan(a, chunk, radix, intra, reason, model.predict(a, intra, size, chunk, radix, shape, memory),
-                measured);
+    private Plan plan(
+            Algorithm a,
+            int chunk,
+            int radix,
+            IntraNode intra,
+            long size,
+            MemoryKind memory,
+            String reason,
+            double measured) {
+        return new Plan(
+                a, chunk, radix, intra, reason, model.predict(a, intra, size, chunk, radix, shape, memory), measured);
     }
 
     /**

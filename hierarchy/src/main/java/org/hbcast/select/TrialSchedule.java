@@ -1,6 +1,5 @@
 package org.hbcast.select;
 
-import org.hbcast.select.Explanation;
 import org.hbcast.plan.Plan;
 
 /**
@@ -53,19 +52,23 @@ public final class TrialSchedule {
 
     /** Per class: its plans (options 1.. when it has the header option, else 0..); empty when it does not try. */
     private final Plan[][] plans;
+
     private final boolean[] inline;
     /** Per class, the option kept unless another is clearly faster (the model's, or what an earlier run learnt). */
     private final int[] incumbent;
+
     private final int[] trial = new int[CLASSES];
     private final int[] winner = new int[CLASSES];
     /** Per class, the option the trials last kept (it runs again after a re-check that keeps it), or -1. */
     private final int[] settled = new int[CLASSES];
     /** The agreed time of the winner, in nanoseconds, or -1 when this run has not decided the class. */
     private final long[] agreedNanos = new long[CLASSES];
+
     private final long[] callsLeft = new long[CLASSES];
     private final long[] recheckEvery = new long[CLASSES];
     /** Per class, the block times: pass p, option o at {@code p * options + o}. */
     private final long[][] samples;
+
     private final long[] blockNanos = new long[CLASSES];
     private boolean paused;
 
@@ -87,7 +90,8 @@ public final class TrialSchedule {
             this.plans[c] = plans[c].clone();
             int n = options(c);
             if (n > MAX_OPTIONS) {
-                throw new IllegalArgumentException("size class " + c + " has " + n + " options, at most " + MAX_OPTIONS);
+                throw new IllegalArgumentException(
+                        "size class " + c + " has " + n + " options, at most " + MAX_OPTIONS);
             }
             if (n > 1 && (incumbent[c] < 0 || incumbent[c] >= n)) {
                 throw new IllegalArgumentException("size class " + c + " has no option " + incumbent[c]);

@@ -1,11 +1,5 @@
 package org.hbcast.select;
 
-import org.hbcast.BcastOptions;
-
-import org.hbcast.call.CountRule;
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.IntraNode;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -40,29 +34,46 @@ public final class TuningAgreement {
     /** {@code HBCAST_TUNING_FILE=none}: use no table even where the default place has one. */
     static final String NO_TABLE = "none";
 
-    private TuningAgreement() {
-    }
+    private TuningAgreement() {}
 
     /** What rank 0 found, as broadcast to the others. */
-    private record Found(Fingerprint fingerprint, String tablePath, byte[] table, boolean requested,
-                         String calibrationPath, byte[] calibration, List<String> warnings, String learntPath,
-                         byte[] learnt) {
+    private record Found(
+            Fingerprint fingerprint,
+            String tablePath,
+            byte[] table,
+            boolean requested,
+            String calibrationPath,
+            byte[] calibration,
+            List<String> warnings,
+            String learntPath,
+            byte[] learnt) {
         TuningInputs inputs() {
-            return TuningInputs.fromFiles(fingerprint, path(tablePath), table, requested, path(calibrationPath),
-                    calibration, warnings).withLearnt(path(learntPath), learnt);
+            return TuningInputs.fromFiles(
+                            fingerprint,
+                            path(tablePath),
+                            table,
+                            requested,
+                            path(calibrationPath),
+                            calibration,
+                            warnings)
+                    .withLearnt(path(learntPath), learnt);
         }
     }
 
     /** Collective over {@code comm}: the same inputs on every rank. */
-    public static TuningInputs agree(Intracomm comm, Path tuningFile, boolean keepsLearnt, Topology topology,
-            Map<String, String> env)
+    public static TuningInputs agree(
+            Intracomm comm, Path tuningFile, boolean keepsLearnt, Topology topology, Map<String, String> env)
             throws MPIException {
         byte[] packet = null;
         String failure = null;
         if (comm.getRank() == 0) {
             try {
-                packet = TuningJson.mapper().writeValueAsBytes(
-                        find(tuningFile, keepsLearnt, ClusterShape.of(topology.layout(), topology.isVirtual()), env));
+                packet = TuningJson.mapper()
+                        .writeValueAsBytes(find(
+                                tuningFile,
+                                keepsLearnt,
+                                ClusterShape.of(topology.layout(), topology.isVirtual()),
+                                env));
             } catch (JsonProcessingException | RuntimeException e) {
                 failure = e.toString();
             }
@@ -71,7 +82,8 @@ public final class TuningAgreement {
         int[] length = {packet == null ? -1 : packet.length};
         comm.bcast(length, 1, MPI.INT, 0);
         if (length[0] < 0) {
-            throw new MPIException("hbcast: rank 0 could not gather the tuning inputs" + (failure != null ? ": " + failure : ""));
+            throw new MPIException(
+                    "hbcast: rank 0 could not gather the tuning inputs" + (failure != null ? ": " + failure : ""));
         }
         if (packet == null) {
             packet = new byte[length[0]];
@@ -91,8 +103,8 @@ public final class TuningAgreement {
     }
 
     /** The inputs this process would use on {@code shape}, without MPI (for {@code explain} and tools). */
-    public static TuningInputs local(Path tuningFile, boolean keepsLearnt, ClusterShape shape,
-            Map<String, String> env) {
+    public static TuningInputs local(
+            Path tuningFile, boolean keepsLearnt, ClusterShape shape, Map<String, String> env) {
         return find(tuningFile, keepsLearnt, shape, env).inputs();
     }
 
@@ -114,8 +126,15 @@ public final class TuningAgreement {
         Path cal = TuningFiles.calibration(env, fp);
         // What runs learnt is kept beside the default table (see BcastOptions#keepsLearnt).
         Path learnt = keepsLearnt ? TuningFiles.learnt(env, fp) : null;
-        return new Found(fp, table == null ? null : table.toString(), read(table, warnings), requested,
-                cal.toString(), read(cal, warnings), warnings, learnt == null ? null : learnt.toString(),
+        return new Found(
+                fp,
+                table == null ? null : table.toString(),
+                read(table, warnings),
+                requested,
+                cal.toString(),
+                read(cal, warnings),
+                warnings,
+                learnt == null ? null : learnt.toString(),
                 read(learnt, warnings));
     }
 
@@ -142,7 +161,9 @@ public final class TuningAgreement {
     /** Without the bindings' native library (a tool run outside mpirun): ask {@code ompi_info}. */
     private static String ompiInfoVersion() {
         try {
-            Process p = new ProcessBuilder("ompi_info", "--version").redirectErrorStream(true).start();
+            Process p = new ProcessBuilder("ompi_info", "--version")
+                    .redirectErrorStream(true)
+                    .start();
             if (!p.waitFor(10, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 return "unknown";

@@ -1,12 +1,11 @@
 package org.hbcast.tuning;
 
-import org.hbcast.plan.IntraNode;
-
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.hbcast.plan.IntraNode;
 
 /**
  * Start-up times and bandwidths of the link kinds of one machine (written by the calibration
@@ -27,9 +26,16 @@ import java.util.Objects;
  *        (radix 2 among the leaders), one per intra-node transport, each {@link NodeCurve#nodeSize()}
  *        the layout's largest node; absent in files written before they were measured
  */
-public record Calibration(int formatVersion, String hardware, String created, List<LinkCalibration> links,
-                          String nativeLayout, List<TimedSize> nativeTimes, List<NodeCurve> nodeCurves,
-                          String twoLevelLayout, List<NodeCurve> twoLevelCurves) {
+public record Calibration(
+        int formatVersion,
+        String hardware,
+        String created,
+        List<LinkCalibration> links,
+        String nativeLayout,
+        List<TimedSize> nativeTimes,
+        List<NodeCurve> nodeCurves,
+        String twoLevelLayout,
+        List<NodeCurve> twoLevelCurves) {
     public static final int FORMAT_VERSION = 1;
 
     private static final Map<LinkKind, LinkCalibration> DEFAULTS = new EnumMap<>(LinkKind.class);
@@ -50,13 +56,18 @@ public record Calibration(int formatVersion, String hardware, String created, Li
 
     public Calibration {
         if (formatVersion != FORMAT_VERSION) {
-            throw new IllegalArgumentException("calibration format version " + formatVersion + " is not " + FORMAT_VERSION);
+            throw new IllegalArgumentException(
+                    "calibration format version " + formatVersion + " is not " + FORMAT_VERSION);
         }
         Objects.requireNonNull(hardware, "hardware");
         links = List.copyOf(Objects.requireNonNull(links, "links"));
         nativeTimes = nativeTimes == null ? List.of() : List.copyOf(nativeTimes);
         nodeCurves = nodeCurves == null ? List.of() : List.copyOf(nodeCurves);
-        if (nodeCurves.stream().map(c -> c.transport() + "/" + c.nodeSize()).distinct().count() != nodeCurves.size()) {
+        if (nodeCurves.stream()
+                        .map(c -> c.transport() + "/" + c.nodeSize())
+                        .distinct()
+                        .count()
+                != nodeCurves.size()) {
             throw new IllegalArgumentException("a node curve is calibrated twice");
         }
         twoLevelCurves = twoLevelCurves == null ? List.of() : List.copyOf(twoLevelCurves);
@@ -88,22 +99,47 @@ public record Calibration(int formatVersion, String hardware, String created, Li
     }
 
     /** A calibration of {@code hardware} from the given measurements. */
-    public static Calibration measured(String hardware, String created, List<LinkCalibration> links,
-                                       String nativeLayout, List<TimedSize> nativeTimes) {
+    public static Calibration measured(
+            String hardware,
+            String created,
+            List<LinkCalibration> links,
+            String nativeLayout,
+            List<TimedSize> nativeTimes) {
         return measured(hardware, created, links, nativeLayout, nativeTimes, List.of());
     }
 
     /** As {@link #measured(String, String, List, String, List)}, with the intra-node transports' curves. */
-    public static Calibration measured(String hardware, String created, List<LinkCalibration> links,
-                                       String nativeLayout, List<TimedSize> nativeTimes, List<NodeCurve> nodeCurves) {
-        return new Calibration(FORMAT_VERSION, hardware, created, new ArrayList<>(links), nativeLayout, nativeTimes,
-                nodeCurves, null, List.of());
+    public static Calibration measured(
+            String hardware,
+            String created,
+            List<LinkCalibration> links,
+            String nativeLayout,
+            List<TimedSize> nativeTimes,
+            List<NodeCurve> nodeCurves) {
+        return new Calibration(
+                FORMAT_VERSION,
+                hardware,
+                created,
+                new ArrayList<>(links),
+                nativeLayout,
+                nativeTimes,
+                nodeCurves,
+                null,
+                List.of());
     }
 
     /** This calibration with the two-level broadcast's {@code curves} measured on {@code layout}. */
     public Calibration withTwoLevel(String layout, List<NodeCurve> curves) {
-        return new Calibration(formatVersion, hardware, created, links, nativeLayout, nativeTimes, nodeCurves,
-                curves.isEmpty() ? null : layout, curves);
+        return new Calibration(
+                formatVersion,
+                hardware,
+                created,
+                links,
+                nativeLayout,
+                nativeTimes,
+                nodeCurves,
+                curves.isEmpty() ? null : layout,
+                curves);
     }
 
     /** The measured curve of {@code transport} on nodes of {@code nodeSize} ranks, or null. */
@@ -123,7 +159,10 @@ public record Calibration(int formatVersion, String hardware, String created, Li
 
     /** The measured two-level curve of {@code transport} on {@link #twoLevelLayout()}, or null. */
     public NodeCurve twoLevelCurve(IntraNode transport) {
-        return twoLevelCurves.stream().filter(c -> c.transport() == transport).findFirst().orElse(null);
+        return twoLevelCurves.stream()
+                .filter(c -> c.transport() == transport)
+                .findFirst()
+                .orElse(null);
     }
 
     /** True when the two-level curves were measured on {@code shape}. */

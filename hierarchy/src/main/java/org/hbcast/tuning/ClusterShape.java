@@ -52,11 +52,14 @@ public record ClusterShape(List<Integer> nodeSizes, boolean virtual) {
                 }
                 return new ClusterShape(Collections.nCopies(nodes, per), virtual);
             }
-            int[] sizes = Arrays.stream(t.split("[,+]", -1)).map(String::trim)
-                    .mapToInt(Integer::parseInt).toArray();
+            int[] sizes = Arrays.stream(t.split("[,+]", -1))
+                    .map(String::trim)
+                    .mapToInt(Integer::parseInt)
+                    .toArray();
             return new ClusterShape(Arrays.stream(sizes).boxed().toList(), virtual);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("layout '" + text + "' is neither NODESxRANKS (2x2) nor node sizes (8,3,3)");
+            throw new IllegalArgumentException(
+                    "layout '" + text + "' is neither NODESxRANKS (2x2) nor node sizes (8,3,3)");
         }
     }
 

@@ -1,15 +1,14 @@
 package org.hbcast.tuning;
 
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.IntraNode;
-import org.hbcast.plan.MemoryKind;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.hbcast.mpi.KnomialTree;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.MemoryKind;
 
 /**
  * Predicted broadcast times from the calibrated links and curves (the formulas, with what the
@@ -74,21 +73,27 @@ public final class CostModel {
     }
 
     /** The best choice of one search: predicted seconds for (algorithm, intra-node transport, chunk, radix). */
-    public record Choice(Algorithm algorithm, IntraNode intra, int chunkBytes, int radix, double seconds) {
-    }
+    public record Choice(Algorithm algorithm, IntraNode intra, int chunkBytes, int radix, double seconds) {}
 
     /**
      * Predicted seconds of broadcasting {@code bytes} with {@code algorithm} (not AUTO) in chunks of
      * {@code chunkBytes} (clamped to the message) and radix {@code radix} on {@code shape}, moving
      * chunks inside nodes with {@code intra} (RING or FANOUT; only the hierarchy uses it).
      */
-    public double predict(Algorithm algorithm, IntraNode intra, long bytes, int chunkBytes, int radix,
-                          ClusterShape shape, MemoryKind memory) {
+    public double predict(
+            Algorithm algorithm,
+            IntraNode intra,
+            long bytes,
+            int chunkBytes,
+            int radix,
+            ClusterShape shape,
+            MemoryKind memory) {
         if (bytes <= 0) {
             return 0;
         }
         if (chunkBytes < 1 || radix < 2) {
-            throw new IllegalArgumentException("chunk must be positive and radix at least 2: " + chunkBytes + ", " + radix);
+            throw new IllegalArgumentException(
+                    "chunk must be positive and radix at least 2: " + chunkBytes + ", " + radix);
         }
         long c = Math.min(chunkBytes, bytes);
         long chunks = (bytes + c - 1) / c;
@@ -156,7 +161,8 @@ public final class CostModel {
 
     /** {fill sends, root children} of a tree, remembered: the selector asks for the same few trees often. */
     private static int[] treeShape(int n, int radix) {
-        return TREES.computeIfAbsent(((long) n << 8) | radix, key -> new int[] {fillSends(n, radix), rootChildren(n, radix)});
+        return TREES.computeIfAbsent(
+                ((long) n << 8) | radix, key -> new int[] {fillSends(n, radix), rootChildren(n, radix)});
     }
 
     /** Sends, one after another, until the first segment has reached every participant. */
@@ -186,14 +192,18 @@ public final class CostModel {
      * composing the levels measured apart sees neither, and on 2 hosts of 2 ranks it priced 64 to
      * 256 KiB chunks 1.2 to 2.6 times too cheap. Elsewhere the levels are composed.
      */
-    private double hierarchical(IntraNode intra, long c, long chunks, int radix, ClusterShape shape, MemoryKind memory) {
+    private double hierarchical(
+            IntraNode intra, long c, long chunks, int radix, ClusterShape shape, MemoryKind memory) {
         NodeCurve measured = memory == MemoryKind.HOST ? calibration.twoLevelCurve(intra, shape) : null;
         if (measured == null) {
             return composed(intra, c, chunks, radix, shape, memory);
         }
         double seconds = measured.fill(c) + (chunks - 1) * measured.stage(c, chunks * c);
-        return radix == 2 ? seconds
-                : seconds * composed(intra, c, chunks, radix, shape, memory) / composed(intra, c, chunks, 2, shape, memory);
+        return radix == 2
+                ? seconds
+                : seconds
+                        * composed(intra, c, chunks, radix, shape, memory)
+                        / composed(intra, c, chunks, 2, shape, memory);
     }
 
     /** The two-level pipeline from its levels: both fill times, then the slower stage per further chunk. */
@@ -288,7 +298,8 @@ public final class CostModel {
         if (requested != IntraNode.AUTO) {
             return List.of(memory == MemoryKind.DEVICE ? IntraNode.RING : requested);
         }
-        return memory == MemoryKind.HOST && shape.maxNodeSize() > 1 ? List.of(IntraNode.RING, IntraNode.FANOUT)
+        return memory == MemoryKind.HOST && shape.maxNodeSize() > 1
+                ? List.of(IntraNode.RING, IntraNode.FANOUT)
                 : List.of(IntraNode.RING);
     }
 
@@ -326,11 +337,12 @@ public final class CostModel {
 
     /** Radices 2..{@code maxRadix} that make a different tree on {@code shape}. */
     public static List<Integer> candidateRadices(Algorithm algorithm, ClusterShape shape, int maxRadix) {
-        int participants = switch (algorithm) {
-            case HIERARCHICAL -> shape.nodes();
-            case KNOMIAL -> shape.ranks();
-            default -> 1;
-        };
+        int participants =
+                switch (algorithm) {
+                    case HIERARCHICAL -> shape.nodes();
+                    case KNOMIAL -> shape.ranks();
+                    default -> 1;
+                };
         List<Integer> list = new ArrayList<>();
         for (int k = 2; k <= maxRadix && (k == 2 || k < participants); k++) {
             list.add(k);
@@ -344,15 +356,24 @@ public final class CostModel {
      * not AUTO / 0; chunks never exceed {@code maxChunk}. Ties go to the earlier candidate, so every
      * rank agrees.
      */
-    public Choice best(long bytes, ClusterShape shape, MemoryKind memory, int maxChunk,
-                       Algorithm algorithm, IntraNode intra, int chunkBytes, int radix) {
-        List<Algorithm> algorithms = algorithm == Algorithm.AUTO ? candidateAlgorithms(shape, memory) : List.of(algorithm);
-        List<Integer> chunks = chunkBytes > 0 ? List.of(Math.min(chunkBytes, maxChunk)) : candidateChunks(bytes, maxChunk);
+    public Choice best(
+            long bytes,
+            ClusterShape shape,
+            MemoryKind memory,
+            int maxChunk,
+            Algorithm algorithm,
+            IntraNode intra,
+            int chunkBytes,
+            int radix) {
+        List<Algorithm> algorithms =
+                algorithm == Algorithm.AUTO ? candidateAlgorithms(shape, memory) : List.of(algorithm);
+        List<Integer> chunks =
+                chunkBytes > 0 ? List.of(Math.min(chunkBytes, maxChunk)) : candidateChunks(bytes, maxChunk);
         Choice best = null;
         for (Algorithm a : algorithms) {
             List<Integer> radices = radix > 0 ? List.of(radix) : candidateRadices(a, shape);
-            List<IntraNode> transports = a == Algorithm.HIERARCHICAL ? candidateIntra(shape, memory, intra)
-                    : List.of(IntraNode.RING);
+            List<IntraNode> transports =
+                    a == Algorithm.HIERARCHICAL ? candidateIntra(shape, memory, intra) : List.of(IntraNode.RING);
             for (IntraNode t : transports) {
                 for (int c : a == Algorithm.NATIVE ? chunks.subList(chunks.size() - 1, chunks.size()) : chunks) {
                     for (int k : a == Algorithm.NATIVE ? radices.subList(0, 1) : radices) {

@@ -26,7 +26,8 @@ public record Fingerprint(HostInfo host, List<String> links, String layout) {
 
     /** The fingerprint of a run on {@code host} with {@code shape}. */
     public static Fingerprint of(HostInfo host, ClusterShape shape) {
-        return new Fingerprint(host, linksInUse(host, shape).stream().map(LinkKind::id).toList(), shape.toString());
+        return new Fingerprint(
+                host, linksInUse(host, shape).stream().map(LinkKind::id).toList(), shape.toString());
     }
 
     /** The links a broadcast on this shape moves data over. */

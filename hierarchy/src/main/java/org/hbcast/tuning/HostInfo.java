@@ -14,7 +14,8 @@ import org.hbcast.device.CudaDevices;
  * cgroups and affinity), the GPU model and count from CUDA, the MPI library's name and version.
  */
 public record HostInfo(String cpuModel, int cpus, String gpuModel, int gpus, String mpiVersion) {
-    private static final Pattern MPI_VERSION = Pattern.compile("(Open MPI|MPICH|Intel\\(R\\) MPI)\\D*(\\d+(?:\\.\\d+)*)");
+    private static final Pattern MPI_VERSION =
+            Pattern.compile("(Open MPI|MPICH|Intel\\(R\\) MPI)\\D*(\\d+(?:\\.\\d+)*)");
 
     public HostInfo {
         cpuModel = clean(cpuModel);
@@ -50,7 +51,8 @@ public record HostInfo(String cpuModel, int cpus, String gpuModel, int gpus, Str
         }
         CudaDevices cuda = CudaDevices.get();
         List<String> names = cuda.names().stream().distinct().toList();
-        return new HostInfo(model, cpus, String.join(" + ", names), cuda.count(), normalizeMpiVersion(mpiLibraryVersion));
+        return new HostInfo(
+                model, cpus, String.join(" + ", names), cuda.count(), normalizeMpiVersion(mpiLibraryVersion));
     }
 
     /** "Open MPI v4.1.4, package: Debian OpenMPI, ..." becomes "Open MPI 4.1.4": the part that matters and does not drift. */

@@ -7,8 +7,7 @@ import java.util.List;
  * 2 MiB at the middle. Outside the measured range positions clamp to the nearest end.
  */
 public final class Interpolation {
-    private Interpolation() {
-    }
+    private Interpolation() {}
 
     /**
      * Where {@code bytes} falls among {@code sizes}: between {@code lower} and {@code upper}
@@ -63,7 +62,9 @@ public final class Interpolation {
         Position p = locate(sizes, bytes);
         TimedSize lo = times.get(p.lower());
         if (p.exact()) {
-            return p.lower() == sizes.length - 1 && bytes > lo.bytes() ? lo.seconds() * bytes / lo.bytes() : lo.seconds();
+            return p.lower() == sizes.length - 1 && bytes > lo.bytes()
+                    ? lo.seconds() * bytes / lo.bytes()
+                    : lo.seconds();
         }
         return geometric(lo.seconds(), times.get(p.upper()).seconds(), p.fraction());
     }

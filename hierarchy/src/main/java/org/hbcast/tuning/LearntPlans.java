@@ -31,8 +31,7 @@ public record LearntPlans(int formatVersion, String fingerprintId, String create
      *        {@code hierarchical/fanout} (see {@code Explanation.name})
      * @param seconds the slowest rank's fastest block (4 calls in a row) of the choice when it was decided
      */
-    public record Verdict(int sizeClass, String choice, double seconds) {
-    }
+    public record Verdict(int sizeClass, String choice, double seconds) {}
 
     /** Why these verdicts cannot serve {@code fingerprintId}, or null when they can. */
     public String problem(String expectedFingerprintId) {

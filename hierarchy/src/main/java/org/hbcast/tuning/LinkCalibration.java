@@ -19,17 +19,22 @@ import java.util.Objects;
  * @param gaps seconds each further message adds in a stream of back-to-back messages, by size
  *        (ascending sizes); empty when not measured
  */
-public record LinkCalibration(LinkKind kind, double startupSeconds, double bytesPerSecond, String source,
-                              List<TimedSize> transfers, List<TimedSize> gaps) {
+public record LinkCalibration(
+        LinkKind kind,
+        double startupSeconds,
+        double bytesPerSecond,
+        String source,
+        List<TimedSize> transfers,
+        List<TimedSize> gaps) {
     public LinkCalibration {
         Objects.requireNonNull(kind, "kind");
         if (!(startupSeconds >= 0 && startupSeconds < 1)) {
-            throw new IllegalArgumentException(kind.id() + ": start-up time " + startupSeconds
-                    + " s is not in [0, 1) s");
+            throw new IllegalArgumentException(
+                    kind.id() + ": start-up time " + startupSeconds + " s is not in [0, 1) s");
         }
         if (!(bytesPerSecond >= 1e3 && bytesPerSecond < 1e14)) {
-            throw new IllegalArgumentException(kind.id() + ": bandwidth " + bytesPerSecond
-                    + " B/s is not in [1e3, 1e14) B/s");
+            throw new IllegalArgumentException(
+                    kind.id() + ": bandwidth " + bytesPerSecond + " B/s is not in [1e3, 1e14) B/s");
         }
         source = source == null ? "measured" : source;
         transfers = checked(kind, "transfer", transfers);

@@ -1,11 +1,10 @@
 package org.hbcast.tuning;
 
-import org.hbcast.plan.IntraNode;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.LongToDoubleFunction;
+import org.hbcast.plan.IntraNode;
 
 /**
  * The streaming cost of one intra-node transport on a node of {@code nodeSize} ranks, measured by the
@@ -63,7 +62,9 @@ public record NodeCurve(IntraNode transport, int nodeSize, List<ChunkCost> chunk
         }
         long previous = 0;
         for (ChunkCost c : chunks) {
-            if (c.chunkBytes() <= previous || !positive(c.fillSeconds()) || c.stages().isEmpty()) {
+            if (c.chunkBytes() <= previous
+                    || !positive(c.fillSeconds())
+                    || c.stages().isEmpty()) {
                 throw new IllegalArgumentException("node curve of the " + transport + ": chunk sizes must ascend, fill"
                         + " times be positive and every chunk have stage times; got " + c.chunkBytes() + " B, fill "
                         + c.fillSeconds() + " s, " + c.stages().size() + " stage times");
@@ -99,8 +100,14 @@ public record NodeCurve(IntraNode transport, int nodeSize, List<ChunkCost> chunk
                 double ratio = CACHE_HEADROOM * work.get(i).chunkBytes() / smaller.chunkBytes();
                 // Only where the smaller chunk was measured: a small chunk measured in cache alone says
                 // nothing of what it costs once a message streams from memory.
-                work.set(i, capped(work.get(i), ratio * smaller.fillSeconds(),
-                        m -> m <= smaller.largestMessage() ? ratio * smaller.stage(m) : Double.POSITIVE_INFINITY));
+                work.set(
+                        i,
+                        capped(
+                                work.get(i),
+                                ratio * smaller.fillSeconds(),
+                                m -> m <= smaller.largestMessage()
+                                        ? ratio * smaller.stage(m)
+                                        : Double.POSITIVE_INFINITY));
             }
             for (int i = work.size() - 2; i >= 0; i--) {
                 ChunkCost larger = work.get(i + 1);
@@ -113,7 +120,8 @@ public record NodeCurve(IntraNode transport, int nodeSize, List<ChunkCost> chunk
     /** {@code cost} with its fill at most {@code maxFill} and each stage at most {@code maxStage} of its message size. */
     private static ChunkCost capped(ChunkCost cost, double maxFill, LongToDoubleFunction maxStage) {
         List<TimedSize> stages = cost.stages().stream()
-                .map(t -> new TimedSize(t.bytes(), Math.min(t.seconds(), maxStage.applyAsDouble(t.bytes())))).toList();
+                .map(t -> new TimedSize(t.bytes(), Math.min(t.seconds(), maxStage.applyAsDouble(t.bytes()))))
+                .toList();
         return new ChunkCost(cost.chunkBytes(), Math.min(cost.fillSeconds(), maxFill), stages);
     }
 
@@ -123,7 +131,10 @@ public record NodeCurve(IntraNode transport, int nodeSize, List<ChunkCost> chunk
 
     /** Seconds of a one-chunk broadcast of {@code chunkBytes} (see {@link Interpolation#logLog}). */
     public double fill(long chunkBytes) {
-        return Interpolation.logLog(chunks.stream().map(c -> new TimedSize(c.chunkBytes(), c.fillSeconds())).toList(),
+        return Interpolation.logLog(
+                chunks.stream()
+                        .map(c -> new TimedSize(c.chunkBytes(), c.fillSeconds()))
+                        .toList(),
                 chunkBytes);
     }
 
@@ -140,6 +151,7 @@ public record NodeCurve(IntraNode transport, int nodeSize, List<ChunkCost> chunk
             double t = lo.stage(messageBytes);
             return chunkBytes > lo.chunkBytes() ? t * chunkBytes / lo.chunkBytes() : t;
         }
-        return Interpolation.geometric(lo.stage(messageBytes), chunks.get(p.upper()).stage(messageBytes), p.fraction());
+        return Interpolation.geometric(
+                lo.stage(messageBytes), chunks.get(p.upper()).stage(messageBytes), p.fraction());
     }
 }

@@ -12,8 +12,7 @@ public final class TuningFiles {
     /** Names the calibration file in place of the cache place. */
     public static final String CALIBRATION_FILE_VARIABLE = "HBCAST_CALIBRATION_FILE";
 
-    private TuningFiles() {
-    }
+    private TuningFiles() {}
 
     /** Names the cache directory itself (a benchmark points it at an empty one: a fresh machine). */
     public static final String CACHE_DIRECTORY_VARIABLE = "HBCAST_CACHE_DIR";

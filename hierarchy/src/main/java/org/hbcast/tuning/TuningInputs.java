@@ -1,11 +1,10 @@
 package org.hbcast.tuning;
 
-import org.hbcast.plan.MemoryKind;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.hbcast.plan.MemoryKind;
 
 /**
  * What the selector chooses from, besides the options and the layout: the fingerprint, the tuning
@@ -18,8 +17,15 @@ import java.util.Objects;
  * @param learnt what earlier runs on this fingerprint learnt in the run, or null
  * @param learntFile where such records are kept for this fingerprint, or null where none are
  */
-public record TuningInputs(Fingerprint fingerprint, TuningTable table, Path tableFile, Calibration calibration,
-                           String calibrationSource, List<String> warnings, LearntPlans learnt, Path learntFile) {
+public record TuningInputs(
+        Fingerprint fingerprint,
+        TuningTable table,
+        Path tableFile,
+        Calibration calibration,
+        String calibrationSource,
+        List<String> warnings,
+        LearntPlans learnt,
+        Path learntFile) {
     public TuningInputs {
         Objects.requireNonNull(fingerprint, "fingerprint");
         Objects.requireNonNull(calibration, "calibration");
@@ -27,8 +33,13 @@ public record TuningInputs(Fingerprint fingerprint, TuningTable table, Path tabl
     }
 
     /** Inputs that neither read nor keep what runs learnt. */
-    public TuningInputs(Fingerprint fingerprint, TuningTable table, Path tableFile, Calibration calibration,
-                        String calibrationSource, List<String> warnings) {
+    public TuningInputs(
+            Fingerprint fingerprint,
+            TuningTable table,
+            Path tableFile,
+            Calibration calibration,
+            String calibrationSource,
+            List<String> warnings) {
         this(fingerprint, table, tableFile, calibration, calibrationSource, warnings, null, null);
     }
 
@@ -61,24 +72,32 @@ public record TuningInputs(Fingerprint fingerprint, TuningTable table, Path tabl
      * @param calibrationBytes its content, or null when it does not exist
      * @param readWarnings warnings from reading the files
      */
-    public static TuningInputs fromFiles(Fingerprint fingerprint, Path tableFile, byte[] tableBytes, boolean tableRequested,
-                                         Path calibrationFile, byte[] calibrationBytes, List<String> readWarnings) {
+    public static TuningInputs fromFiles(
+            Fingerprint fingerprint,
+            Path tableFile,
+            byte[] tableBytes,
+            boolean tableRequested,
+            Path calibrationFile,
+            byte[] calibrationBytes,
+            List<String> readWarnings) {
         List<String> warnings = new ArrayList<>(readWarnings);
         TuningTable table = null;
         if (tableFile != null && tableBytes != null) {
-            TuningTableLoader.Loaded<TuningTable> t = TuningTableLoader.table(tableFile, tableBytes, fingerprint, MemoryKind.HOST);
+            TuningTableLoader.Loaded<TuningTable> t =
+                    TuningTableLoader.table(tableFile, tableBytes, fingerprint, MemoryKind.HOST);
             table = t.value();
             if (t.warning() != null) {
                 warnings.add(t.warning());
             }
         } else if (tableFile != null && tableRequested) {
-            warnings.add("hbcast: warning: tuning table " + tableFile + " does not exist; choosing from the cost model instead");
+            warnings.add("hbcast: warning: tuning table " + tableFile
+                    + " does not exist; choosing from the cost model instead");
         }
         Calibration calibration = null;
         String source = null;
         if (calibrationFile != null && calibrationBytes != null) {
-            TuningTableLoader.Loaded<Calibration> c = TuningTableLoader.calibration(calibrationFile, calibrationBytes,
-                    fingerprint.hardware());
+            TuningTableLoader.Loaded<Calibration> c =
+                    TuningTableLoader.calibration(calibrationFile, calibrationBytes, fingerprint.hardware());
             calibration = c.value();
             source = "calibration " + calibrationFile + (calibration != null ? " of " + calibration.created() : "");
             if (c.warning() != null) {
@@ -91,7 +110,8 @@ public record TuningInputs(Fingerprint fingerprint, TuningTable table, Path tabl
         }
         if (calibration == null) {
             calibration = Calibration.builtIn();
-            source = "built-in link figures" + (calibrationFile != null ? "; no calibration at " + calibrationFile : "");
+            source =
+                    "built-in link figures" + (calibrationFile != null ? "; no calibration at " + calibrationFile : "");
         }
         return new TuningInputs(fingerprint, table, tableFile, calibration, source, warnings);
     }

@@ -16,8 +16,7 @@ public final class TuningJson {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
 
-    private TuningJson() {
-    }
+    private TuningJson() {}
 
     public static ObjectMapper mapper() {
         return MAPPER;

@@ -1,10 +1,9 @@
 package org.hbcast.tuning;
 
+import java.util.List;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
-
-import java.util.List;
 
 /**
  * A measured tuning table (written by the tuner, JSON): for one fingerprint and memory kind, the best
@@ -19,8 +18,14 @@ import java.util.List;
  * @param calibration the link calibration in use when tuned, or null
  * @param entries one per message size, sizes strictly ascending
  */
-public record TuningTable(int formatVersion, Fingerprint fingerprint, String fingerprintId, MemoryKind memory,
-                          String created, Calibration calibration, List<Entry> entries) {
+public record TuningTable(
+        int formatVersion,
+        Fingerprint fingerprint,
+        String fingerprintId,
+        MemoryKind memory,
+        String created,
+        Calibration calibration,
+        List<Entry> entries) {
     public static final int FORMAT_VERSION = 1;
     /** Largest chunk a table may name (the options' limit). */
     public static final int MAX_CHUNK_BYTES = 16 << 20;
@@ -45,8 +50,14 @@ public record TuningTable(int formatVersion, Fingerprint fingerprint, String fin
     }
 
     /** The best point at one message size, and every point measured there. */
-    public record Entry(long bytes, Algorithm algorithm, int chunkBytes, int radix, double seconds, List<Point> points,
-                        IntraNode intra) {
+    public record Entry(
+            long bytes,
+            Algorithm algorithm,
+            int chunkBytes,
+            int radix,
+            double seconds,
+            List<Point> points,
+            IntraNode intra) {
         public Entry {
             points = points == null ? List.of() : List.copyOf(points);
             intra = intra == null ? IntraNode.RING : intra;
@@ -88,13 +99,16 @@ public record TuningTable(int formatVersion, Fingerprint fingerprint, String fin
                 return "message sizes are not strictly ascending (" + e.bytes() + " B after " + previous + " B)";
             }
             previous = e.bytes();
-            String bad = e.intra() == IntraNode.AUTO ? "intra-node transport auto is not a concrete transport"
+            String bad = e.intra() == IntraNode.AUTO
+                    ? "intra-node transport auto is not a concrete transport"
                     : pointProblem(e.bytes(), e.algorithm(), e.chunkBytes(), e.radix(), e.seconds());
             if (bad != null) {
                 return "entry " + e.bytes() + " B: " + bad;
             }
             for (Point p : e.points()) {
-                bad = p == null ? "an empty point" : pointProblem(e.bytes(), p.algorithm(), p.chunkBytes(), p.radix(), p.seconds());
+                bad = p == null
+                        ? "an empty point"
+                        : pointProblem(e.bytes(), p.algorithm(), p.chunkBytes(), p.radix(), p.seconds());
                 if (bad != null) {
                     return "entry " + e.bytes() + " B, measured point: " + bad;
                 }

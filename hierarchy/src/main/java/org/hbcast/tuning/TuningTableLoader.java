@@ -1,12 +1,11 @@
 package org.hbcast.tuning;
 
-import org.hbcast.plan.MemoryKind;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.function.Function;
+import org.hbcast.plan.MemoryKind;
 
 /**
  * Reads and validates a tuning table or calibration. Any problem (missing, unreadable, corrupt or
@@ -15,8 +14,7 @@ import java.util.function.Function;
  * Never throws for bad content.
  */
 public final class TuningTableLoader {
-    private TuningTableLoader() {
-    }
+    private TuningTableLoader() {}
 
     /** A table that can be used (and no warning), or none and why. */
     public record Loaded<T>(T value, String warning) {
@@ -38,7 +36,12 @@ public final class TuningTableLoader {
 
     /** Parses and validates a table from {@code content} (read from {@code file}, named in warnings). */
     public static Loaded<TuningTable> table(Path file, byte[] content, Fingerprint expected, MemoryKind memory) {
-        return parse(TuningTable.class, content, t -> t.problem(expected, memory), "tuning table", file,
+        return parse(
+                TuningTable.class,
+                content,
+                t -> t.problem(expected, memory),
+                "tuning table",
+                file,
                 "choosing from the cost model instead");
     }
 
@@ -46,28 +49,43 @@ public final class TuningTableLoader {
     public static Loaded<TuningTable> table(Path file, Fingerprint expected, MemoryKind memory) {
         Loaded<byte[]> bytes = readBytes(file);
         if (bytes.value() == null) {
-            return new Loaded<>(null, bytes.warning() != null ? bytes.warning()
-                    : "hbcast: warning: tuning table " + file + " does not exist; choosing from the cost model instead");
+            return new Loaded<>(
+                    null,
+                    bytes.warning() != null
+                            ? bytes.warning()
+                            : "hbcast: warning: tuning table " + file
+                                    + " does not exist; choosing from the cost model instead");
         }
         return table(file, bytes.value(), expected, memory);
     }
 
     /** Parses a calibration of {@code hardware} from {@code content}; problems are a warning naming the file. */
     public static Loaded<Calibration> calibration(Path file, byte[] content, String hardware) {
-        return parse(Calibration.class, content, c -> c.hardware().equals(hardware) ? null
-                : "measured on other hardware ('" + c.hardware() + "', this is '" + hardware + "')",
-                "calibration", file, "using built-in link figures instead");
+        return parse(
+                Calibration.class,
+                content,
+                c -> c.hardware().equals(hardware)
+                        ? null
+                        : "measured on other hardware ('" + c.hardware() + "', this is '" + hardware + "')",
+                "calibration",
+                file,
+                "using built-in link figures instead");
     }
 
     /** Parses what earlier runs on {@code fingerprintId} learnt; problems are a warning naming the file. */
     public static Loaded<LearntPlans> learnt(Path file, byte[] content, String fingerprintId) {
-        return parse(LearntPlans.class, content, l -> l.problem(fingerprintId), "record of learnt plans", file,
+        return parse(
+                LearntPlans.class,
+                content,
+                l -> l.problem(fingerprintId),
+                "record of learnt plans",
+                file,
                 "trying the plans again in this run");
     }
 
     /** Parses {@code content} as a {@code type} and asks {@code problem} about it; any failure is a warning. */
-    private static <T> Loaded<T> parse(Class<T> type, byte[] content, Function<T, String> problem, String kind,
-                                       Path file, String fallback) {
+    private static <T> Loaded<T> parse(
+            Class<T> type, byte[] content, Function<T, String> problem, String kind, Path file, String fallback) {
         String why;
         try {
             T value = TuningJson.mapper().readValue(content, type);

@@ -18,12 +18,13 @@ import org.junit.jupiter.api.Test;
 class CallAgreementTest {
 
     /** One rank's arguments. */
-    private record Call(long bytes, ElementType type, int root) {
-    }
+    private record Call(long bytes, ElementType type, int root) {}
 
     @Test
     void equalCountsMoveThemEverywhere() throws MPIException {
-        List<Call> calls = List.of(new Call(4000, ElementType.DOUBLE, 2), new Call(4000, ElementType.DOUBLE, 2),
+        List<Call> calls = List.of(
+                new Call(4000, ElementType.DOUBLE, 2),
+                new Call(4000, ElementType.DOUBLE, 2),
                 new Call(4000, ElementType.DOUBLE, 2));
         for (CountRule rule : List.of(CountRule.ROOT, CountRule.EQUAL)) {
             for (int r = 0; r < calls.size(); r++) {
@@ -35,8 +36,11 @@ class CallAgreementTest {
     @Test
     void receiversThatPassedMoreGetTheRootsBytes() throws MPIException {
         // The case: a name of 14 bytes into fixed 256-byte buffers.
-        List<Call> calls = List.of(new Call(14, ElementType.BYTE, 0), new Call(256, ElementType.BYTE, 0),
-                new Call(256, ElementType.BYTE, 0), new Call(1 << 20, ElementType.BYTE, 0));
+        List<Call> calls = List.of(
+                new Call(14, ElementType.BYTE, 0),
+                new Call(256, ElementType.BYTE, 0),
+                new Call(256, ElementType.BYTE, 0),
+                new Call(1 << 20, ElementType.BYTE, 0));
         for (int r = 0; r < calls.size(); r++) {
             assertEquals(14, verdict(calls, r, CountRule.ROOT));
         }
@@ -47,41 +51,65 @@ class CallAgreementTest {
 
     @Test
     void aReceiverThatPassedLessFailsEverywhereNamingBothCounts() {
-        List<Call> calls = List.of(new Call(64, ElementType.INT, 1), new Call(80, ElementType.INT, 1),
-                new Call(80, ElementType.INT, 1), new Call(40, ElementType.INT, 1));
-        assertFails(calls, 3, CountRule.ROOT, "hbcast bcast on rank 3: message truncated: root 1 sends 80 bytes (20 of its"
-                + " 4-byte elements) but this rank's count of 10 MPI.INT holds only 40 bytes; nothing was sent");
-        assertFails(calls, 0, CountRule.ROOT, "hbcast bcast on rank 0: message truncated: root 1 sends 80 bytes (20 of its"
-                + " 4-byte elements) but this rank's count of 16 MPI.INT holds only 64 bytes; nothing was sent");
+        List<Call> calls = List.of(
+                new Call(64, ElementType.INT, 1),
+                new Call(80, ElementType.INT, 1),
+                new Call(80, ElementType.INT, 1),
+                new Call(40, ElementType.INT, 1));
+        assertFails(
+                calls,
+                3,
+                CountRule.ROOT,
+                "hbcast bcast on rank 3: message truncated: root 1 sends 80 bytes (20 of its"
+                        + " 4-byte elements) but this rank's count of 10 MPI.INT holds only 40 bytes; nothing was sent");
+        assertFails(
+                calls,
+                0,
+                CountRule.ROOT,
+                "hbcast bcast on rank 0: message truncated: root 1 sends 80 bytes (20 of its"
+                        + " 4-byte elements) but this rank's count of 16 MPI.INT holds only 64 bytes; nothing was sent");
         for (int r : new int[] {1, 2}) {
-            assertFails(calls, r, CountRule.ROOT, "message truncated on rank 3: root 1 sends 80 bytes (20 of its 4-byte"
-                    + " elements) but that rank's count holds only 40 bytes; nothing was sent");
+            assertFails(
+                    calls,
+                    r,
+                    CountRule.ROOT,
+                    "message truncated on rank 3: root 1 sends 80 bytes (20 of its 4-byte"
+                            + " elements) but that rank's count holds only 40 bytes; nothing was sent");
         }
     }
 
     @Test
     void ranksThatNameDifferentRootsFailEverywhere() {
-        List<Call> calls = List.of(new Call(8, ElementType.BYTE, 0), new Call(8, ElementType.BYTE, 0),
-                new Call(8, ElementType.BYTE, 2));
+        List<Call> calls = List.of(
+                new Call(8, ElementType.BYTE, 0), new Call(8, ElementType.BYTE, 0), new Call(8, ElementType.BYTE, 2));
         for (CountRule rule : List.of(CountRule.ROOT, CountRule.EQUAL)) {
             for (int r = 0; r < calls.size(); r++) {
-                assertFails(calls, r, rule, "hbcast bcast on rank " + r + ": ranks disagree on the root: they passed roots"
-                        + " from 0 to 2, this rank passed " + calls.get(r).root() + "; nothing was sent");
+                assertFails(
+                        calls,
+                        r,
+                        rule,
+                        "hbcast bcast on rank " + r + ": ranks disagree on the root: they passed roots"
+                                + " from 0 to 2, this rank passed "
+                                + calls.get(r).root() + "; nothing was sent");
             }
         }
     }
 
     @Test
     void rootBytesThatAreNoWholeNumberOfAReceiversElementsFailEverywhere() throws MPIException {
-        List<Call> calls = List.of(new Call(12, ElementType.INT, 0), new Call(16, ElementType.LONG, 0),
-                new Call(12, ElementType.BYTE, 0));
-        assertFails(calls, 1, CountRule.ROOT, "datatype mismatch: root 0 sends 12 bytes of 4-byte elements, not a whole"
-                + " number of the elements of this rank's MPI.LONG (8 bytes)");
+        List<Call> calls = List.of(
+                new Call(12, ElementType.INT, 0), new Call(16, ElementType.LONG, 0), new Call(12, ElementType.BYTE, 0));
+        assertFails(
+                calls,
+                1,
+                CountRule.ROOT,
+                "datatype mismatch: root 0 sends 12 bytes of 4-byte elements, not a whole"
+                        + " number of the elements of this rank's MPI.LONG (8 bytes)");
         assertFails(calls, 0, CountRule.ROOT, "not a whole number of the elements of another rank's 8-byte datatype");
         assertFails(calls, 2, CountRule.ROOT, "not a whole number of the elements of another rank's 8-byte datatype");
         // Bytes that split into whole elements everywhere pass, as they do in Open MPI.
-        List<Call> whole = List.of(new Call(16, ElementType.INT, 0), new Call(16, ElementType.LONG, 0),
-                new Call(32, ElementType.BYTE, 0));
+        List<Call> whole = List.of(
+                new Call(16, ElementType.INT, 0), new Call(16, ElementType.LONG, 0), new Call(32, ElementType.BYTE, 0));
         for (int r = 0; r < whole.size(); r++) {
             assertEquals(16, verdict(whole, r, CountRule.ROOT));
         }
@@ -90,24 +118,33 @@ class CallAgreementTest {
     @Test
     void aRankThatRefusedItsArgumentsStillJoinsAndEveryOtherRankFailsTheCall() {
         long[] reduced = CallAgreement.words(0, 64, ElementType.INT, 0);
-        long[][] others = {CallAgreement.refusedWords(1, 0), CallAgreement.words(2, 64, ElementType.INT, 0),
-            CallAgreement.refusedWords(3, 7)};
+        long[][] others = {
+            CallAgreement.refusedWords(1, 0),
+            CallAgreement.words(2, 64, ElementType.INT, 0),
+            CallAgreement.refusedWords(3, 7)
+        };
         for (long[] w : others) {
             for (int i = 0; i < w.length; i++) {
                 reduced[i] = Math.max(reduced[i], w[i]);
             }
         }
         for (int r : new int[] {0, 2}) {
-            MPIException e = assertThrows(MPIException.class,
+            MPIException e = assertThrows(
+                    MPIException.class,
                     () -> CallAgreement.verdict(reduced, r, 64, ElementType.INT, 0, CountRule.ROOT));
-            assertTrue(e.getMessage().contains("rank 3 refused the call (a bad argument there, see its error); nothing"
-                    + " was sent"), e.getMessage());
+            assertTrue(
+                    e.getMessage()
+                            .contains("rank 3 refused the call (a bad argument there, see its error); nothing"
+                                    + " was sent"),
+                    e.getMessage());
         }
     }
 
     @Test
     void zeroBytesAtTheRootMoveNothingWhateverTheReceiversPassed() throws MPIException {
-        List<Call> calls = List.of(new Call(0, ElementType.DOUBLE, 1), new Call(0, ElementType.DOUBLE, 1),
+        List<Call> calls = List.of(
+                new Call(0, ElementType.DOUBLE, 1),
+                new Call(0, ElementType.DOUBLE, 1),
                 new Call(800, ElementType.DOUBLE, 1));
         for (int r = 0; r < calls.size(); r++) {
             assertEquals(0, verdict(calls, r, CountRule.ROOT));
@@ -143,9 +180,11 @@ class CallAgreementTest {
                 try {
                     got = Long.toString(verdict(calls, r, CountRule.ROOT));
                 } catch (MPIException e) {
-                    got = e.getMessage().contains("ranks disagree on the root") ? "root"
-                            : e.getMessage().contains("truncated") ? "truncated"
-                            : e.getMessage().contains("datatype mismatch") ? "datatype" : e.getMessage();
+                    got = e.getMessage().contains("ranks disagree on the root")
+                            ? "root"
+                            : e.getMessage().contains("truncated")
+                                    ? "truncated"
+                                    : e.getMessage().contains("datatype mismatch") ? "datatype" : e.getMessage();
                 }
                 assertEquals(expected, got, "case " + c + " rank " + r + " of " + calls);
             }

@@ -38,12 +38,12 @@ class CallHeadersTest {
     }
 
     /** What one rank was told. */
-    private record Told(CallHeaders.Outcome outcome, long rootBytes, int root, String problem) {
-    }
+    private record Told(CallHeaders.Outcome outcome, long rootBytes, int root, String problem) {}
 
     @BeforeEach
     void createBoard() throws IOException {
-        dir = Files.isDirectory(Path.of("/dev/shm")) ? Files.createTempDirectory(Path.of("/dev/shm"), "hbcast-test-")
+        dir = Files.isDirectory(Path.of("/dev/shm"))
+                ? Files.createTempDirectory(Path.of("/dev/shm"), "hbcast-test-")
                 : Files.createTempDirectory("hbcast-test-");
         boards.add(CallBoard.create(dir, 0, RANKS));
         for (int p = 1; p < RANKS; p++) {
@@ -74,8 +74,8 @@ class CallHeadersTest {
             CallHeaders h = headers.get(p);
             Args a = args[p];
             Callable<Told> rank = () -> {
-                CallHeaders.Outcome o = h.exchange(a.refused(), a.root(), a.root() >= 0 && a.root() < RANKS, a.bytes(),
-                        a.type(), null, true);
+                CallHeaders.Outcome o = h.exchange(
+                        a.refused(), a.root(), a.root() >= 0 && a.root() < RANKS, a.bytes(), a.type(), null, true);
                 return new Told(o, h.rootBytes(), h.root(), h.problem());
             };
             futures.add(pool.submit(rank));
@@ -99,12 +99,18 @@ class CallHeadersTest {
         assertEquals(new Told(CallHeaders.Outcome.RECEIVE, 56, 0, null), told.get(3));
         assertEquals(CallHeaders.Outcome.SCRATCH, told.get(2).outcome());
         assertEquals(56, told.get(2).rootBytes());
-        assertTrue(told.get(2).problem().contains("message truncated: root 0 sends 56 bytes (14 of its 4-byte elements)"
-                + " but this rank's count of 10 MPI.INT holds only 40 bytes"), told.get(2).problem());
+        assertTrue(
+                told.get(2)
+                        .problem()
+                        .contains("message truncated: root 0 sends 56 bytes (14 of its 4-byte elements)"
+                                + " but this rank's count of 10 MPI.INT holds only 40 bytes"),
+                told.get(2).problem());
         // A datatype that does not divide the root's bytes.
         told = call(Args.of(1, 12), Args.of(1, 12), new Args(null, 1, 16, ElementType.LONG), Args.of(1, 12));
         assertEquals(CallHeaders.Outcome.SCRATCH, told.get(2).outcome());
-        assertTrue(told.get(2).problem().contains("datatype mismatch: root 1 sends 12 bytes"), told.get(2).problem());
+        assertTrue(
+                told.get(2).problem().contains("datatype mismatch: root 1 sends 12 bytes"),
+                told.get(2).problem());
         assertEquals(CallHeaders.Outcome.RECEIVE, told.get(3).outcome());
     }
 
@@ -119,7 +125,9 @@ class CallHeadersTest {
                 assertEquals(winner, t.root(), told.toString());
                 boolean agrees = (p == 0 ? 0 : 3) == winner;
                 if (p != winner) {
-                    assertEquals(agrees ? CallHeaders.Outcome.RECEIVE : CallHeaders.Outcome.SCRATCH, t.outcome(),
+                    assertEquals(
+                            agrees ? CallHeaders.Outcome.RECEIVE : CallHeaders.Outcome.SCRATCH,
+                            t.outcome(),
                             told.toString());
                 }
                 if (!agrees) {
@@ -136,7 +144,9 @@ class CallHeadersTest {
             assertEquals(CallHeaders.Outcome.REFUSED, told.get(p).outcome());
         }
         assertEquals("buffer is null", told.get(1).problem());
-        assertTrue(told.get(0).problem().contains("rank 1 refused call 1 (a bad argument there"), told.get(0).problem());
+        assertTrue(
+                told.get(0).problem().contains("rank 1 refused call 1 (a bad argument there"),
+                told.get(0).problem());
         told = call(Args.of(1, 8), Args.of(1, 8), Args.of(1, 8), Args.of(1, 8));
         assertEquals(CallHeaders.Outcome.ROOT, told.get(1).outcome());
         assertEquals(CallHeaders.Outcome.RECEIVE, told.get(0).outcome());
@@ -145,7 +155,10 @@ class CallHeadersTest {
     @Test
     void aRootOutOfRangeEverywhereFailsAtOnceAndOnOneRankOnlyThatRankFails() throws Exception {
         String bad = "root 9 is out of range";
-        List<Told> told = call(new Args(bad, 9, 0, null), new Args(bad, 9, 0, null), new Args(bad, 9, 0, null),
+        List<Told> told = call(
+                new Args(bad, 9, 0, null),
+                new Args(bad, 9, 0, null),
+                new Args(bad, 9, 0, null),
                 new Args(bad, 9, 0, null));
         for (Told t : told) {
             assertEquals(CallHeaders.Outcome.REFUSED, t.outcome());
@@ -184,7 +197,8 @@ class CallHeadersTest {
         List<Future<Told>> futures = new ArrayList<>();
         for (int p = 0; p < 3; p++) {
             CallHeaders h = headers.get(p);
-            futures.add(pool.submit(() -> new Told(h.exchange(null, 3, true, 8, ElementType.BYTE, null, true), 0, 0, h.problem())));
+            futures.add(pool.submit(
+                    () -> new Told(h.exchange(null, 3, true, 8, ElementType.BYTE, null, true), 0, 0, h.problem())));
         }
         for (Future<Told> f : futures) {
             Told t = f.get(10, TimeUnit.SECONDS);
@@ -206,7 +220,8 @@ class CallHeadersTest {
                 futures.add(pool.submit(() -> {
                     Message m = new Message().bind(a, Math.min(count, a.length), ElementType.INT, 1, 0, RANKS, null);
                     CallHeaders.Outcome o = h.exchange(null, 1, true, m.bytes(), ElementType.INT, m, true);
-                    return (o == CallHeaders.Outcome.ROOT || o == CallHeaders.Outcome.RECEIVE) && h.inlined()
+                    return (o == CallHeaders.Outcome.ROOT || o == CallHeaders.Outcome.RECEIVE)
+                            && h.inlined()
                             && h.rootBytes() == 40;
                 }));
             }
@@ -215,7 +230,10 @@ class CallHeadersTest {
             }
             for (int p = 0; p < RANKS; p++) {
                 for (int i = 0; i < arrays[p].length; i++) {
-                    assertEquals(i < 10 || p == 1 ? call : -1, arrays[p][i], "rank " + p + " element " + i + " call " + call);
+                    assertEquals(
+                            i < 10 || p == 1 ? call : -1,
+                            arrays[p][i],
+                            "rank " + p + " element " + i + " call " + call);
                 }
             }
         }

@@ -27,8 +27,18 @@ import org.junit.jupiter.api.Test;
  */
 class MessageFuzzTest {
     private static final int CASES = 50_000;
-    private static final Class<?>[] ARRAYS = {byte[].class, boolean[].class, char[].class, short[].class, int[].class,
-        long[].class, float[].class, double[].class, int[][].class, Object[].class};
+    private static final Class<?>[] ARRAYS = {
+        byte[].class,
+        boolean[].class,
+        char[].class,
+        short[].class,
+        int[].class,
+        long[].class,
+        float[].class,
+        double[].class,
+        int[][].class,
+        Object[].class
+    };
 
     @Test
     void everyCaseIsRejectedClearlyOrAcceptedInsideTheBuffer() {
@@ -37,7 +47,8 @@ class MessageFuzzTest {
         int accepted = 0;
         for (int i = 0; i < CASES; i++) {
             Object buf = container(rnd);
-            ElementType type = rnd.nextInt(12) == 0 ? null : ElementType.values()[rnd.nextInt(ElementType.values().length)];
+            ElementType type =
+                    rnd.nextInt(12) == 0 ? null : ElementType.values()[rnd.nextInt(ElementType.values().length)];
             int size = 1 + rnd.nextInt(16);
             int rank = rnd.nextInt(size);
             int root = pick(rnd, new int[] {-1, size, size + 1, Integer.MIN_VALUE, Integer.MAX_VALUE}, size);
@@ -69,7 +80,8 @@ class MessageFuzzTest {
     }
 
     /** Why the call is invalid, or null: written from the contract, not from Message. */
-    private static String oracle(Object buf, int count, ElementType type, int root, int rank, int size, long capacityBytes) {
+    private static String oracle(
+            Object buf, int count, ElementType type, int root, int rank, int size, long capacityBytes) {
         if (type == null) {
             return "the datatype is unsupported";
         }
@@ -119,12 +131,13 @@ class MessageFuzzTest {
                     bb.position(rnd.nextInt(n + 1));
                     bb.limit(bb.position() + rnd.nextInt(n - bb.position() + 1));
                 }
-                Buffer b = switch (rnd.nextInt(4)) {
-                    case 0 -> bb.slice();
-                    case 1 -> bb.duplicate();
-                    case 2 -> bb.asReadOnlyBuffer();
-                    default -> bb;
-                };
+                Buffer b =
+                        switch (rnd.nextInt(4)) {
+                            case 0 -> bb.slice();
+                            case 1 -> bb.duplicate();
+                            case 2 -> bb.asReadOnlyBuffer();
+                            default -> bb;
+                        };
                 if (rnd.nextInt(3) > 0 && b instanceof ByteBuffer base) {
                     b = view(base.slice(), rnd.nextInt(7));
                 }
@@ -151,15 +164,22 @@ class MessageFuzzTest {
     /** Bytes the container's memory holds from its base address (bindings ignore position). */
     private static long capacityBytes(Object buf) {
         if (buf instanceof Buffer b) {
-            int unit = b instanceof ByteBuffer ? 1 : b instanceof CharBuffer || b instanceof ShortBuffer ? 2
-                    : b instanceof IntBuffer || b instanceof FloatBuffer ? 4
-                    : b instanceof LongBuffer || b instanceof DoubleBuffer ? 8 : -1;
+            int unit = b instanceof ByteBuffer
+                    ? 1
+                    : b instanceof CharBuffer || b instanceof ShortBuffer
+                            ? 2
+                            : b instanceof IntBuffer || b instanceof FloatBuffer
+                                    ? 4
+                                    : b instanceof LongBuffer || b instanceof DoubleBuffer ? 8 : -1;
             return (long) b.capacity() * unit;
         }
-        if (buf != null && buf.getClass().isArray() && buf.getClass().getComponentType().isPrimitive()) {
+        if (buf != null
+                && buf.getClass().isArray()
+                && buf.getClass().getComponentType().isPrimitive()) {
             Class<?> c = buf.getClass().getComponentType();
-            int unit = c == byte.class || c == boolean.class ? 1 : c == char.class || c == short.class ? 2
-                    : c == int.class || c == float.class ? 4 : 8;
+            int unit = c == byte.class || c == boolean.class
+                    ? 1
+                    : c == char.class || c == short.class ? 2 : c == int.class || c == float.class ? 4 : 8;
             return (long) Array.getLength(buf) * unit;
         }
         return 0;
@@ -168,8 +188,17 @@ class MessageFuzzTest {
     private static int count(Random rnd, ElementType type, long capacityBytes) {
         int fits = type == null ? 10 : (int) (capacityBytes / type.bytes());
         return switch (rnd.nextInt(8)) {
-            case 0 -> pick(rnd, new int[] {-1, Integer.MIN_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE / 2,
-                (int) (Message.MAX_BYTES / 8) + 1, 1 << 30}, 1);
+            case 0 -> pick(
+                    rnd,
+                    new int[] {
+                        -1,
+                        Integer.MIN_VALUE,
+                        Integer.MAX_VALUE,
+                        Integer.MAX_VALUE / 2,
+                        (int) (Message.MAX_BYTES / 8) + 1,
+                        1 << 30
+                    },
+                    1);
             case 1 -> fits + 1;
             case 2 -> Math.max(0, fits - 1);
             case 3 -> 0;
@@ -183,9 +212,12 @@ class MessageFuzzTest {
 
     private static String describe(Object buf) {
         if (buf instanceof Buffer b) {
-            return (b.isDirect() ? "direct " : "heap ") + (b.isReadOnly() ? "read-only " : "") + b.getClass().getSimpleName()
-                    + "[pos " + b.position() + " lim " + b.limit() + " cap " + b.capacity() + "]";
+            return (b.isDirect() ? "direct " : "heap ") + (b.isReadOnly() ? "read-only " : "")
+                    + b.getClass().getSimpleName() + "[pos " + b.position() + " lim " + b.limit() + " cap "
+                    + b.capacity() + "]";
         }
-        return buf == null ? "null" : buf.getClass().getSimpleName() + (buf.getClass().isArray() ? "[" + Array.getLength(buf) + "]" : "");
+        return buf == null
+                ? "null"
+                : buf.getClass().getSimpleName() + (buf.getClass().isArray() ? "[" + Array.getLength(buf) + "]" : "");
     }
 }

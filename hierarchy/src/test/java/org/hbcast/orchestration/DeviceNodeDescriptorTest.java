@@ -24,7 +24,8 @@ class DeviceNodeDescriptorTest {
         DeviceNode.decode(sent, paths, slots);
         for (int p = 0; p < 3; p++) {
             assertEquals("/dev/shm/hbcast-ring|" + p, paths[p]);
-            assertArrayEquals(handles[p], Arrays.copyOfRange(slots, p * IpcDescriptor.BYTES, (p + 1) * IpcDescriptor.BYTES));
+            assertArrayEquals(
+                    handles[p], Arrays.copyOfRange(slots, p * IpcDescriptor.BYTES, (p + 1) * IpcDescriptor.BYTES));
         }
         assertEquals(true, sent[0].length() < NodeHandshake.DESCRIPTOR_BYTES / 2, "room for long paths: " + sent[0]);
     }
@@ -32,7 +33,8 @@ class DeviceNodeDescriptorTest {
     @Test
     void aRankThatSentNoDescriptorIsNamed() {
         String good = DeviceNode.descriptor("/dev/shm/x", new byte[IpcDescriptor.BYTES]);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> DeviceNode.decode(new String[] {good, ""}, new String[2], new byte[2 * IpcDescriptor.BYTES]));
         assertEquals("node rank 1 sent no CUDA ring descriptor: ''", e.getMessage());
     }

@@ -1,10 +1,5 @@
 package org.hbcast.select;
 
-import org.hbcast.BcastOptions;
-
-import org.hbcast.plan.MemoryKind;
-import org.hbcast.plan.Plan;
-
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +8,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.hbcast.BcastOptions;
+import org.hbcast.plan.MemoryKind;
+import org.hbcast.plan.Plan;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.TuningFixtures;
@@ -42,7 +40,9 @@ class SelectorFuzzTest {
             TuningInputs inputs = TuningInputs.fromFiles(fp, FILE, bytes, true, null, null, List.of());
             if (inputs.table() == null) {
                 warned++;
-                assertTrue(inputs.warnings().size() == 1 && inputs.warnings().get(0).contains(FILE.toString()),
+                assertTrue(
+                        inputs.warnings().size() == 1
+                                && inputs.warnings().get(0).contains(FILE.toString()),
                         inputs.warnings().toString());
                 continue;
             }
@@ -51,7 +51,8 @@ class SelectorFuzzTest {
             for (long m = 0; m < 1L << 36; m = m * 2 + 1 + rnd.nextInt(1000)) {
                 Plan p = s.plan(m, MemoryKind.HOST);
                 assertNotNull(p);
-                assertTrue(p.chunkBytes() >= 1 && p.chunkBytes() <= Math.max(m, 1) && p.chunkBytes() <= SLOT,
+                assertTrue(
+                        p.chunkBytes() >= 1 && p.chunkBytes() <= Math.max(m, 1) && p.chunkBytes() <= SLOT,
                         "size " + m + ": " + p + " from " + new String(bytes));
             }
         }

@@ -1,13 +1,5 @@
 package org.hbcast.select;
 
-import org.hbcast.BcastOptions;
-
-import org.hbcast.plan.Algorithm;
-import org.hbcast.select.Explanation;
-import org.hbcast.plan.IntraNode;
-import org.hbcast.plan.MemoryKind;
-import org.hbcast.plan.Plan;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -16,6 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.hbcast.BcastOptions;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.MemoryKind;
+import org.hbcast.plan.Plan;
 import org.hbcast.tuning.Calibration;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
@@ -35,7 +32,8 @@ class SelectorTest {
 
     private static Selector modelOnly(BcastOptions options, String layout, int cap) {
         ClusterShape shape = ClusterShape.parse(layout);
-        return new Selector(options.planChoices(), shape, cap, TuningInputs.modelOnly(TuningFixtures.fingerprint(shape)));
+        return new Selector(
+                options.planChoices(), shape, cap, TuningInputs.modelOnly(TuningFixtures.fingerprint(shape)));
     }
 
     private static Selector tabled(BcastOptions options) throws Exception {
@@ -56,7 +54,9 @@ class SelectorTest {
         // Built-in figures: native's binomial tree over 4 ranks crosses the network twice, the hierarchy once.
         assertEquals(Algorithm.HIERARCHICAL, s.plan(1).algorithm());
         assertEquals(Algorithm.HIERARCHICAL, s.plan(16 << 20).algorithm());
-        assertTrue(s.plan(16 << 20).reason().contains("cost model (built-in link figures"), s.plan(16 << 20).reason());
+        assertTrue(
+                s.plan(16 << 20).reason().contains("cost model (built-in link figures"),
+                s.plan(16 << 20).reason());
         assertTrue(s.plan(16 << 20).predictedSeconds() > 0);
     }
 
@@ -68,7 +68,8 @@ class SelectorTest {
 
     @Test
     void optionsWinAndChunksNeverExceedTheSlotsOrTheMessage() {
-        BcastOptions o = AUTO.withAlgorithm(Algorithm.KNOMIAL).withChunkBytes(1 << 22).withRadix(4);
+        BcastOptions o =
+                AUTO.withAlgorithm(Algorithm.KNOMIAL).withChunkBytes(1 << 22).withRadix(4);
         Selector s = modelOnly(o, "1x4", 1 << 20);
         Plan p = s.plan(1 << 24);
         assertEquals(Algorithm.KNOMIAL, p.algorithm());
@@ -76,7 +77,8 @@ class SelectorTest {
         assertEquals(4, p.radix());
         assertEquals("set by options (built-in link figures)", p.reason());
         assertEquals(8, s.plan(10).chunkBytes());
-        Plan half = modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), "2x2", 1 << 20).plan(1 << 24);
+        Plan half = modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), "2x2", 1 << 20)
+                .plan(1 << 24);
         assertEquals(Algorithm.HIERARCHICAL, half.algorithm());
         assertTrue(half.reason().startsWith("options fix the algorithm; the rest from the cost model"), half.reason());
     }
@@ -102,7 +104,9 @@ class SelectorTest {
         Plan exact = s.plan(1 << 20);
         assertEquals(Algorithm.HIERARCHICAL, exact.algorithm());
         assertEquals(256 << 10, exact.chunkBytes());
-        assertTrue(exact.reason().contains(TABLE.toString()) && exact.reason().contains("measured at 1048576 B"), exact.reason());
+        assertTrue(
+                exact.reason().contains(TABLE.toString()) && exact.reason().contains("measured at 1048576 B"),
+                exact.reason());
         assertEquals(4e-4, exact.measuredSeconds(), 1e-12);
         Plan between = s.plan(4 << 20);
         assertEquals(512 << 10, between.chunkBytes(), "half way on a log scale between 256 KiB and 1 MiB");
@@ -111,10 +115,23 @@ class SelectorTest {
         assertEquals(1 << 20, above.chunkBytes());
         assertTrue(above.reason().contains("above the largest measured size"));
         TuningInputs inputs = tabledInputs();
-        CostModel model = new CostModel(inputs.calibration(), inputs.fingerprint().host().cpus());
-        assertEquals(model.best(1024, SHAPE, MemoryKind.HOST, Selector.MODEL_MAX_CHUNK_BYTES, Algorithm.AUTO,
-                IntraNode.AUTO, 0, 0).algorithm(), s.plan(1024).algorithm(), "below the table the model chooses");
-        assertEquals(128 << 10, tabled(AUTO.withChunkBytes(128 << 10)).plan(1 << 20).chunkBytes());
+        CostModel model =
+                new CostModel(inputs.calibration(), inputs.fingerprint().host().cpus());
+        assertEquals(
+                model.best(
+                                1024,
+                                SHAPE,
+                                MemoryKind.HOST,
+                                Selector.MODEL_MAX_CHUNK_BYTES,
+                                Algorithm.AUTO,
+                                IntraNode.AUTO,
+                                0,
+                                0)
+                        .algorithm(),
+                s.plan(1024).algorithm(),
+                "below the table the model chooses");
+        assertEquals(
+                128 << 10, tabled(AUTO.withChunkBytes(128 << 10)).plan(1 << 20).chunkBytes());
     }
 
     @Test
@@ -149,20 +166,30 @@ class SelectorTest {
                 .withTwoLevel("2x2", List.of(new NodeCurve(IntraNode.RING, 2, chunks)));
         for (String layout : List.of("2x2", "3x2")) {
             ClusterShape shape = ClusterShape.parse(layout);
-            TuningInputs inputs = new TuningInputs(TuningFixtures.fingerprint(shape), null, null, cal, "calibration c.json",
-                    List.of());
-            String text = new Selector(AUTO.planChoices(), shape, 1 << 20, inputs).explain(1 << 20, MemoryKind.HOST).text();
-            assertTrue(text.contains("node curve of the ring on 2 ranks: 9 chunk sizes, 64 B to 4 MiB (this layout's nodes)"),
+            TuningInputs inputs = new TuningInputs(
+                    TuningFixtures.fingerprint(shape), null, null, cal, "calibration c.json", List.of());
+            String text = new Selector(AUTO.planChoices(), shape, 1 << 20, inputs)
+                    .explain(1 << 20, MemoryKind.HOST)
+                    .text();
+            assertTrue(
+                    text.contains(
+                            "node curve of the ring on 2 ranks: 9 chunk sizes, 64 B to 4 MiB (this layout's nodes)"),
                     text);
-            assertTrue(text.contains("two-level curve with the ring on 2x2: 2 chunk sizes, 32 KiB to 64 KiB ("
-                    + (layout.equals("2x2") ? "this layout: the hierarchy's figures)"
-                    : "another layout: the levels are composed here)")), text);
+            assertTrue(
+                    text.contains("two-level curve with the ring on 2x2: 2 chunk sizes, 32 KiB to 64 KiB ("
+                            + (layout.equals("2x2")
+                                    ? "this layout: the hierarchy's figures)"
+                                    : "another layout: the levels are composed here)")),
+                    text);
         }
     }
 
     @Test
     void chunksStayInRangeForEverySize() throws Exception {
-        for (Selector s : List.of(tabled(AUTO), modelOnly(AUTO, "2x2", 1 << 20), modelOnly(AUTO, "8+3+3", 100),
+        for (Selector s : List.of(
+                tabled(AUTO),
+                modelOnly(AUTO, "2x2", 1 << 20),
+                modelOnly(AUTO, "8+3+3", 100),
                 modelOnly(AUTO.withChunkBytes(64), "1x4", 64))) {
             for (long m = 0; m < 1L << 42; m = m * 3 + 1) {
                 for (MemoryKind mem : MemoryKind.values()) {
@@ -174,15 +201,19 @@ class SelectorTest {
     }
 
     private static TuningInputs curves(ClusterShape shape) {
-        return new TuningInputs(TuningFixtures.fingerprint(shape), null, null, TuningFixtures.calibrationWithNodeCurves(4),
-                "test calibration", List.of());
+        return new TuningInputs(
+                TuningFixtures.fingerprint(shape),
+                null,
+                null,
+                TuningFixtures.calibrationWithNodeCurves(4),
+                "test calibration",
+                List.of());
     }
 
     @Test
     void nodesWithAFasterFanoutCurveGetTheFanoutAndConnectOnlyWhatThePlansUse() {
         ClusterShape shape = ClusterShape.parse("1x4");
-        Selector s = new Selector(AUTO.planChoices(), shape, Selector.AUTO_MAX_CHUNK_BYTES,
-                curves(shape));
+        Selector s = new Selector(AUTO.planChoices(), shape, Selector.AUTO_MAX_CHUNK_BYTES, curves(shape));
         for (long m = 64 << 10; m <= 64 << 20; m *= 4) {
             Plan p = s.plan(m);
             assertEquals(Algorithm.HIERARCHICAL, p.algorithm(), m + " B");
@@ -190,10 +221,12 @@ class SelectorTest {
         }
         assertEquals(0, s.largestHostChunk(IntraNode.RING), "no host plan rides the ring: it need not be connected");
         assertTrue(s.largestHostChunk(IntraNode.FANOUT) > 0);
-        Selector ring = new Selector(AUTO.withIntra(IntraNode.RING).planChoices(), shape, Selector.AUTO_MAX_CHUNK_BYTES,
-                curves(shape));
+        Selector ring = new Selector(
+                AUTO.withIntra(IntraNode.RING).planChoices(), shape, Selector.AUTO_MAX_CHUNK_BYTES, curves(shape));
         assertEquals(IntraNode.RING, ring.plan(16 << 20).intra());
-        assertTrue(ring.plan(16 << 20).reason().contains("options fix the intra-node transport"), ring.plan(16 << 20).reason());
+        assertTrue(
+                ring.plan(16 << 20).reason().contains("options fix the intra-node transport"),
+                ring.plan(16 << 20).reason());
         assertEquals(0, ring.largestHostChunk(IntraNode.FANOUT));
         assertEquals(IntraNode.RING, s.plan(16 << 20, MemoryKind.DEVICE).intra(), "device buffers ride the CUDA ring");
     }
@@ -203,16 +236,23 @@ class SelectorTest {
         ClusterShape shape = ClusterShape.parse("1x4");
         Fingerprint fp = TuningFixtures.fingerprint(shape);
         TuningTable t = TuningFixtures.table(shape);
-        List<TuningTable.Entry> entries = t.entries().stream().map(e -> new TuningTable.Entry(e.bytes(), e.algorithm(),
-                e.chunkBytes(), e.radix(), e.seconds(), e.points(), IntraNode.FANOUT)).toList();
-        byte[] json = TuningJson.mapper().writeValueAsBytes(new TuningTable(t.formatVersion(), fp, fp.id(), t.memory(),
-                t.created(), null, entries));
+        List<TuningTable.Entry> entries = t.entries().stream()
+                .map(e -> new TuningTable.Entry(
+                        e.bytes(), e.algorithm(), e.chunkBytes(), e.radix(), e.seconds(), e.points(), IntraNode.FANOUT))
+                .toList();
+        byte[] json = TuningJson.mapper()
+                .writeValueAsBytes(
+                        new TuningTable(t.formatVersion(), fp, fp.id(), t.memory(), t.created(), null, entries));
         TuningInputs inputs = TuningInputs.fromFiles(fp, TABLE, json, true, null, null, List.of());
         assertTrue(inputs.warnings().isEmpty(), inputs.warnings().toString());
         Selector s = new Selector(AUTO.planChoices(), shape, Selector.AUTO_MAX_CHUNK_BYTES, inputs);
         assertEquals(IntraNode.FANOUT, s.plan(1 << 20).intra());
-        assertEquals(IntraNode.RING, new Selector(AUTO.withIntra(IntraNode.RING).planChoices(), shape, Selector.AUTO_MAX_CHUNK_BYTES, inputs)
-                .plan(1 << 20).intra(), "options win over the table");
+        assertEquals(
+                IntraNode.RING,
+                new Selector(AUTO.withIntra(IntraNode.RING).planChoices(), shape, Selector.AUTO_MAX_CHUNK_BYTES, inputs)
+                        .plan(1 << 20)
+                        .intra(),
+                "options win over the table");
         com.fasterxml.jackson.databind.JsonNode tree = TuningJson.mapper().valueToTree(TuningFixtures.table(shape));
         for (com.fasterxml.jackson.databind.JsonNode e : tree.get("entries")) {
             ((com.fasterxml.jackson.databind.node.ObjectNode) e).remove("intra");
@@ -220,9 +260,12 @@ class SelectorTest {
         }
         String old = TuningJson.mapper().writeValueAsString(tree);
         assertTrue(!old.contains("intra"), "a table written before the fan-out existed: " + old);
-        Selector older = new Selector(AUTO.planChoices(), shape, Selector.AUTO_MAX_CHUNK_BYTES,
-                TuningInputs.fromFiles(fp, TABLE, old.getBytes(java.nio.charset.StandardCharsets.UTF_8), true, null, null,
-                        List.of()));
+        Selector older = new Selector(
+                AUTO.planChoices(),
+                shape,
+                Selector.AUTO_MAX_CHUNK_BYTES,
+                TuningInputs.fromFiles(
+                        fp, TABLE, old.getBytes(java.nio.charset.StandardCharsets.UTF_8), true, null, null, List.of()));
         assertEquals(IntraNode.RING, older.plan(1 << 20).intra(), "tables without a transport meant the ring");
     }
 
@@ -238,8 +281,10 @@ class SelectorTest {
             }
             for (long bytes = 1; bytes <= 1L << 30; bytes *= 2) {
                 Plan p = selector.plan(bytes);
-                assertTrue(p.algorithm() == Algorithm.NATIVE || kinds.contains(p.algorithm() + "/" + p.intra() + "/"
-                        + p.radix()), layout + " " + bytes + ": " + p);
+                assertTrue(
+                        p.algorithm() == Algorithm.NATIVE
+                                || kinds.contains(p.algorithm() + "/" + p.intra() + "/" + p.radix()),
+                        layout + " " + bytes + ": " + p);
             }
         }
     }
@@ -249,7 +294,8 @@ class SelectorTest {
         for (String layout : new String[] {"4", "2x2", "8,3,3", "1,1"}) {
             ClusterShape shape = ClusterShape.parse(layout);
             Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES);
-            // The flat tree and the hierarchy over each transport (no node curves: both); native where the model chose it.
+            // The flat tree and the hierarchy over each transport (no node curves: both); native where the model chose
+            // it.
             int hierarchies = shape.maxNodeSize() > 1 ? 2 : 0;
             for (int c = 0; c < TrialSchedule.CLASSES; c++) {
                 Plan[] plans = s.trialPlans(c);
@@ -264,7 +310,8 @@ class SelectorTest {
                     assertTrue(p.chunkBytes() <= Math.max(64, smallest), layout + " class " + c + ": " + p);
                 }
                 boolean nativeChosen = s.plan(smallest).algorithm() == Algorithm.NATIVE;
-                assertEquals(1 + hierarchies + (nativeChosen ? 1 : 0), plans.length, layout + " class " + c + ": " + kinds);
+                assertEquals(
+                        1 + hierarchies + (nativeChosen ? 1 : 0), plans.length, layout + " class " + c + ": " + kinds);
                 assertEquals(nativeChosen, kinds.contains("native"), layout + " class " + c);
                 // What the run may try, the transports are connected for.
                 for (Plan p : plans) {
@@ -274,9 +321,14 @@ class SelectorTest {
             }
         }
         assertEquals(0, modelOnly(AUTO.withTrials(false), "2x2", 1 << 20).trialPlans(20).length);
-        assertEquals(0, modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), "2x2", 1 << 20).trialPlans(20).length);
+        assertEquals(
+                0,
+                modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), "2x2", 1 << 20)
+                        .trialPlans(20)
+                        .length);
         assertEquals(0, modelOnly(AUTO, "1", 1 << 20).trialPlans(20).length);
-        Plan[] fanoutOnly = modelOnly(AUTO.withIntra(IntraNode.FANOUT), "2x2", 1 << 20).trialPlans(20);
+        Plan[] fanoutOnly =
+                modelOnly(AUTO.withIntra(IntraNode.FANOUT), "2x2", 1 << 20).trialPlans(20);
         assertTrue(java.util.Arrays.stream(fanoutOnly).noneMatch(Plan::usesRing));
         assertTrue(java.util.Arrays.stream(fanoutOnly).anyMatch(Plan::usesFanout));
         // A table governs the sizes it measured; below them the run still tries.

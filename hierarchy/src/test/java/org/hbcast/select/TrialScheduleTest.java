@@ -1,9 +1,5 @@
 package org.hbcast.select;
 
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.IntraNode;
-import org.hbcast.plan.Plan;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -12,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.Random;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.Plan;
 import org.junit.jupiter.api.Test;
 
 class TrialScheduleTest {
@@ -22,6 +21,7 @@ class TrialScheduleTest {
     private static final Plan FALLBACK = new Plan(Algorithm.KNOMIAL, 64, 2, IntraNode.RING, "fallback");
     /** Class 12 (2..4 KiB) may ride in the header; class 20 (0.5..1 MiB) has plans only; the rest do not try. */
     private static final int SMALL = 12;
+
     private static final int LARGE = 20;
 
     private static TrialSchedule schedule() {
@@ -86,7 +86,8 @@ class TrialScheduleTest {
         for (int call = 0; call < calls; call++) {
             assertEquals(call / TrialSchedule.BLOCK % n, s.option(LARGE), "call " + call);
             assertTrue(s.exploring(LARGE));
-            int expected = call == calls - 1 ? TrialSchedule.VERDICT_DUE
+            int expected = call == calls - 1
+                    ? TrialSchedule.VERDICT_DUE
                     : (call + 1) % TrialSchedule.BLOCK == 0 ? TrialSchedule.BLOCK_ENDED : TrialSchedule.GO_ON;
             // Option 2 (the ring) is fastest; every option's times vary from call to call.
             long nanos = (s.option(LARGE) == 2 ? 1000 : 5000) + call;
@@ -123,7 +124,7 @@ class TrialScheduleTest {
         s.summarize(SMALL, out);
         assertEquals(1 * TrialSchedule.BLOCK, out[0]);
         assertEquals(100 * TrialSchedule.BLOCK, out[1]);
-        assertEquals(5 * TrialSchedule.BLOCK, out[2]);   // a slow block does not count
+        assertEquals(5 * TrialSchedule.BLOCK, out[2]); // a slow block does not count
     }
 
     @Test
@@ -157,12 +158,12 @@ class TrialScheduleTest {
     void whileTryingTheHeaderCarriesOnlyOnItsTurn() {
         TrialSchedule s = trying();
         for (int k = 0; k < TrialSchedule.BLOCK; k++) {
-            assertTrue(s.inlines(4096));          // option 0: the header
+            assertTrue(s.inlines(4096)); // option 0: the header
             assertSame(FALLBACK, s.plan(SMALL, FALLBACK));
             s.record(SMALL, 1);
         }
         for (int k = 0; k < TrialSchedule.BLOCK; k++) {
-            assertFalse(s.inlines(4096));         // option 1: native
+            assertFalse(s.inlines(4096)); // option 1: native
             assertSame(NATIVE, s.plan(SMALL, FALLBACK));
             s.record(SMALL, 1);
         }
@@ -232,8 +233,8 @@ class TrialScheduleTest {
     void whatAnEarlierRunLearntIsTheIncumbent() {
         TrialSchedule s = schedule();
         s.adopt(LARGE, 1);
-        s.adopt(SMALL, 7);   // out of range: ignored
-        s.adopt(5, 0);       // does not try: ignored
+        s.adopt(SMALL, 7); // out of range: ignored
+        s.adopt(5, 0); // does not try: ignored
         assertEquals(-1, s.winner(5));
         for (long i = 0; i < TrialSchedule.FIRST_TRIAL_AFTER; i++) {
             assertSame(TREE, s.plan(LARGE, FALLBACK));
@@ -245,7 +246,7 @@ class TrialScheduleTest {
         while (s.record(LARGE, 1) != TrialSchedule.VERDICT_DUE) {
             assertTrue(s.exploring(LARGE));
         }
-        s.decide(LARGE, new long[] {5000, 1000, 5000, 950});   // the model's old choice, within the margin
+        s.decide(LARGE, new long[] {5000, 1000, 5000, 950}); // the model's old choice, within the margin
         assertEquals(1, s.winner(LARGE));
     }
 
@@ -297,16 +298,20 @@ class TrialScheduleTest {
 
     @Test
     void badShapesAreRefused() {
-        assertThrows(IllegalArgumentException.class, () -> new TrialSchedule(new Plan[3][], new boolean[3], new int[3]));
+        assertThrows(
+                IllegalArgumentException.class, () -> new TrialSchedule(new Plan[3][], new boolean[3], new int[3]));
         Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
         Arrays.fill(plans, new Plan[] {NATIVE, TREE, RING, FANOUT, NATIVE});
         boolean[] inline = new boolean[TrialSchedule.CLASSES];
         inline[0] = true;
-        assertThrows(IllegalArgumentException.class, () -> new TrialSchedule(plans, inline, new int[TrialSchedule.CLASSES]));
+        assertThrows(
+                IllegalArgumentException.class, () -> new TrialSchedule(plans, inline, new int[TrialSchedule.CLASSES]));
         Plan[][] four = new Plan[TrialSchedule.CLASSES][];
         Arrays.fill(four, new Plan[] {NATIVE, TREE});
         int[] beyond = new int[TrialSchedule.CLASSES];
         beyond[7] = 2;
-        assertThrows(IllegalArgumentException.class, () -> new TrialSchedule(four, new boolean[TrialSchedule.CLASSES], beyond));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new TrialSchedule(four, new boolean[TrialSchedule.CLASSES], beyond));
     }
 }

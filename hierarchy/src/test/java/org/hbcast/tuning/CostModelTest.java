@@ -1,15 +1,14 @@
 package org.hbcast.tuning;
 
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.IntraNode;
-import org.hbcast.plan.MemoryKind;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.MemoryKind;
 import org.junit.jupiter.api.Test;
 
 class CostModelTest {
@@ -23,7 +22,11 @@ class CostModelTest {
         long m = 8 << 20;
         int c = 1 << 20;
         double expected = (8 + 4 - 2) * (10e-6 + c / 1e9);
-        assertEquals(expected, model.predict(Algorithm.HIERARCHICAL, IntraNode.RING, m, c, 2, ClusterShape.parse("1x4"), MemoryKind.HOST), 1e-12);
+        assertEquals(
+                expected,
+                model.predict(
+                        Algorithm.HIERARCHICAL, IntraNode.RING, m, c, 2, ClusterShape.parse("1x4"), MemoryKind.HOST),
+                1e-12);
         assertEquals(0, CostModel.ring(8, c, 1, shm));
     }
 
@@ -33,8 +36,10 @@ class CostModelTest {
             for (long m : new long[] {1 << 20, 16 << 20, 64 << 20, 256L << 20}) {
                 double opt = CostModel.ringOptimalChunk(m, n, shm);
                 ClusterShape shape = ClusterShape.parse("1x" + n);
-                CostModel.Choice c = model.best(m, shape, MemoryKind.HOST, 16 << 20, Algorithm.HIERARCHICAL, IntraNode.RING, 0, 0);
-                assertTrue(c.chunkBytes() >= opt / 2 && c.chunkBytes() <= opt * 2,
+                CostModel.Choice c =
+                        model.best(m, shape, MemoryKind.HOST, 16 << 20, Algorithm.HIERARCHICAL, IntraNode.RING, 0, 0);
+                assertTrue(
+                        c.chunkBytes() >= opt / 2 && c.chunkBytes() <= opt * 2,
                         "n=" + n + " m=" + m + ": chunk " + c.chunkBytes() + " vs c*=" + opt);
                 // c* is a minimum of the continuous formula: both neighbours are worse.
                 double at = (m / opt + n - 2) * shm.seconds(opt);
@@ -80,12 +85,31 @@ class CostModelTest {
                 previous = t;
             }
         }
-        double four = model.predict(Algorithm.HIERARCHICAL, IntraNode.RING, 16 << 20, 1 << 20, 2, ClusterShape.parse("1x4"), MemoryKind.HOST);
-        double eight = model.predict(Algorithm.HIERARCHICAL, IntraNode.RING, 16 << 20, 1 << 20, 2, ClusterShape.parse("1x8"), MemoryKind.HOST);
+        double four = model.predict(
+                Algorithm.HIERARCHICAL,
+                IntraNode.RING,
+                16 << 20,
+                1 << 20,
+                2,
+                ClusterShape.parse("1x4"),
+                MemoryKind.HOST);
+        double eight = model.predict(
+                Algorithm.HIERARCHICAL,
+                IntraNode.RING,
+                16 << 20,
+                1 << 20,
+                2,
+                ClusterShape.parse("1x8"),
+                MemoryKind.HOST);
         assertTrue(eight > four);
-        Calibration slow = Calibration.measured(cal.hardware(), "", List.of(
-                new LinkCalibration(LinkKind.NETWORK, 50e-6, 1e8, "measured")), null, List.of());
-        assertTrue(new CostModel(slow).predict(Algorithm.HIERARCHICAL, IntraNode.RING, 16 << 20, 1 << 20, 2, shape, MemoryKind.HOST)
+        Calibration slow = Calibration.measured(
+                cal.hardware(),
+                "",
+                List.of(new LinkCalibration(LinkKind.NETWORK, 50e-6, 1e8, "measured")),
+                null,
+                List.of());
+        assertTrue(new CostModel(slow)
+                        .predict(Algorithm.HIERARCHICAL, IntraNode.RING, 16 << 20, 1 << 20, 2, shape, MemoryKind.HOST)
                 > model.predict(Algorithm.HIERARCHICAL, IntraNode.RING, 16 << 20, 1 << 20, 2, shape, MemoryKind.HOST));
     }
 
@@ -95,10 +119,12 @@ class CostModelTest {
         int c = 1 << 20;
         double tree = CostModel.tree(c, 16, 2, 2, net);
         double ring = CostModel.ring(16, c, 4, shm);
-        double both = model.predict(Algorithm.HIERARCHICAL, IntraNode.RING, m, c, 2, ClusterShape.parse("2x4"), MemoryKind.HOST);
+        double both = model.predict(
+                Algorithm.HIERARCHICAL, IntraNode.RING, m, c, 2, ClusterShape.parse("2x4"), MemoryKind.HOST);
         assertTrue(both < tree + ring, "overlapped levels beat levels one after the other");
         assertTrue(both >= Math.max(tree, ring));
-        double device = model.predict(Algorithm.HIERARCHICAL, IntraNode.RING, m, c, 2, ClusterShape.parse("2x4"), MemoryKind.DEVICE);
+        double device = model.predict(
+                Algorithm.HIERARCHICAL, IntraNode.RING, m, c, 2, ClusterShape.parse("2x4"), MemoryKind.DEVICE);
         assertNotEquals(both, device);
     }
 
@@ -109,7 +135,8 @@ class CostModelTest {
             for (long m = 1; m <= 1L << 32; m *= 3) {
                 for (MemoryKind mem : MemoryKind.values()) {
                     CostModel.Choice c = model.best(m, shape, mem, 1 << 20, Algorithm.AUTO, IntraNode.AUTO, 0, 0);
-                    assertTrue(c.chunkBytes() >= 1 && c.chunkBytes() <= Math.min(m, 1 << 20), layout + " " + m + " " + c);
+                    assertTrue(
+                            c.chunkBytes() >= 1 && c.chunkBytes() <= Math.min(m, 1 << 20), layout + " " + m + " " + c);
                     assertTrue(mem == MemoryKind.HOST || c.algorithm() != Algorithm.NATIVE);
                     assertTrue(c.seconds() > 0 && Double.isFinite(c.seconds()));
                 }
@@ -119,11 +146,44 @@ class CostModelTest {
 
     @Test
     void aMeasuredNativeCurveIsUsedOnItsLayoutOnly() {
-        Calibration withNative = Calibration.measured(cal.hardware(), "", cal.links(), "2x2",
+        Calibration withNative = Calibration.measured(
+                cal.hardware(),
+                "",
+                cal.links(),
+                "2x2",
                 List.of(new TimedSize(1 << 16, 1e-4), new TimedSize(1 << 20, 1e-3)));
         CostModel m = new CostModel(withNative);
-        assertEquals(1e-3, m.predict(Algorithm.NATIVE, IntraNode.RING, 1 << 20, 1 << 20, 2, TuningFixtures.TWO_BY_TWO, MemoryKind.HOST), 1e-15);
-        assertEquals(2e-3, m.predict(Algorithm.NATIVE, IntraNode.RING, 2 << 20, 1 << 20, 2, TuningFixtures.TWO_BY_TWO, MemoryKind.HOST), 1e-15);
-        assertNotEquals(1e-3, m.predict(Algorithm.NATIVE, IntraNode.RING, 1 << 20, 1 << 20, 2, ClusterShape.parse("1x4"), MemoryKind.HOST));
+        assertEquals(
+                1e-3,
+                m.predict(
+                        Algorithm.NATIVE,
+                        IntraNode.RING,
+                        1 << 20,
+                        1 << 20,
+                        2,
+                        TuningFixtures.TWO_BY_TWO,
+                        MemoryKind.HOST),
+                1e-15);
+        assertEquals(
+                2e-3,
+                m.predict(
+                        Algorithm.NATIVE,
+                        IntraNode.RING,
+                        2 << 20,
+                        1 << 20,
+                        2,
+                        TuningFixtures.TWO_BY_TWO,
+                        MemoryKind.HOST),
+                1e-15);
+        assertNotEquals(
+                1e-3,
+                m.predict(
+                        Algorithm.NATIVE,
+                        IntraNode.RING,
+                        1 << 20,
+                        1 << 20,
+                        2,
+                        ClusterShape.parse("1x4"),
+                        MemoryKind.HOST));
     }
 }

@@ -16,13 +16,16 @@ class FingerprintTest {
     @Test
     void stableAndCanonical() throws Exception {
         Fingerprint a = Fingerprint.of(new HostInfo("AMD  EPYC\t7763", 16, "", 0, "Open MPI 4.1.4"), SHAPE);
-        Fingerprint b = Fingerprint.of(new HostInfo("AMD EPYC 7763", 16, null, 0, "Open MPI 4.1.4"), ClusterShape.parse("2,2"));
+        Fingerprint b =
+                Fingerprint.of(new HostInfo("AMD EPYC 7763", 16, null, 0, "Open MPI 4.1.4"), ClusterShape.parse("2,2"));
         assertEquals(a, b);
         assertEquals(a.canonical(), b.canonical());
         assertEquals(a.id(), b.id());
         assertEquals(12, a.id().length());
-        assertEquals("cpu=AMD EPYC 7763; cpus=16; gpu=none; gpus=0; mpi=Open MPI 4.1.4; links=shared-memory,"
-                + "mpi-shared-memory,network; layout=2x2", a.canonical());
+        assertEquals(
+                "cpu=AMD EPYC 7763; cpus=16; gpu=none; gpus=0; mpi=Open MPI 4.1.4; links=shared-memory,"
+                        + "mpi-shared-memory,network; layout=2x2",
+                a.canonical());
         ObjectMapper json = TuningJson.mapper();
         Fingerprint back = json.readValue(json.writeValueAsBytes(a), Fingerprint.class);
         assertEquals(a.canonical(), back.canonical());
@@ -48,16 +51,23 @@ class FingerprintTest {
 
     @Test
     void linksFollowTheLayoutAndTheGpus() {
-        assertEquals(List.of("shared-memory", "mpi-shared-memory"), Fingerprint.of(TuningFixtures.HOST, ClusterShape.parse("1x4")).links());
-        assertEquals(List.of("network"), Fingerprint.of(TuningFixtures.HOST, ClusterShape.parse("4x1")).links());
-        Fingerprint gpu = Fingerprint.of(new HostInfo("c", 4, "NVIDIA H100", 1, "Open MPI 4.1.4"), ClusterShape.parse("2x2"));
+        assertEquals(
+                List.of("shared-memory", "mpi-shared-memory"),
+                Fingerprint.of(TuningFixtures.HOST, ClusterShape.parse("1x4")).links());
+        assertEquals(
+                List.of("network"),
+                Fingerprint.of(TuningFixtures.HOST, ClusterShape.parse("4x1")).links());
+        Fingerprint gpu =
+                Fingerprint.of(new HostInfo("c", 4, "NVIDIA H100", 1, "Open MPI 4.1.4"), ClusterShape.parse("2x2"));
         assertTrue(gpu.links().containsAll(List.of("cuda-ipc", "pcie", "network")));
     }
 
     @Test
     void mpiVersionsAreNormalized() {
-        assertEquals("Open MPI 4.1.4", HostInfo.normalizeMpiVersion(
-                "Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022"));
+        assertEquals(
+                "Open MPI 4.1.4",
+                HostInfo.normalizeMpiVersion(
+                        "Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022"));
         assertEquals("Open MPI 4.1.4", HostInfo.normalizeMpiVersion("mpirun (Open MPI) 4.1.4\n\nReport bugs"));
         assertEquals("unknown", HostInfo.normalizeMpiVersion(null));
     }

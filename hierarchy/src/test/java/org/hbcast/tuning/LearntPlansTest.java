@@ -15,8 +15,13 @@ class LearntPlansTest {
     private static final Fingerprint FP = TuningFixtures.fingerprint(TuningFixtures.TWO_BY_TWO);
 
     private static LearntPlans plans(String id) {
-        return new LearntPlans(LearntPlans.FORMAT_VERSION, id, "2026-11-23T00:00:00Z",
-                List.of(new LearntPlans.Verdict(12, "inline", 2e-6), new LearntPlans.Verdict(20, "hierarchical/fanout", 5e-4)));
+        return new LearntPlans(
+                LearntPlans.FORMAT_VERSION,
+                id,
+                "2026-11-23T00:00:00Z",
+                List.of(
+                        new LearntPlans.Verdict(12, "inline", 2e-6),
+                        new LearntPlans.Verdict(20, "hierarchical/fanout", 5e-4)));
     }
 
     @Test
@@ -44,10 +49,15 @@ class LearntPlansTest {
         Path file = Path.of("/c/learnt.json");
         String other = TuningJson.mapper().writeValueAsString(plans("someoneelse"));
         String version = TuningJson.mapper().writeValueAsString(new LearntPlans(99, FP.id(), "x", List.of()));
-        String negative = TuningJson.mapper().writeValueAsString(new LearntPlans(1, FP.id(), "x",
-                List.of(new LearntPlans.Verdict(3, "native", -1))));
-        String[][] cases = {{other, "learnt on fingerprint someoneelse"}, {version, "format version 99"},
-            {negative, "incomplete or out of range"}, {"{\"formatVersion\": 1, \"verd", "not a valid record of learnt plans"}};
+        String negative = TuningJson.mapper()
+                .writeValueAsString(
+                        new LearntPlans(1, FP.id(), "x", List.of(new LearntPlans.Verdict(3, "native", -1))));
+        String[][] cases = {
+            {other, "learnt on fingerprint someoneelse"},
+            {version, "format version 99"},
+            {negative, "incomplete or out of range"},
+            {"{\"formatVersion\": 1, \"verd", "not a valid record of learnt plans"}
+        };
         for (String[] c : cases) {
             TuningInputs inputs = TuningInputs.modelOnly(FP).withLearnt(file, c[0].getBytes(StandardCharsets.UTF_8));
             assertNull(inputs.learnt(), c[1]);
@@ -59,7 +69,8 @@ class LearntPlansTest {
 
     @Test
     void theFileLiesInTheCacheByFingerprint() {
-        assertEquals(Path.of("/x/learnt-" + FP.id() + ".json"),
+        assertEquals(
+                Path.of("/x/learnt-" + FP.id() + ".json"),
                 TuningFiles.learnt(java.util.Map.of(TuningFiles.CACHE_DIRECTORY_VARIABLE, "/x"), FP));
     }
 }

@@ -1,15 +1,14 @@
 package org.hbcast.tuning;
 
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.IntraNode;
-import org.hbcast.plan.MemoryKind;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.MemoryKind;
 import org.junit.jupiter.api.Test;
 
 class LinkCalibrationTest {
@@ -48,20 +47,32 @@ class LinkCalibrationTest {
         assertEquals(2e-6, link.gapSeconds(1024), 1e-15);
         assertEquals(30e-6, link.seconds(1024), 1e-15);
         LinkCalibration noGaps = rendezvousAbove32K();
-        assertEquals(noGaps.seconds(4096), noGaps.gapSeconds(4096), 0, "without a stream curve a segment costs a transfer");
+        assertEquals(
+                noGaps.seconds(4096), noGaps.gapSeconds(4096), 0, "without a stream curve a segment costs a transfer");
         // A tree of 2 over 4 segments: one transfer, then three gaps.
         assertEquals(30e-6 + 3 * 2e-6, CostModel.tree(1024, 4, 2, 2, link), 1e-15);
     }
 
     @Test
     void badCurvesAreRefusedNamingTheLink() {
-        IllegalArgumentException descending = assertThrows(IllegalArgumentException.class, () -> new LinkCalibration(
-                LinkKind.NETWORK, 20e-6, 1e9, "measured", List.of(new TimedSize(1024, 1e-5), new TimedSize(64, 1e-5)), List.of()));
+        IllegalArgumentException descending = assertThrows(
+                IllegalArgumentException.class,
+                () -> new LinkCalibration(
+                        LinkKind.NETWORK,
+                        20e-6,
+                        1e9,
+                        "measured",
+                        List.of(new TimedSize(1024, 1e-5), new TimedSize(64, 1e-5)),
+                        List.of()));
         assertTrue(descending.getMessage().startsWith("network: transfer times"), descending.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> new LinkCalibration(LinkKind.NETWORK, 20e-6, 1e9, "measured",
-                List.of(new TimedSize(64, 0)), List.of()));
-        assertThrows(IllegalArgumentException.class, () -> new LinkCalibration(LinkKind.NETWORK, 20e-6, 1e9, "measured",
-                List.of(), List.of(new TimedSize(64, Double.NaN))));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new LinkCalibration(
+                        LinkKind.NETWORK, 20e-6, 1e9, "measured", List.of(new TimedSize(64, 0)), List.of()));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new LinkCalibration(
+                        LinkKind.NETWORK, 20e-6, 1e9, "measured", List.of(), List.of(new TimedSize(64, Double.NaN))));
     }
 
     @Test
@@ -70,7 +81,8 @@ class LinkCalibrationTest {
         assertEquals(cal, TuningJson.mapper().readValue(TuningJson.mapper().writeValueAsBytes(cal), Calibration.class));
         String older = "{\"formatVersion\":1,\"hardware\":\"hw\",\"created\":\"now\",\"links\":[{\"kind\":\"NETWORK\","
                 + "\"startupSeconds\":2.0E-5,\"bytesPerSecond\":1.0E9,\"source\":\"measured\"}]}";
-        LinkCalibration read = TuningJson.mapper().readValue(older, Calibration.class).link(LinkKind.NETWORK);
+        LinkCalibration read =
+                TuningJson.mapper().readValue(older, Calibration.class).link(LinkKind.NETWORK);
         assertTrue(read.transfers().isEmpty());
         assertEquals(20e-6 + 1000 / 1e9, read.seconds(1000), 1e-15);
     }
@@ -84,12 +96,12 @@ class LinkCalibrationTest {
         Calibration stepped = Calibration.measured(line.hardware(), line.created(), links, null, List.of());
         ClusterShape shape = ClusterShape.parse("4x2");
         for (long m : new long[] {64 << 10, 128 << 10, 256 << 10}) {
-            CostModel.Choice c = new CostModel(stepped).best(m, shape, MemoryKind.HOST, 4 << 20, Algorithm.HIERARCHICAL,
-                    IntraNode.RING, 0, 0);
+            CostModel.Choice c = new CostModel(stepped)
+                    .best(m, shape, MemoryKind.HOST, 4 << 20, Algorithm.HIERARCHICAL, IntraNode.RING, 0, 0);
             assertTrue(c.chunkBytes() <= 32 << 10, m + " B: chunk " + c.chunkBytes() + " crosses the rendezvous step");
         }
-        CostModel.Choice whole = new CostModel(line).best(64 << 10, shape, MemoryKind.HOST, 4 << 20,
-                Algorithm.HIERARCHICAL, IntraNode.RING, 0, 0);
+        CostModel.Choice whole = new CostModel(line)
+                .best(64 << 10, shape, MemoryKind.HOST, 4 << 20, Algorithm.HIERARCHICAL, IntraNode.RING, 0, 0);
         assertEquals(64 << 10, whole.chunkBytes(), "the straight line alone sees no step and sends the message whole");
     }
 }

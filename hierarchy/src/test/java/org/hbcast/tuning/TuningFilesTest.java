@@ -13,14 +13,17 @@ class TuningFilesTest {
     void placesAreNamedByFingerprintAndHardwareUnderTheCache() {
         Map<String, String> env = Map.of("XDG_CACHE_HOME", "/x/cache");
         assertEquals(Path.of("/x/cache/hbcast/tuning-" + FP.id() + ".json"), TuningFiles.defaultTable(env, FP));
-        assertEquals(Path.of("/x/cache/hbcast/calibration-" + FP.hardwareId() + ".json"),
+        assertEquals(
+                Path.of("/x/cache/hbcast/calibration-" + FP.hardwareId() + ".json"),
                 TuningFiles.defaultCalibration(env, FP));
-        assertEquals(Path.of(System.getProperty("user.home"), ".cache", "hbcast"), TuningFiles.cacheDirectory(Map.of()));
+        assertEquals(
+                Path.of(System.getProperty("user.home"), ".cache", "hbcast"), TuningFiles.cacheDirectory(Map.of()));
     }
 
     @Test
     void theCalibrationVariableWinsOverTheCachePlaceUnlessBlank() {
-        Map<String, String> named = Map.of("XDG_CACHE_HOME", "/x/cache", TuningFiles.CALIBRATION_FILE_VARIABLE, "/y/cal.json");
+        Map<String, String> named =
+                Map.of("XDG_CACHE_HOME", "/x/cache", TuningFiles.CALIBRATION_FILE_VARIABLE, "/y/cal.json");
         assertEquals(Path.of("/y/cal.json"), TuningFiles.calibration(named, FP));
         Map<String, String> blank = Map.of("XDG_CACHE_HOME", "/x/cache", TuningFiles.CALIBRATION_FILE_VARIABLE, " ");
         assertEquals(TuningFiles.defaultCalibration(blank, FP), TuningFiles.calibration(blank, FP));

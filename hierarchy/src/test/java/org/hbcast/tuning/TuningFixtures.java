@@ -1,19 +1,17 @@
 package org.hbcast.tuning;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /** Fingerprints, calibrations and tables for the pure tests. */
 public final class TuningFixtures {
     public static final HostInfo HOST = new HostInfo("Test CPU 9000", 16, "", 0, "Open MPI 4.1.4");
     public static final ClusterShape TWO_BY_TWO = ClusterShape.parse("2x2");
 
-    private TuningFixtures() {
-    }
+    private TuningFixtures() {}
 
     public static Fingerprint fingerprint(ClusterShape shape) {
         return Fingerprint.of(HOST, shape);
@@ -21,10 +19,15 @@ public final class TuningFixtures {
 
     /** Links with round figures: easy to check by hand. */
     public static Calibration calibration() {
-        return Calibration.measured(Fingerprint.of(HOST, TWO_BY_TWO).hardware(), "2026-01-01T00:00:00Z", List.of(
-                new LinkCalibration(LinkKind.SHARED_MEMORY, 10e-6, 1e9, "measured"),
-                new LinkCalibration(LinkKind.MPI_SHARED_MEMORY, 5e-6, 2e9, "measured"),
-                new LinkCalibration(LinkKind.NETWORK, 50e-6, 1e9, "measured")), null, List.of());
+        return Calibration.measured(
+                Fingerprint.of(HOST, TWO_BY_TWO).hardware(),
+                "2026-01-01T00:00:00Z",
+                List.of(
+                        new LinkCalibration(LinkKind.SHARED_MEMORY, 10e-6, 1e9, "measured"),
+                        new LinkCalibration(LinkKind.MPI_SHARED_MEMORY, 5e-6, 2e9, "measured"),
+                        new LinkCalibration(LinkKind.NETWORK, 50e-6, 1e9, "measured")),
+                null,
+                List.of());
     }
 
     /**
@@ -41,7 +44,12 @@ public final class TuningFixtures {
             ring.add(new NodeCurve.ChunkCost(c, (n - 1) * step, List.of(new TimedSize(64 << 20, step))));
             fanout.add(new NodeCurve.ChunkCost(c, step, List.of(new TimedSize(64 << 20, step / 2))));
         }
-        return Calibration.measured(base.hardware(), base.created(), base.links(), null, List.of(),
+        return Calibration.measured(
+                base.hardware(),
+                base.created(),
+                base.links(),
+                null,
+                List.of(),
                 List.of(new NodeCurve(IntraNode.RING, n, ring), new NodeCurve(IntraNode.FANOUT, n, fanout)));
     }
 
@@ -56,12 +64,18 @@ public final class TuningFixtures {
         int[] chunks = {64 << 10, 256 << 10, 1 << 20};
         for (int i = 0; i < sizes.length; i++) {
             double t = 1e-4 * (i + 1) * (i + 1);
-            entries.add(new TuningTable.Entry(sizes[i], Algorithm.HIERARCHICAL, chunks[i], 2, t, List.of(
-                    new TuningTable.Point(Algorithm.HIERARCHICAL, chunks[i], 2, t),
-                    new TuningTable.Point(Algorithm.KNOMIAL, chunks[i], 2, 2 * t),
-                    new TuningTable.Point(Algorithm.NATIVE, (int) Math.min(sizes[i], 1 << 20), 2, 3 * t))));
+            entries.add(new TuningTable.Entry(
+                    sizes[i],
+                    Algorithm.HIERARCHICAL,
+                    chunks[i],
+                    2,
+                    t,
+                    List.of(
+                            new TuningTable.Point(Algorithm.HIERARCHICAL, chunks[i], 2, t),
+                            new TuningTable.Point(Algorithm.KNOMIAL, chunks[i], 2, 2 * t),
+                            new TuningTable.Point(Algorithm.NATIVE, (int) Math.min(sizes[i], 1 << 20), 2, 3 * t))));
         }
-        return new TuningTable(TuningTable.FORMAT_VERSION, fp, fp.id(), MemoryKind.HOST, "2026-01-01T00:00:00Z",
-                null, entries);
+        return new TuningTable(
+                TuningTable.FORMAT_VERSION, fp, fp.id(), MemoryKind.HOST, "2026-01-01T00:00:00Z", null, entries);
     }
 }

@@ -1,7 +1,5 @@
 package org.hbcast.tuning;
 
-import org.hbcast.plan.MemoryKind;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -14,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.function.Consumer;
+import org.hbcast.plan.MemoryKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,7 +71,8 @@ class TuningTableLoaderTest {
     @Test
     void wrongVersionAndForeignFingerprintAreRefused() throws Exception {
         refused(edited(r -> r.put("formatVersion", 2)), "format version 2");
-        refused(TuningJson.mapper().writeValueAsBytes(TuningFixtures.table(ClusterShape.parse("1x4"))),
+        refused(
+                TuningJson.mapper().writeValueAsBytes(TuningFixtures.table(ClusterShape.parse("1x4"))),
                 "another machine or layout");
         refused(edited(r -> ((ObjectNode) r.get("fingerprint").get("host")).put("cpus", 999)), "another machine");
         refused(edited(r -> r.putNull("fingerprint")), "no fingerprint");
@@ -90,7 +90,9 @@ class TuningTableLoaderTest {
         refused(edited(r -> entry(r, 1).put("seconds", -1.0)), "time -1.0");
         refused(edited(r -> entry(r, 1).put("algorithm", "auto")), "not a concrete algorithm");
         refused(edited(r -> entry(r, 1).put("algorithm", "teleport")), "not a valid tuning table");
-        refused(edited(r -> ((ObjectNode) entry(r, 1).withArray("points").get(0)).put("seconds", Double.POSITIVE_INFINITY)),
+        refused(
+                edited(r ->
+                        ((ObjectNode) entry(r, 1).withArray("points").get(0)).put("seconds", Double.POSITIVE_INFINITY)),
                 "measured point");
         refused(edited(r -> r.putArray("entries")), "no entries");
         refused(edited(r -> entry(r, 1).remove("chunkBytes")), "not a valid tuning table");
@@ -98,19 +100,24 @@ class TuningTableLoaderTest {
 
     @Test
     void unsortedAndDuplicateSizesAreRefused() throws Exception {
-        refused(edited(r -> {
-            ArrayNode e = r.withArray("entries");
-            e.insert(0, e.remove(2));
-        }), "not strictly ascending");
-        refused(edited(r -> {
-            ArrayNode e = r.withArray("entries");
-            e.add(e.get(2).deepCopy());
-        }), "not strictly ascending");
+        refused(
+                edited(r -> {
+                    ArrayNode e = r.withArray("entries");
+                    e.insert(0, e.remove(2));
+                }),
+                "not strictly ascending");
+        refused(
+                edited(r -> {
+                    ArrayNode e = r.withArray("entries");
+                    e.add(e.get(2).deepCopy());
+                }),
+                "not strictly ascending");
     }
 
     @Test
     void missingAndUnreadableFilesAreWarnings() throws Exception {
-        TuningTableLoader.Loaded<TuningTable> missing = TuningTableLoader.table(dir.resolve("nope.json"), FP, MemoryKind.HOST);
+        TuningTableLoader.Loaded<TuningTable> missing =
+                TuningTableLoader.table(dir.resolve("nope.json"), FP, MemoryKind.HOST);
         assertFalse(missing.ok());
         assertTrue(missing.warning().contains("nope.json") && missing.warning().contains("does not exist"));
         TuningTableLoader.Loaded<TuningTable> directory = TuningTableLoader.table(dir, FP, MemoryKind.HOST);
@@ -127,9 +134,12 @@ class TuningTableLoaderTest {
         byte[] ok = TuningJson.mapper().writeValueAsBytes(c);
         assertTrue(TuningTableLoader.calibration(FILE, ok, FP.hardware()).ok());
         TuningTableLoader.Loaded<Calibration> foreign = TuningTableLoader.calibration(FILE, ok, "cpu=other");
-        assertTrue(foreign.warning().contains(FILE.toString()) && foreign.warning().contains("other hardware"));
-        String negative = new String(ok, StandardCharsets.UTF_8).replace("\"bytesPerSecond\" : 1.0E9", "\"bytesPerSecond\" : -1");
-        TuningTableLoader.Loaded<Calibration> bad = TuningTableLoader.calibration(FILE, negative.getBytes(StandardCharsets.UTF_8), FP.hardware());
+        assertTrue(
+                foreign.warning().contains(FILE.toString()) && foreign.warning().contains("other hardware"));
+        String negative =
+                new String(ok, StandardCharsets.UTF_8).replace("\"bytesPerSecond\" : 1.0E9", "\"bytesPerSecond\" : -1");
+        TuningTableLoader.Loaded<Calibration> bad =
+                TuningTableLoader.calibration(FILE, negative.getBytes(StandardCharsets.UTF_8), FP.hardware());
         assertFalse(bad.ok());
         assertTrue(bad.warning().contains("bandwidth"), bad.warning());
     }

@@ -16,6 +16,7 @@ public final class ChunkViews {
     private Buffer base;
     /** {@code base} from 0 to its capacity: slices are checked against the limit, which callers may have set anywhere. */
     private Buffer whole;
+
     private int elementBytes;
     private int chunkBytes;
     private long totalBytes = -1;
@@ -29,10 +30,12 @@ public final class ChunkViews {
      */
     public boolean reset(Buffer base, int elementBytes, long totalBytes, int chunkBytes) {
         if (chunkBytes % elementBytes != 0) {
-            throw new IllegalArgumentException("chunk of " + chunkBytes + " bytes is not a whole number of "
-                    + elementBytes + "-byte elements");
+            throw new IllegalArgumentException(
+                    "chunk of " + chunkBytes + " bytes is not a whole number of " + elementBytes + "-byte elements");
         }
-        if (base == this.base && elementBytes == this.elementBytes && chunkBytes == this.chunkBytes
+        if (base == this.base
+                && elementBytes == this.elementBytes
+                && chunkBytes == this.chunkBytes
                 && totalBytes == this.totalBytes) {
             return true;
         }
@@ -50,7 +53,6 @@ public final class ChunkViews {
         return false;
     }
 
-
     /** The slice of chunk {@code s}, made on first use. */
     public Buffer view(int s) {
         Buffer v = views[s];
@@ -67,5 +69,4 @@ public final class ChunkViews {
     public int chunkLength(int s) {
         return Chunks.length(s, chunkBytes, totalBytes);
     }
-
 }

@@ -53,6 +53,7 @@ public final class HeaderRelay {
     static final int TAG_BASE = 0x6000;
     /** Tags of the payload's rest, {@code REST_TAG_BASE .. REST_TAG_BASE + TAG_MASK}, clear of hbcast's others. */
     static final int REST_TAG_BASE = 0x2000;
+
     static final int TAG_MASK = 0x1FFF;
     /** What {@link #expect} writes over the inbox's call number: no header carries it (calls count from 1). */
     private static final long NO_CALL = Long.MIN_VALUE;
@@ -106,7 +107,10 @@ public final class HeaderRelay {
 
     /** The root writes its header into the outbox; {@code inline} says its bytes follow at {@link #PAYLOAD}. */
     public void writeHeader(long call, long bytes, int root, int elementBytes, boolean inline) {
-        outbox.putLong(CALL, call).putLong(BYTES, bytes).putInt(ROOT, root).putInt(ELEMENT_BYTES, elementBytes)
+        outbox.putLong(CALL, call)
+                .putLong(BYTES, bytes)
+                .putInt(ROOT, root)
+                .putInt(ELEMENT_BYTES, elementBytes)
                 .putInt(FLAGS, inline ? 1 : 0);
     }
 
@@ -223,8 +227,9 @@ public final class HeaderRelay {
      *
      * @param leaderRanks communicator rank of each leader, by leader index
      */
-    private void sendDown(ByteBuffer header, ByteBuffer restOfIt, int[] leaderRanks, int leaderCount, int me,
-            int rootLeader) throws MPIException {
+    private void sendDown(
+            ByteBuffer header, ByteBuffer restOfIt, int[] leaderRanks, int leaderCount, int me, int rootLeader)
+            throws MPIException {
         int rel = KnomialTree.toRelative(me, rootLeader, leaderCount);
         int n = KnomialTree.children(rel, leaderCount, radix, children);
         long call = header.getLong(CALL);

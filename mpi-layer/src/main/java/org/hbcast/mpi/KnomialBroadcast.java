@@ -42,11 +42,11 @@ public final class KnomialBroadcast implements Stage, AutoCloseable {
     private int childCount;
     private int parentRank;
     private int chunks;
-    private int received;        // leading chunks that have arrived (at the root: fed, or all of them)
+    private int received; // leading chunks that have arrived (at the root: fed, or all of them)
     private int receivesPosted;
-    private int forwarded;       // leading chunks whose sends to every child are posted
-    private int sendsCompleted;  // leading chunks whose sends have all completed
-    private boolean fed;         // the root's chunks become ready one by one (feed)
+    private int forwarded; // leading chunks whose sends to every child are posted
+    private int sendsCompleted; // leading chunks whose sends have all completed
+    private boolean fed; // the root's chunks become ready one by one (feed)
     /** The call was aborted: its requests are cancelled and freed, only the description of the wait is left. */
     private boolean aborted;
 
@@ -64,8 +64,17 @@ public final class KnomialBroadcast implements Stage, AutoCloseable {
      * @param elementBytes bytes per element of {@code data} (slices are made in elements)
      * @param fed at the root: its chunks are not in {@code data} yet, {@link #feed} releases them
      */
-    public void start(int[] participants, int n, int me, int rootIndex, int radix, Buffer data,
-                      int elementBytes, long bytes, int chunkBytes, boolean fed) {
+    public void start(
+            int[] participants,
+            int n,
+            int me,
+            int rootIndex,
+            int radix,
+            Buffer data,
+            int elementBytes,
+            long bytes,
+            int chunkBytes,
+            boolean fed) {
         if (!aborted && !isDone()) {
             // The previous call was left unfinished without an abort (a caller's bug): nothing of it may stay posted.
             abort();
@@ -85,9 +94,11 @@ public final class KnomialBroadcast implements Stage, AutoCloseable {
         for (int c = 0; c < childCount; c++) {
             children[c] = participants[KnomialTree.toAbsolute(children[c], rootIndex, n)];
         }
-        parentRank = rel == 0 ? -1 : participants[KnomialTree.toAbsolute(KnomialTree.parent(rel, n, radix), rootIndex, n)];
+        parentRank =
+                rel == 0 ? -1 : participants[KnomialTree.toAbsolute(KnomialTree.parent(rel, n, radix), rootIndex, n)];
         if (fed && rel != 0) {
-            throw new IllegalArgumentException("only the root is fed its chunks; tree index " + me + " is not the root");
+            throw new IllegalArgumentException(
+                    "only the root is fed its chunks; tree index " + me + " is not the root");
         }
         if (!views.reset(data, elementBytes, bytes, chunkBytes)) {
             // The requests point into the previous buffer's chunks.
@@ -111,7 +122,8 @@ public final class KnomialBroadcast implements Stage, AutoCloseable {
             throw new IllegalStateException("this tree stage was not started as fed");
         }
         if (ready < received || ready > chunks) {
-            throw new IllegalArgumentException("chunks fed must grow within [" + received + ", " + chunks + "]: " + ready);
+            throw new IllegalArgumentException(
+                    "chunks fed must grow within [" + received + ", " + chunks + "]: " + ready);
         }
         received = ready;
     }

@@ -12,8 +12,7 @@ package org.hbcast.mpi;
  * digit's weight, so the broadcast takes {@code rounds(n, k) = ceil(log_k n)} rounds.
  */
 public final class KnomialTree {
-    private KnomialTree() {
-    }
+    private KnomialTree() {}
 
     public static int toRelative(int rank, int root, int n) {
         return (rank - root + n) % n;

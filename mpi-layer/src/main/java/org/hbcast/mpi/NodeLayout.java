@@ -110,14 +110,14 @@ public final class NodeLayout {
                         + "' is not a whole number; expected node sizes like 8,3,3");
             }
             if (sizes[i] <= 0) {
-                throw new IllegalArgumentException("HBCAST_NODE_SIZES='" + text + "': node size " + sizes[i]
-                        + " is not positive");
+                throw new IllegalArgumentException(
+                        "HBCAST_NODE_SIZES='" + text + "': node size " + sizes[i] + " is not positive");
             }
             sum += sizes[i];
         }
         if (sum != commSize) {
-            throw new IllegalArgumentException("HBCAST_NODE_SIZES='" + text + "' sums to " + sum
-                    + " ranks but the communicator has " + commSize);
+            throw new IllegalArgumentException(
+                    "HBCAST_NODE_SIZES='" + text + "' sums to " + sum + " ranks but the communicator has " + commSize);
         }
         return fromNodeSizes(sizes);
     }

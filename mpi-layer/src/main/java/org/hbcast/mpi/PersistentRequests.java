@@ -29,6 +29,7 @@ final class PersistentRequests {
     private final int tag;
     /** By peer's communicator rank, then by chunk; a row is made for the chunk count of the current buffer. */
     private Prequest[][] receives = new Prequest[0][];
+
     private Prequest[][] sends = new Prequest[0][];
     private int kept;
 

@@ -11,8 +11,7 @@ import mpi.MPIException;
  * fixed-size, zero-padded UTF-8 records: the bindings have no variable-length gather of strings.
  */
 public final class StringExchange {
-    private StringExchange() {
-    }
+    private StringExchange() {}
 
     /**
      * Collective over {@code comm}: returns every rank's string, by rank.

@@ -28,8 +28,8 @@ public final class Topology implements AutoCloseable {
     private final String[] processorNames;
     private final int rank;
 
-    private Topology(Intracomm comm, Intracomm nodeComm, NodeLayout layout, boolean virtual,
-                     String[] processorNames) throws MPIException {
+    private Topology(Intracomm comm, Intracomm nodeComm, NodeLayout layout, boolean virtual, String[] processorNames)
+            throws MPIException {
         this.comm = comm;
         this.nodeComm = nodeComm;
         this.layout = layout;
@@ -55,7 +55,8 @@ public final class Topology implements AutoCloseable {
             requireWithinRealNodes(layout, real, nodeSizes);
         }
         Intracomm nodeComm = comm.split(layout.nodeOf(rank), rank);
-        return new Topology(comm, nodeComm, layout, virtual, StringExchange.allGather(comm, MPI.getProcessorName(), NAME_BYTES));
+        return new Topology(
+                comm, nodeComm, layout, virtual, StringExchange.allGather(comm, MPI.getProcessorName(), NAME_BYTES));
     }
 
     /**
@@ -144,8 +145,7 @@ public final class Topology implements AutoCloseable {
     /** A human report: one line per node with its ranks and their processor names. */
     public String report() {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format("%d ranks on %d %s nodes%n", size(), layout.nodeCount(),
-                virtual ? "virtual" : "real"));
+        sb.append(String.format("%d ranks on %d %s nodes%n", size(), layout.nodeCount(), virtual ? "virtual" : "real"));
         for (int node = 0; node < layout.nodeCount(); node++) {
             sb.append(String.format("  node %d: %d ranks:", node, layout.nodeSize(node)));
             for (int pos = 0; pos < layout.nodeSize(node); pos++) {

@@ -6,8 +6,7 @@ package org.hbcast.stage;
  * copies), so that what one stage reports ready is what the next may pass on. Pure.
  */
 public final class Chunks {
-    private Chunks() {
-    }
+    private Chunks() {}
 
     /**
      * Chunks of a message; 0 for an empty one.
@@ -21,8 +20,8 @@ public final class Chunks {
         }
         long chunks = (bytes + chunkBytes - 1) / chunkBytes;
         if (chunks > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException(bytes + " bytes in chunks of " + chunkBytes + " is more than "
-                    + Integer.MAX_VALUE + " chunks");
+            throw new IllegalArgumentException(
+                    bytes + " bytes in chunks of " + chunkBytes + " is more than " + Integer.MAX_VALUE + " chunks");
         }
         return (int) chunks;
     }

@@ -39,8 +39,10 @@ public final class ProgressWait {
     }
 
     private static ProgressWait spinYieldPark(int yields, long timeoutNs) {
-        return new ProgressWait(new BackoffIdleStrategy(100, yields, TimeUnit.MICROSECONDS.toNanos(1),
-                TimeUnit.MICROSECONDS.toNanos(100)), timeoutNs);
+        return new ProgressWait(
+                new BackoffIdleStrategy(
+                        100, yields, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100)),
+                timeoutNs);
     }
 
     public long timeoutNs() {

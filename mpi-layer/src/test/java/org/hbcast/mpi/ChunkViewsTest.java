@@ -15,7 +15,7 @@ class ChunkViewsTest {
         for (int i = 0; i < longs.capacity(); i++) {
             longs.put(i, i);
         }
-        longs.position(7).limit(30);   // found by the fuzz: slicing against the limit threw mid-broadcast
+        longs.position(7).limit(30); // found by the fuzz: slicing against the limit threw mid-broadcast
         ChunkViews views = new ChunkViews();
         views.reset(longs, 8, 800, 64);
         assertEquals(13, org.hbcast.stage.Chunks.count(800, 64));

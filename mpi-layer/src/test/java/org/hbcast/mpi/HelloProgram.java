@@ -15,11 +15,19 @@ public final class HelloProgram {
                 if (topo.rank() == 0) {
                     System.out.print(topo.report());
                 }
-                report.figure("size", topo.size()).figure("nodes", topo.layout().nodeCount()).figure("node", topo.node())
-                        .figure("pos", topo.position()).figure("nodeSize", nodeCommSize)
+                report.figure("size", topo.size())
+                        .figure("nodes", topo.layout().nodeCount())
+                        .figure("node", topo.node())
+                        .figure("pos", topo.position())
+                        .figure("nodeSize", nodeCommSize)
                         .note("host", topo.processorName(topo.rank()));
-                return String.format("size=%d nodes=%d node=%d pos=%d nodeSize=%d host=%s", topo.size(),
-                        topo.layout().nodeCount(), topo.node(), topo.position(), nodeCommSize,
+                return String.format(
+                        "size=%d nodes=%d node=%d pos=%d nodeSize=%d host=%s",
+                        topo.size(),
+                        topo.layout().nodeCount(),
+                        topo.node(),
+                        topo.position(),
+                        nodeCommSize,
                         topo.processorName(topo.rank()));
             }
         });
@@ -32,8 +40,8 @@ public final class HelloProgram {
                     + topo.layout().nodeSize(topo.node()));
         }
         if (topo.nodeComm().getRank() != topo.position()) {
-            throw new AssertionError("rank in node communicator " + topo.nodeComm().getRank()
-                    + " != position " + topo.position());
+            throw new AssertionError(
+                    "rank in node communicator " + topo.nodeComm().getRank() + " != position " + topo.position());
         }
         // Ranks of one node must report one processor name, ranks of different real nodes different ones.
         for (int r = 0; r < topo.size(); r++) {

@@ -14,8 +14,12 @@ class KnomialBroadcastMpiTest {
     @ParameterizedTest(name = "{0} ranks, radix {1}")
     @CsvSource({"4, 2", "3, 3"})
     void requestsAreKeptPerBufferAndMadeAnewWhenItChanges(int ranks, int radix) {
-        MpiOutcome out = MpiLaunch.program(KnomialBroadcastProgram.class).ranks(ranks)
-                .args("suite=reuse", "radix=" + radix).run().assertAllRanksOk().assertCasesOnEveryRank(1);
+        MpiOutcome out = MpiLaunch.program(KnomialBroadcastProgram.class)
+                .ranks(ranks)
+                .args("suite=reuse", "radix=" + radix)
+                .run()
+                .assertAllRanksOk()
+                .assertCasesOnEveryRank(1);
         for (int r = 0; r < ranks; r++) {
             assertTrue(out.note(r, "detail").startsWith("calls="), out.describe("rank " + r));
         }
@@ -23,8 +27,12 @@ class KnomialBroadcastMpiTest {
 
     @Test
     void anAbortedCallLeavesNothingPostedIntoTheBuffer() {
-        MpiOutcome out = MpiLaunch.program(KnomialBroadcastProgram.class).ranks(2).args("suite=abort").run()
-                .assertAllRanksOk().assertCasesOnEveryRank(1);
+        MpiOutcome out = MpiLaunch.program(KnomialBroadcastProgram.class)
+                .ranks(2)
+                .args("suite=abort")
+                .run()
+                .assertAllRanksOk()
+                .assertCasesOnEveryRank(1);
         assertTrue(out.note(1, "detail").startsWith("nothing landed"), out.describe("rank 1"));
     }
 }

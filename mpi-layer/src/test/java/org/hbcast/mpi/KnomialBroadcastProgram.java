@@ -33,11 +33,12 @@ public final class KnomialBroadcastProgram {
             }
             int radix = Integer.parseInt(opt.getOrDefault("radix", "2"));
             String suite = opt.getOrDefault("suite", "reuse");
-            String detail = switch (suite) {
-                case "reuse" -> reuse(world, radix);
-                case "abort" -> abort(world);
-                default -> throw new IllegalArgumentException("unknown suite " + suite);
-            };
+            String detail =
+                    switch (suite) {
+                        case "reuse" -> reuse(world, radix);
+                        case "abort" -> abort(world);
+                        default -> throw new IllegalArgumentException("unknown suite " + suite);
+                    };
             report.pass(suite).note("detail", detail);
             return detail;
         });
@@ -50,7 +51,7 @@ public final class KnomialBroadcastProgram {
             everyRank[r] = r;
         }
         int chunk = 64 << 10;
-        int bytes = 20 * chunk - 1000;   // 20 chunks, more than twice the window; the last one short
+        int bytes = 20 * chunk - 1000; // 20 chunks, more than twice the window; the last one short
         ByteBuffer a = ByteBuffer.allocateDirect(bytes);
         ByteBuffer b = ByteBuffer.allocateDirect(bytes);
         StageLoop loop = new StageLoop(TIMEOUT_NS);
@@ -67,8 +68,8 @@ public final class KnomialBroadcastProgram {
                 run(world, tree, loop, everyRank, radix, a, bytes, chunk, call++);
             }
             if (tree.persistentRequests() != kept) {
-                throw new AssertionError("calls on the same buffer made requests: " + kept + " kept, now "
-                        + tree.persistentRequests());
+                throw new AssertionError(
+                        "calls on the same buffer made requests: " + kept + " kept, now " + tree.persistentRequests());
             }
             // Another buffer each call: the requests of the last one must never be started on this one.
             for (int i = 0; i < 2 * size; i++) {
@@ -93,8 +94,17 @@ public final class KnomialBroadcastProgram {
     }
 
     /** One checked call of {@code bytes} of {@code buf} from root {@code call % size}. */
-    private static void run(Intracomm world, KnomialBroadcast tree, StageLoop loop, int[] ranks, int radix,
-            ByteBuffer buf, int bytes, int chunk, int call) throws Exception {
+    private static void run(
+            Intracomm world,
+            KnomialBroadcast tree,
+            StageLoop loop,
+            int[] ranks,
+            int radix,
+            ByteBuffer buf,
+            int bytes,
+            int chunk,
+            int call)
+            throws Exception {
         int size = world.getSize();
         int rank = world.getRank();
         int root = call % size;
@@ -113,7 +123,7 @@ public final class KnomialBroadcastProgram {
 
     private static String abort(Intracomm world) throws Exception {
         int rank = world.getRank();
-        int chunk = 1024;                    // sent eagerly: rank 0 finishes before rank 1 receives
+        int chunk = 1024; // sent eagerly: rank 0 finishes before rank 1 receives
         int chunks = 4;
         int bytes = chunks * chunk;
         int[] pair = {0, 1};
@@ -129,9 +139,10 @@ public final class KnomialBroadcastProgram {
             if (rank == 1) {
                 stale(buf);
                 tree.start(pair, 2, 1, 0, 2, buf, 1, bytes, chunk, false);
-                tree.progress();             // posts the receives of the window
+                tree.progress(); // posts the receives of the window
                 if (tree.persistentRequests() != chunks) {
-                    throw new AssertionError(chunks + " receives expected posted, " + tree.persistentRequests() + " kept");
+                    throw new AssertionError(
+                            chunks + " receives expected posted, " + tree.persistentRequests() + " kept");
                 }
                 tree.abort();
                 if (tree.persistentRequests() != 0) {
@@ -151,7 +162,8 @@ public final class KnomialBroadcastProgram {
                 Thread.sleep(200);
                 for (int i = 0; i < bytes; i++) {
                     if (buf.get(i) != STALE) {
-                        throw new AssertionError("byte " + i + " of the aborted call's buffer was written after the abort");
+                        throw new AssertionError(
+                                "byte " + i + " of the aborted call's buffer was written after the abort");
                     }
                 }
                 ByteBuffer drain = ByteBuffer.allocateDirect(chunk);

@@ -41,8 +41,9 @@ class KnomialTreeTest {
                             assertTrue(child - rel < lastDistance, "children farthest first");
                             lastDistance = child - rel;
                             assertEquals(rel, KnomialTree.parent(child, n, radix), "parent of child");
-                            assertTrue(KnomialTree.arrivalRound(child, n, radix)
-                                    > KnomialTree.arrivalRound(rel, n, radix), "child after parent");
+                            assertTrue(
+                                    KnomialTree.arrivalRound(child, n, radix) > KnomialTree.arrivalRound(rel, n, radix),
+                                    "child after parent");
                             int abs = KnomialTree.toAbsolute(child, root, n);
                             reached[abs]++;
                             hops[abs] = hops[rank] + 1;

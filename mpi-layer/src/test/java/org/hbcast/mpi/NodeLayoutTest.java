@@ -29,19 +29,26 @@ class NodeLayoutTest {
 
     @Test
     void badTextNamesTheProblem() {
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeLayout.parse("2,3", 4)).getMessage()
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeLayout.parse("2,3", 4))
+                .getMessage()
                 .contains("sums to 5 ranks but the communicator has 4"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeLayout.parse("2,0,2", 4)).getMessage()
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeLayout.parse("2,0,2", 4))
+                .getMessage()
                 .contains("not positive"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeLayout.parse("2,-1,3", 4)).getMessage()
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeLayout.parse("2,-1,3", 4))
+                .getMessage()
                 .contains("not positive"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeLayout.parse("two,2", 4)).getMessage()
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeLayout.parse("two,2", 4))
+                .getMessage()
                 .contains("'two' is not a whole number"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeLayout.parse("2,,2", 4)).getMessage()
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeLayout.parse("2,,2", 4))
+                .getMessage()
                 .contains("is not a whole number"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeLayout.parse("  ", 4)).getMessage()
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeLayout.parse("  ", 4))
+                .getMessage()
                 .contains("empty"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeLayout.parse("99999999999", 4)).getMessage()
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeLayout.parse("99999999999", 4))
+                .getMessage()
                 .contains("not a whole number"));
     }
 

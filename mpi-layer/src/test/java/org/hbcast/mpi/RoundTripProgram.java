@@ -28,8 +28,7 @@ public final class RoundTripProgram {
                     r.waitFor();
                     check(buf, 0x5eed, "echo");
                 });
-                return "round trip of " + bytes + " bytes to rank " + peer + " ("
-                        + MPI.getProcessorName() + ") intact";
+                return "round trip of " + bytes + " bytes to rank " + peer + " (" + MPI.getProcessorName() + ") intact";
             } else if (rank == peer) {
                 report.check("receive and echo", () -> {
                     world.recv(buf, bytes, MPI.BYTE, 0, 1);

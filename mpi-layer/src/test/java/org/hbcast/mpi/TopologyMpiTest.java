@@ -10,9 +10,9 @@ import java.util.Set;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.hbcast.testing.RankResult;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** Real MPI launches: hello on one node, virtual nodes, and the network-namespace test bed. */
 class TopologyMpiTest {
@@ -20,7 +20,10 @@ class TopologyMpiTest {
     @ParameterizedTest(name = "hello on {0} ranks")
     @ValueSource(ints = {1, 2, 4, 8})
     void helloOnOneNode(int ranks) {
-        MpiOutcome out = MpiLaunch.program(HelloProgram.class).ranks(ranks).run().assertAllRanksOk()
+        MpiOutcome out = MpiLaunch.program(HelloProgram.class)
+                .ranks(ranks)
+                .run()
+                .assertAllRanksOk()
                 .assertCasesOnEveryRank(1);
         for (int r = 0; r < ranks; r++) {
             assertPlace(out, r, ranks, 1, 0, r, ranks);
@@ -39,7 +42,10 @@ class TopologyMpiTest {
 
     @Test
     void virtualNodesOfThePatentsFourteenRankLayout() {
-        MpiOutcome out = MpiLaunch.program(HelloProgram.class).nodeSizes("8,3,3").run().assertAllRanksOk()
+        MpiOutcome out = MpiLaunch.program(HelloProgram.class)
+                .nodeSizes("8,3,3")
+                .run()
+                .assertAllRanksOk()
                 .assertCasesOnEveryRank(1);
         int[] expectedNode = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2};
         int[] expectedPos = {0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 0, 1, 2};
@@ -51,22 +57,31 @@ class TopologyMpiTest {
 
     @Test
     void invalidVirtualLayoutIsAClearErrorOnEveryRank() {
-        MpiOutcome out = MpiLaunch.program(HelloProgram.class).ranks(4).env("HBCAST_NODE_SIZES", "2,3").run();
+        MpiOutcome out = MpiLaunch.program(HelloProgram.class)
+                .ranks(4)
+                .env("HBCAST_NODE_SIZES", "2,3")
+                .run();
         assertNotEquals(0, out.exitCode(), out.describe("should have failed"));
         // The first rank to fail aborts the job, so the others may be gone before they write: every rank
         // that did must have failed with the message, in discovery, before its case.
         assertFalse(out.results().isEmpty(), out.describe("no rank wrote its result"));
         for (RankResult result : out.results().values()) {
             RankResult.Failure f = out.onlyFailure(result.rank());
-            assertTrue(!result.completed() && f.message().contains(
-                    "HBCAST_NODE_SIZES='2,3' sums to 5 ranks but the communicator has 4"), out.describe("no clear message"));
+            assertTrue(
+                    !result.completed()
+                            && f.message()
+                                    .contains("HBCAST_NODE_SIZES='2,3' sums to 5 ranks but the communicator has 4"),
+                    out.describe("no clear message"));
             assertEquals(0, result.cases(), out.describe("rank " + result.rank() + " got as far as a case"));
         }
     }
 
     @Test
     void testBedTwoHostsOfThree() {
-        MpiOutcome out = MpiLaunch.program(HelloProgram.class).testBed(2, 3).run().assertAllRanksOk()
+        MpiOutcome out = MpiLaunch.program(HelloProgram.class)
+                .testBed(2, 3)
+                .run()
+                .assertAllRanksOk()
                 .assertCasesOnEveryRank(1);
         Set<String> hosts = new HashSet<>();
         for (int r = 0; r < 6; r++) {
@@ -78,8 +93,12 @@ class TopologyMpiTest {
 
     @Test
     void sixteenMebibyteRoundTripBetweenTestBedHosts() {
-        MpiOutcome out = MpiLaunch.program(RoundTripProgram.class).testBed(2, 1).args(Integer.toString(16 << 20))
-                .run().assertAllRanksOk().assertCasesOnEveryRank(1);
+        MpiOutcome out = MpiLaunch.program(RoundTripProgram.class)
+                .testBed(2, 1)
+                .args(Integer.toString(16 << 20))
+                .run()
+                .assertAllRanksOk()
+                .assertCasesOnEveryRank(1);
         for (int r = 0; r < 2; r++) {
             assertEquals(16 << 20, out.longFigure(r, "bytes"), out.describe("rank " + r + ": bytes"));
         }

@@ -96,7 +96,11 @@ class StageLoopTest {
         Scripted tree = stage("tree", 8, false);
         Scripted staging = stage("staging", 8, true);
         Scripted node = stage("node", 8, true);
-        assertNull(new StageLoop(TIMEOUT).add(tree, false).add(staging, true).add(node, true).run());
+        assertNull(new StageLoop(TIMEOUT)
+                .add(tree, false)
+                .add(staging, true)
+                .add(node, true)
+                .run());
         assertTrue(tree.isDone() && staging.isDone() && node.isDone());
         assertFalse(tree.aborted || staging.aborted || node.aborted);
     }
@@ -113,7 +117,10 @@ class StageLoopTest {
     @Test
     void aCallOfNoStagesOrNoChunksIsDoneAtOnce() {
         assertNull(new StageLoop(TIMEOUT).run());
-        assertNull(new StageLoop(TIMEOUT).add(stage("tree", 0, false), false).add(stage("node", 0, true), true).run());
+        assertNull(new StageLoop(TIMEOUT)
+                .add(stage("tree", 0, false), false)
+                .add(stage("node", 0, true), true)
+                .run());
     }
 
     @Test
@@ -139,7 +146,8 @@ class StageLoopTest {
         Scripted tree = stage("tree", 8, false);
         Scripted node = stage("node", 8, true);
         node.failure = new StageException("peer gone");
-        StageException e = assertThrows(StageException.class,
+        StageException e = assertThrows(
+                StageException.class,
                 () -> new StageLoop(TIMEOUT).add(tree, false).add(node, true).run());
         assertSame(node.failure, e);
         assertTrue(tree.aborted && node.aborted);
@@ -157,8 +165,10 @@ class StageLoopTest {
 
     @Test
     void theFirstStageCannotBeFedAndAtMostFourStagesRun() {
-        assertThrows(IllegalStateException.class, () -> new StageLoop(TIMEOUT).add(stage("node", 1, true), false)
-                .clear().add(stage("node", 1, true), true));
+        assertThrows(IllegalStateException.class, () -> new StageLoop(TIMEOUT)
+                .add(stage("node", 1, true), false)
+                .clear()
+                .add(stage("node", 1, true), true));
         StageLoop loop = new StageLoop(TIMEOUT);
         for (int i = 0; i < StageLoop.MAX_STAGES; i++) {
             loop.add(stage("s" + i, 1, false), false);
@@ -169,7 +179,9 @@ class StageLoopTest {
     @Test
     void aClearedLoopRunsTheNextCall() {
         StageLoop loop = new StageLoop(TIMEOUT);
-        assertNull(loop.add(stage("tree", 3, false), false).add(stage("node", 3, true), true).run());
+        assertNull(loop.add(stage("tree", 3, false), false)
+                .add(stage("node", 3, true), true)
+                .run());
         Scripted node = stage("node", 5, false);
         assertNull(loop.clear().add(node, false).run());
         assertTrue(node.isDone());

@@ -13,7 +13,11 @@ class HarnessMpiTest {
 
     @Test
     void everyRanksResultReachesTheTest() {
-        MpiOutcome out = MpiLaunch.program(HarnessProgram.class).ranks(3).args("ok").run().assertAllRanksOk();
+        MpiOutcome out = MpiLaunch.program(HarnessProgram.class)
+                .ranks(3)
+                .args("ok")
+                .run()
+                .assertAllRanksOk();
         for (int r = 0; r < 3; r++) {
             out.assertCases(r, r + 1);
             assertEquals(r, out.longFigure(r, "rank"));
@@ -26,20 +30,29 @@ class HarnessMpiTest {
 
     @Test
     void aFailureRecordedOnARankThatCarriesOnFailsTheTest() {
-        MpiOutcome out = MpiLaunch.program(HarnessProgram.class).ranks(3).args("carry-on").run();
+        MpiOutcome out = MpiLaunch.program(HarnessProgram.class)
+                .ranks(3)
+                .args("carry-on")
+                .run();
         assertEquals(0, out.exitCode(), out.describe("the ranks carried on and finished"));
-        String message = assertThrows(AssertionError.class, out::assertAllRanksOk).getMessage();
+        String message =
+                assertThrows(AssertionError.class, out::assertAllRanksOk).getMessage();
         assertTrue(message.contains(": rank 1 failed case 'second': wrong byte\n"), message);
-        assertEquals(List.of(new RankResult.Failure("second", "wrong byte")), out.result(1).failures());
+        assertEquals(
+                List.of(new RankResult.Failure("second", "wrong byte")),
+                out.result(1).failures());
         out.assertCases(1, 3);
     }
 
     @Test
     void aThrowingRankAbortsAndItsFailureLeadsTheTestsMessage() {
-        MpiOutcome out = MpiLaunch.program(HarnessProgram.class).ranks(3).args("throw").run();
+        MpiOutcome out =
+                MpiLaunch.program(HarnessProgram.class).ranks(3).args("throw").run();
         assertNotEquals(0, out.exitCode(), out.describe("the job was aborted"));
-        String message = assertThrows(AssertionError.class, out::assertAllRanksOk).getMessage();
-        assertTrue(message.contains(": rank 1 failed case 'planted': java.lang.AssertionError: planted failure\n"),
+        String message =
+                assertThrows(AssertionError.class, out::assertAllRanksOk).getMessage();
+        assertTrue(
+                message.contains(": rank 1 failed case 'planted': java.lang.AssertionError: planted failure\n"),
                 message);
         RankResult failed = out.result(1);
         assertTrue(!failed.completed() && failed.cases() == 3, out.describe("rank 1: 2 cases passed, 1 failed"));

@@ -10,8 +10,7 @@ public final class HarnessProgram {
     /** A note that JSON must escape. */
     static final String AWKWARD = "\"quoted\"\n\ttabbed \\ back-slashed \u00e9";
 
-    private HarnessProgram() {
-    }
+    private HarnessProgram() {}
 
     public static void main(String[] args) throws Exception {
         String mode = args.length > 0 ? args[0] : "ok";

@@ -65,7 +65,9 @@ public final class MpiLaunch {
     /** Virtual nodes ({@code HBCAST_NODE_SIZES}); the rank count becomes their sum. */
     public MpiLaunch nodeSizes(String sizes) {
         this.nodeSizes = sizes;
-        this.ranks = Arrays.stream(sizes.split(",")).mapToInt(s -> Integer.parseInt(s.trim())).sum();
+        this.ranks = Arrays.stream(sizes.split(","))
+                .mapToInt(s -> Integer.parseInt(s.trim()))
+                .sum();
         return this;
     }
 
@@ -137,16 +139,26 @@ public final class MpiLaunch {
         List<String> cmd = new ArrayList<>();
         Path root = repositoryRoot();
         if (bedHosts > 0) {
-            cmd.addAll(List.of(root.resolve("scripts/testbed").toString(), "run",
-                    "--hosts", Integer.toString(bedHosts), "--slots", bedSlots));
+            cmd.addAll(List.of(
+                    root.resolve("scripts/testbed").toString(),
+                    "run",
+                    "--hosts",
+                    Integer.toString(bedHosts),
+                    "--slots",
+                    bedSlots));
             if (netem != null) {
                 cmd.addAll(List.of("--netem", netem));
             }
             cmd.add("--");
         }
-        cmd.addAll(List.of(root.resolve("scripts/hbrun").toString(), "-n", Integer.toString(ranks),
-                "--cp", classpath != null ? classpath : System.getProperty("java.class.path"),
-                "--timeout", Long.toString(timeout.toSeconds())));
+        cmd.addAll(List.of(
+                root.resolve("scripts/hbrun").toString(),
+                "-n",
+                Integer.toString(ranks),
+                "--cp",
+                classpath != null ? classpath : System.getProperty("java.class.path"),
+                "--timeout",
+                Long.toString(timeout.toSeconds())));
         if (agent) {
             cmd.add("--agent");
         }
@@ -197,8 +209,8 @@ public final class MpiLaunch {
             int exit = finished ? process.exitValue() : -1;
             List<String> leaked = new ArrayList<>(SharedMemory.hbcastSegments());
             leaked.removeAll(before);
-            return new MpiOutcome(description, ranks, exit, !finished, collector.text(), leaked,
-                    ResultFiles.readAll(results));
+            return new MpiOutcome(
+                    description, ranks, exit, !finished, collector.text(), leaked, ResultFiles.readAll(results));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + cmd, e);
         } catch (InterruptedException e) {
@@ -222,12 +234,19 @@ public final class MpiLaunch {
     }
 
     private String describe() {
-        StringBuilder sb = new StringBuilder(program.getSimpleName()).append(" on ").append(ranks).append(" ranks");
+        StringBuilder sb = new StringBuilder(program.getSimpleName())
+                .append(" on ")
+                .append(ranks)
+                .append(" ranks");
         if (nodeSizes != null) {
             sb.append(", nodes ").append(nodeSizes);
         }
         if (bedHosts > 0) {
-            sb.append(", test bed of ").append(bedHosts).append(" hosts with ").append(bedSlots).append(" ranks");
+            sb.append(", test bed of ")
+                    .append(bedHosts)
+                    .append(" hosts with ")
+                    .append(bedSlots)
+                    .append(" ranks");
         }
         if (!args.isEmpty()) {
             sb.append(", args ").append(args);
@@ -252,7 +271,8 @@ public final class MpiLaunch {
     }
 
     static void assumeMpiTests() {
-        assumeTrue(Boolean.parseBoolean(System.getProperty("hbcast.mpi.tests", "true")),
+        assumeTrue(
+                Boolean.parseBoolean(System.getProperty("hbcast.mpi.tests", "true")),
                 "MPI tests switched off with -Dhbcast.mpi.tests=false");
         assumeTrue(mpirunPresent(), "no mpirun on PATH and OMPI_HOME unset: run scripts/setup");
     }

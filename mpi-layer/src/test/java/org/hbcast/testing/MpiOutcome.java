@@ -23,8 +23,14 @@ public final class MpiOutcome {
     private final Map<Integer, RankResult> results;
     private final Map<Integer, String> unreadable;
 
-    MpiOutcome(String description, int ranks, int exitCode, boolean timedOut, String output,
-               List<String> leakedSegments, ResultFiles.Contents contents) {
+    MpiOutcome(
+            String description,
+            int ranks,
+            int exitCode,
+            boolean timedOut,
+            String output,
+            List<String> leakedSegments,
+            ResultFiles.Contents contents) {
         this.description = description;
         this.ranks = ranks;
         this.exitCode = exitCode;
@@ -78,8 +84,10 @@ public final class MpiOutcome {
     public long longFigure(int rank, String name) {
         Number n = result(rank).figures().get(name);
         if (!(n instanceof Long l)) {
-            fail(describe("rank " + rank + " reported " + (n == null ? "no figure '" + name + "'"
-                    : "figure '" + name + "' = " + n + ", not a whole number")));
+            fail(describe("rank " + rank + " reported "
+                    + (n == null
+                            ? "no figure '" + name + "'"
+                            : "figure '" + name + "' = " + n + ", not a whole number")));
             return 0;
         }
         return l;
@@ -182,17 +190,27 @@ public final class MpiOutcome {
 
     private String missing(int rank) {
         String why = unreadable.get(rank);
-        return why != null ? "rank " + rank + " wrote an unreadable result: " + why : "rank " + rank + " wrote no result";
+        return why != null
+                ? "rank " + rank + " wrote an unreadable result: " + why
+                : "rank " + rank + " wrote no result";
     }
 
     /** A failure message carrying the launch, the ranks' results and the output, so a red test explains itself. */
     public String describe(String problem) {
-        StringBuilder sb = new StringBuilder(description).append(": ").append(problem).append("\n----- results -----\n");
+        StringBuilder sb =
+                new StringBuilder(description).append(": ").append(problem).append("\n----- results -----\n");
         for (int r = 0; r < ranks; r++) {
             RankResult result = results.get(r);
-            sb.append("rank ").append(r).append(": ").append(result != null ? result.summary() : missing(r)).append('\n');
+            sb.append("rank ")
+                    .append(r)
+                    .append(": ")
+                    .append(result != null ? result.summary() : missing(r))
+                    .append('\n');
         }
         String shown = output.length() > 20_000 ? "...\n" + output.substring(output.length() - 20_000) : output;
-        return sb.append("----- output -----\n").append(shown).append("\n------------------").toString();
+        return sb.append("----- output -----\n")
+                .append(shown)
+                .append("\n------------------")
+                .toString();
     }
 }

@@ -29,8 +29,7 @@ public final class MpiTestProgram {
         String run(Intracomm world, String[] args, RankReport report) throws Exception;
     }
 
-    private MpiTestProgram() {
-    }
+    private MpiTestProgram() {}
 
     /** How a rank ends after a successful body. */
     public enum Finish {

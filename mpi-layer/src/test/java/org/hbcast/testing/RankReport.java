@@ -100,8 +100,9 @@ public final class RankReport {
                 return;
             }
         }
-        failures.add(new RankResult.Failure(lastPassed == null ? "(before the first case)"
-                : "(after case '" + lastPassed + "')", String.valueOf(t)));
+        failures.add(new RankResult.Failure(
+                lastPassed == null ? "(before the first case)" : "(after case '" + lastPassed + "')",
+                String.valueOf(t)));
     }
 
     /** What was recorded, as rank {@code rank}'s result. */

@@ -24,8 +24,13 @@ import java.util.Objects;
  * @param figures   named numbers: {@link Long} or {@link Double}
  * @param notes     named texts, e.g. the message of an error a case expected
  */
-public record RankResult(int rank, boolean completed, int cases, List<Failure> failures, Map<String, Number> figures,
-                         Map<String, String> notes) {
+public record RankResult(
+        int rank,
+        boolean completed,
+        int cases,
+        List<Failure> failures,
+        Map<String, Number> figures,
+        Map<String, String> notes) {
 
     /** One failed case. */
     public record Failure(String caseName, String message) {
@@ -46,7 +51,8 @@ public record RankResult(int rank, boolean completed, int cases, List<Failure> f
         notes = Collections.unmodifiableMap(new LinkedHashMap<>(notes));
         for (Number n : figures.values()) {
             if (!(n instanceof Long) && !(n instanceof Double)) {
-                throw new IllegalArgumentException("a figure is a Long or a Double, not " + n.getClass().getName());
+                throw new IllegalArgumentException(
+                        "a figure is a Long or a Double, not " + n.getClass().getName());
             }
         }
     }
@@ -85,8 +91,13 @@ public record RankResult(int rank, boolean completed, int cases, List<Failure> f
      */
     public String toJson() {
         StringBuilder sb = new StringBuilder(256);
-        sb.append("{\"rank\":").append(rank).append(",\"completed\":").append(completed)
-                .append(",\"cases\":").append(cases).append(",\"failures\":[");
+        sb.append("{\"rank\":")
+                .append(rank)
+                .append(",\"completed\":")
+                .append(completed)
+                .append(",\"cases\":")
+                .append(cases)
+                .append(",\"failures\":[");
         String sep = "";
         for (Failure f : failures) {
             sb.append(sep).append("{\"case\":");

@@ -19,16 +19,23 @@ class RankResultTest {
     @TempDir
     Path dir;
 
-    private static final String AWKWARD = "quote \" backslash \\ slash / newline \n tab \t nul \u0000 bell \u0007 del \u007f"
-            + " e-acute \u00e9 line separator \u2028 smile \ud83d\ude00 lone \ud800 end";
+    private static final String AWKWARD =
+            "quote \" backslash \\ slash / newline \n tab \t nul \u0000 bell \u0007 del \u007f"
+                    + " e-acute \u00e9 line separator \u2028 smile \ud83d\ude00 lone \ud800 end";
 
     @Test
     void whatARankWritesIsReadBackExactly() throws IOException {
         RankReport report = new RankReport();
         report.pass("first").fail(AWKWARD, AWKWARD).pass("third");
-        report.figure("whole", Long.MAX_VALUE).figure("negative", -7).figure("small", 1e-5).figure("three", 3.0)
-                .figure("minus zero", -0.0).figure("nan", Double.NaN).figure("up", Double.POSITIVE_INFINITY)
-                .figure("down", Double.NEGATIVE_INFINITY).figure(AWKWARD, 1);
+        report.figure("whole", Long.MAX_VALUE)
+                .figure("negative", -7)
+                .figure("small", 1e-5)
+                .figure("three", 3.0)
+                .figure("minus zero", -0.0)
+                .figure("nan", Double.NaN)
+                .figure("up", Double.POSITIVE_INFINITY)
+                .figure("down", Double.NEGATIVE_INFINITY)
+                .figure(AWKWARD, 1);
         report.note("plain", "text").note(AWKWARD, AWKWARD);
         RankResult written = report.result(3, true);
         Path file = written.writeTo(dir);
@@ -41,17 +48,20 @@ class RankResultTest {
         assertEquals(new RankResult.Failure(AWKWARD, AWKWARD), read.failures().get(0));
         assertEquals(Long.MAX_VALUE, read.figures().get("whole"));
         assertEquals(3.0, read.figures().get("three"), "a double stays a double");
-        assertEquals(List.of("whole", "negative", "small", "three", "minus zero", "nan", "up", "down", AWKWARD),
-                List.copyOf(read.figures().keySet()), "in the order reported");
+        assertEquals(
+                List.of("whole", "negative", "small", "three", "minus zero", "nan", "up", "down", AWKWARD),
+                List.copyOf(read.figures().keySet()),
+                "in the order reported");
         assertFalse(read.ok());
     }
 
     @Test
     void checkPassesOrRecordsTheFailureUnderItsNameOnce() throws Exception {
         RankReport report = new RankReport();
-        report.check("holds", () -> { });
+        report.check("holds", () -> {});
         IllegalStateException thrown = new IllegalStateException("broke");
-        IllegalStateException e = assertThrows(IllegalStateException.class,
+        IllegalStateException e = assertThrows(
+                IllegalStateException.class,
                 () -> report.check("breaks", () -> {
                     throw thrown;
                 }));
@@ -69,8 +79,10 @@ class RankResultTest {
         report.uncaught(new IllegalArgumentException("early"));
         report.pass("one").pass("two");
         report.uncaught(new AssertionError("late"));
-        assertEquals(List.of(new RankResult.Failure("(before the first case)", "java.lang.IllegalArgumentException: early"),
-                new RankResult.Failure("(after case 'two')", "java.lang.AssertionError: late")),
+        assertEquals(
+                List.of(
+                        new RankResult.Failure("(before the first case)", "java.lang.IllegalArgumentException: early"),
+                        new RankResult.Failure("(after case 'two')", "java.lang.AssertionError: late")),
                 report.result(0, false).failures());
         assertEquals(2, report.cases(), "what escaped outside a case is no case");
         assertThrows(IllegalArgumentException.class, () -> report.pass(""));
@@ -83,14 +95,20 @@ class RankResultTest {
         Files.writeString(dir.resolve("rank-1.json"), "{\"rank\":1,\"completed\":true,\"cases\":");
         new RankReport().pass("x").result(7, true).writeTo(dir);
         Files.move(dir.resolve("rank-7.json"), dir.resolve("rank-2.json"));
-        Files.writeString(dir.resolve("rank-3.json"), "{\"rank\":3,\"completed\":true,\"cases\":1,\"failures\":[],"
-                + "\"figures\":{\"x\":\"1\"},\"notes\":{}}");
+        Files.writeString(
+                dir.resolve("rank-3.json"),
+                "{\"rank\":3,\"completed\":true,\"cases\":1,\"failures\":[],"
+                        + "\"figures\":{\"x\":\"1\"},\"notes\":{}}");
         Files.writeString(dir.resolve("rank-4-123.tmp"), "half a fi");
         ResultFiles.Contents c = ResultFiles.readAll(dir);
         assertEquals(List.of(0), List.copyOf(c.results().keySet()));
         assertEquals(List.of(1, 2, 3), List.copyOf(c.unreadable().keySet()));
-        assertTrue(c.unreadable().get(2).contains("holds the result of rank 7"), c.unreadable().get(2));
-        assertTrue(c.unreadable().get(3).contains("figure x is not a number"), c.unreadable().get(3));
+        assertTrue(
+                c.unreadable().get(2).contains("holds the result of rank 7"),
+                c.unreadable().get(2));
+        assertTrue(
+                c.unreadable().get(3).contains("figure x is not a number"),
+                c.unreadable().get(3));
     }
 
     private static MpiOutcome outcome(int exit, RankResult... results) {
@@ -98,7 +116,13 @@ class RankResultTest {
         for (RankResult r : results) {
             byRank.put(r.rank(), r);
         }
-        return new MpiOutcome("SomeProgram on 3 ranks", 3, exit, false, "the output", List.of(),
+        return new MpiOutcome(
+                "SomeProgram on 3 ranks",
+                3,
+                exit,
+                false,
+                "the output",
+                List.of(),
                 new ResultFiles.Contents(byRank, Map.of()));
     }
 
@@ -115,26 +139,38 @@ class RankResultTest {
         RankReport bad = new RankReport().pass("a");
         bad.fail("call 17 (root 2)", "byte 5 is 0, want 7").fail("call 18", "timed out");
         MpiOutcome out = outcome(0, passed(0, 2), bad.result(1, true), passed(2, 2));
-        String message = assertThrows(AssertionError.class, out::assertAllRanksOk).getMessage();
-        assertTrue(message.startsWith("SomeProgram on 3 ranks: rank 1 failed case 'call 17 (root 2)': byte 5 is 0, want 7\n"
-                + "rank 1 failed case 'call 18': timed out\n"), message);
+        String message =
+                assertThrows(AssertionError.class, out::assertAllRanksOk).getMessage();
+        assertTrue(
+                message.startsWith(
+                        "SomeProgram on 3 ranks: rank 1 failed case 'call 17 (root 2)': byte 5 is 0, want 7\n"
+                                + "rank 1 failed case 'call 18': timed out\n"),
+                message);
         assertTrue(message.contains("the output"), message);
     }
 
     @Test
     void assertAllRanksOkWantsEveryRanksFileSomeCasesAndExitZero() {
         outcome(0, passed(0, 1), passed(1, 1), passed(2, 1)).assertAllRanksOk();
-        String missing = assertThrows(AssertionError.class,
-                () -> outcome(0, passed(0, 1), passed(2, 1)).assertAllRanksOk()).getMessage();
+        String missing = assertThrows(AssertionError.class, () -> outcome(0, passed(0, 1), passed(2, 1))
+                        .assertAllRanksOk())
+                .getMessage();
         assertTrue(missing.contains("rank 1 wrote no result"), missing);
-        String none = assertThrows(AssertionError.class,
-                () -> outcome(0, passed(0, 1), passed(1, 0), passed(2, 1)).assertAllRanksOk()).getMessage();
+        String none = assertThrows(AssertionError.class, () -> outcome(0, passed(0, 1), passed(1, 0), passed(2, 1))
+                        .assertAllRanksOk())
+                .getMessage();
         assertTrue(none.contains("rank 1 ran no case"), none);
-        String exit = assertThrows(AssertionError.class,
-                () -> outcome(1, passed(0, 1), passed(1, 1), passed(2, 1)).assertAllRanksOk()).getMessage();
+        String exit = assertThrows(AssertionError.class, () -> outcome(1, passed(0, 1), passed(1, 1), passed(2, 1))
+                        .assertAllRanksOk())
+                .getMessage();
         assertTrue(exit.contains("exit status 1"), exit);
-        String aborted = assertThrows(AssertionError.class, () -> outcome(0, passed(0, 1), passed(1, 1),
-                new RankResult(2, false, 1, List.of(), Map.of(), Map.of())).assertAllRanksOk()).getMessage();
+        String aborted = assertThrows(AssertionError.class, () -> outcome(
+                                0,
+                                passed(0, 1),
+                                passed(1, 1),
+                                new RankResult(2, false, 1, List.of(), Map.of(), Map.of()))
+                        .assertAllRanksOk())
+                .getMessage();
         assertTrue(aborted.contains("rank 2 did not complete"), aborted);
     }
 

@@ -19,14 +19,14 @@ import java.util.stream.Stream;
 final class ResultFiles {
     private static final Pattern NAME = Pattern.compile("rank-(\\d+)\\.json");
     /** The writer puts non-finite figures as bare NaN and Infinity. */
-    private static final ObjectMapper JSON = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .build();
 
     /** What a results directory held: each rank's result, and why a rank's file could not be read. */
-    record Contents(Map<Integer, RankResult> results, Map<Integer, String> unreadable) {
-    }
+    record Contents(Map<Integer, RankResult> results, Map<Integer, String> unreadable) {}
 
-    private ResultFiles() {
-    }
+    private ResultFiles() {}
 
     /** Every {@code rank-N.json} in {@code dir}; temporary files of writes that did not finish are left out. */
     static Contents readAll(Path dir) {
@@ -67,7 +67,8 @@ final class ResultFiles {
             throw new IOException("not a JSON object");
         }
         int rank = integer(root, "rank");
-        boolean completed = field(root, "completed", JsonNode::isBoolean, "true or false").booleanValue();
+        boolean completed =
+                field(root, "completed", JsonNode::isBoolean, "true or false").booleanValue();
         int cases = integer(root, "cases");
         if (cases < 0) {
             throw new IOException("cases is " + cases);
@@ -77,11 +78,13 @@ final class ResultFiles {
             if (!f.isObject()) {
                 throw new IOException("a failure is not an object: " + f);
             }
-            failures.add(new RankResult.Failure(field(f, "case", JsonNode::isTextual, "a string").textValue(),
+            failures.add(new RankResult.Failure(
+                    field(f, "case", JsonNode::isTextual, "a string").textValue(),
                     field(f, "message", JsonNode::isTextual, "a string").textValue()));
         }
         Map<String, Number> figures = new LinkedHashMap<>();
-        for (Map.Entry<String, JsonNode> e : field(root, "figures", JsonNode::isObject, "an object").properties()) {
+        for (Map.Entry<String, JsonNode> e :
+                field(root, "figures", JsonNode::isObject, "an object").properties()) {
             JsonNode v = e.getValue();
             if (v.isIntegralNumber() && v.canConvertToLong()) {
                 figures.put(e.getKey(), v.longValue());
@@ -92,7 +95,8 @@ final class ResultFiles {
             }
         }
         Map<String, String> notes = new LinkedHashMap<>();
-        for (Map.Entry<String, JsonNode> e : field(root, "notes", JsonNode::isObject, "an object").properties()) {
+        for (Map.Entry<String, JsonNode> e :
+                field(root, "notes", JsonNode::isObject, "an object").properties()) {
             if (!e.getValue().isTextual()) {
                 throw new IOException("note " + e.getKey() + " is not a string: " + e.getValue());
             }

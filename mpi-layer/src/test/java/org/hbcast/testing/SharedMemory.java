@@ -14,15 +14,17 @@ public final class SharedMemory {
     /** The names hbcast gives its segments: a prefix, 128 random bits and (lately) the creator process. */
     private static final Pattern SEGMENT_NAME = Pattern.compile("hbcast-[0-9a-f]{32}(-[0-9]+-[0-9]+-[0-9]+)?");
 
-    private SharedMemory() {
-    }
+    private SharedMemory() {}
 
     public static List<String> hbcastSegments() {
         if (!Files.isDirectory(DEV_SHM)) {
             return List.of();
         }
         try (Stream<Path> files = Files.list(DEV_SHM)) {
-            return files.map(p -> p.getFileName().toString()).filter(n -> SEGMENT_NAME.matcher(n).matches()).sorted().toList();
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> SEGMENT_NAME.matcher(n).matches())
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             return List.of();
         }

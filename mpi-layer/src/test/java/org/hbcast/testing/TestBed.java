@@ -14,8 +14,7 @@ public final class TestBed {
     private static String unavailableReason;
     private static boolean checked;
 
-    private TestBed() {
-    }
+    private TestBed() {}
 
     public static synchronized void assumeAvailable() {
         if (!checked) {
@@ -26,7 +25,8 @@ public final class TestBed {
     }
 
     private static String check() {
-        ProcessBuilder pb = new ProcessBuilder(MpiLaunch.repositoryRoot().resolve("scripts/testbed").toString(), "check")
+        ProcessBuilder pb = new ProcessBuilder(
+                        MpiLaunch.repositoryRoot().resolve("scripts/testbed").toString(), "check")
                 .redirectErrorStream(true);
         try {
             Process p = pb.start();

@@ -1,7 +1,5 @@
 package org.hbcast.bench.gpu;
 
-import org.hbcast.plan.Algorithm;
-
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import jcuda.runtime.JCuda;
@@ -10,11 +8,12 @@ import mpi.Intracomm;
 import mpi.MPI;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
+import org.hbcast.bench.MpiCommand;
 import org.hbcast.device.CudaContext;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.device.CudaException;
 import org.hbcast.device.DeviceBuffer;
-import org.hbcast.bench.MpiCommand;
+import org.hbcast.plan.Algorithm;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,7 +27,9 @@ import picocli.CommandLine.Option;
  *
  * <pre>scripts/hbrun -n 4 org.hbcast.bench.gpu.RingBandwidth -m 67108864</pre>
  */
-@Command(name = "ring_bandwidth", mixinStandardHelpOptions = true,
+@Command(
+        name = "ring_bandwidth",
+        mixinStandardHelpOptions = true,
         description = "CUDA IPC ring bandwidth vs device-to-device cudaMemcpy bandwidth, one run.")
 public final class RingBandwidth implements Callable<Integer> {
     @Option(names = "-m", description = "message size in bytes (default 64 MiB)")
@@ -58,7 +59,8 @@ public final class RingBandwidth implements Callable<Integer> {
         if (bytes <= 0 || bytes > Integer.MAX_VALUE - 4096) {
             throw new CommandLine.ParameterException(new CommandLine(this), "-m must be within 1..2^31-4097");
         }
-        BcastOptions options = BcastOptions.defaults().withAlgorithm(Algorithm.HIERARCHICAL).withNodeSizes(null);
+        BcastOptions options =
+                BcastOptions.defaults().withAlgorithm(Algorithm.HIERARCHICAL).withNodeSizes(null);
         try (HierarchicalBcast hb = HierarchicalBcast.create(world, options)) {
             int device = CudaDevices.get().deviceForLocalRank(hb.topology().position());
             CudaContext.use(device);
@@ -85,10 +87,15 @@ public final class RingBandwidth implements Callable<Integer> {
                     System.out.println("# hbcast CUDA IPC ring bandwidth, " + world.getSize() + " ranks on "
                             + devices.count() + " GPU(s) " + devices.names() + ", " + bytes + " bytes, "
                             + iterations + " iterations, plan " + hb.plan(bytes));
-                    System.out.printf(Locale.ROOT, "%-8s %16s %16s %12s%n", "# ranks", "d2d_copy_GB/s",
-                            "ring_GB/s", "ring/d2d");
-                    System.out.printf(Locale.ROOT, "%-8d %16.2f %16.2f %12.3f%n", world.getSize(), copyGBs,
-                            ringGBs, ringGBs / copyGBs);
+                    System.out.printf(
+                            Locale.ROOT, "%-8s %16s %16s %12s%n", "# ranks", "d2d_copy_GB/s", "ring_GB/s", "ring/d2d");
+                    System.out.printf(
+                            Locale.ROOT,
+                            "%-8d %16.2f %16.2f %12.3f%n",
+                            world.getSize(),
+                            copyGBs,
+                            ringGBs,
+                            ringGBs / copyGBs);
                 }
             }
         }
@@ -112,7 +119,8 @@ public final class RingBandwidth implements Callable<Integer> {
     }
 
     private void copy(DeviceBuffer target, DeviceBuffer source) {
-        CudaException.check(JCuda.cudaMemcpy(target.pointer(), source.pointer(), bytes,
-                cudaMemcpyKind.cudaMemcpyDeviceToDevice), "cudaMemcpy device to device");
+        CudaException.check(
+                JCuda.cudaMemcpy(target.pointer(), source.pointer(), bytes, cudaMemcpyKind.cudaMemcpyDeviceToDevice),
+                "cudaMemcpy device to device");
     }
 }

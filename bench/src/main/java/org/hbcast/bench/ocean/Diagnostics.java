@@ -6,8 +6,7 @@ package org.hbcast.bench.ocean;
  * across decompositions (the checksum is).
  */
 public final class Diagnostics {
-    private Diagnostics() {
-    }
+    private Diagnostics() {}
 
     /** Sum of eta over the owned cells (m). */
     public static double elevationSum(Iterable<Strip> strips) {

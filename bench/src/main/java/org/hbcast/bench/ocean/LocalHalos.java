@@ -28,8 +28,12 @@ public final class LocalHalos implements Halos {
             int w = below.width(field);
             // Top owned row of the lower strip -> halo below of the upper one, and back.
             System.arraycopy(below.array(field), below.rowOffset(field, below.rows), above.array(field), 0, w);
-            System.arraycopy(above.array(field), above.rowOffset(field, 1), below.array(field),
-                    below.rowOffset(field, below.rows + 1), w);
+            System.arraycopy(
+                    above.array(field),
+                    above.rowOffset(field, 1),
+                    below.array(field),
+                    below.rowOffset(field, below.rows + 1),
+                    w);
         }
     }
 }

@@ -37,7 +37,9 @@ public final class MpiHalos implements Halos {
     }
 
     private static DoubleBuffer direct(int doubles) {
-        return ByteBuffer.allocateDirect(doubles * Double.BYTES).order(ByteOrder.nativeOrder()).asDoubleBuffer();
+        return ByteBuffer.allocateDirect(doubles * Double.BYTES)
+                .order(ByteOrder.nativeOrder())
+                .asDoubleBuffer();
     }
 
     @Override

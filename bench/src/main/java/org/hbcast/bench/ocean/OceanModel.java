@@ -1,7 +1,5 @@
 package org.hbcast.bench.ocean;
 
-import org.hbcast.plan.Algorithm;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,6 +12,7 @@ import mpi.MPI;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.bench.MpiCommand;
+import org.hbcast.plan.Algorithm;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -25,7 +24,10 @@ import picocli.CommandLine.ParameterException;
  * with each broadcast implementation from the same initial state, reports total and broadcast time
  * and the speedup, and checks that every run ends in the bit-identical state (exit status 1 if not).
  */
-@Command(name = "ocean", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "ocean",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Shallow-water ocean model whose I/O rank broadcasts the wind field every K steps;"
                 + " native vs hierarchical broadcast, end to end.")
 public final class OceanModel implements Callable<Integer> {
@@ -38,17 +40,26 @@ public final class OceanModel implements Callable<Integer> {
     @Option(names = "--steps", description = "time steps per run (default ${DEFAULT-VALUE})")
     int steps = 200;
 
-    @Option(names = {"-K", "--forcing-every"}, description = "broadcast a fresh wind field every K steps (default ${DEFAULT-VALUE})")
+    @Option(
+            names = {"-K", "--forcing-every"},
+            description = "broadcast a fresh wind field every K steps (default ${DEFAULT-VALUE})")
     int forcingEvery = 5;
 
-    @Option(names = "--impl", split = ",", description = "broadcast implementations, the first is the baseline:"
-            + " native, hierarchical, knomial, auto (default native,hierarchical)")
+    @Option(
+            names = "--impl",
+            split = ",",
+            description = "broadcast implementations, the first is the baseline:"
+                    + " native, hierarchical, knomial, auto (default native,hierarchical)")
     List<String> impls = List.of("native", "hierarchical");
 
-    @Option(names = "--repeat", description = "runs per implementation, alternated ABBA; the median is reported (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--repeat",
+            description = "runs per implementation, alternated ABBA; the median is reported (default ${DEFAULT-VALUE})")
     int repeat = 1;
 
-    @Option(names = "--warmup", description = "untimed steps per implementation before the runs (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--warmup",
+            description = "untimed steps per implementation before the runs (default ${DEFAULT-VALUE})")
     int warmup = 10;
 
     @Option(names = "--io-rank", description = "rank that computes and broadcasts the wind (default ${DEFAULT-VALUE})")
@@ -57,14 +68,19 @@ public final class OceanModel implements Callable<Integer> {
     @Option(names = "--dx-km", description = "cell size in km (default ${DEFAULT-VALUE})")
     double dxKm = 20;
 
-    @Option(names = "--cfl", description = "Courant number of gravity waves, below 1/sqrt(2) (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--cfl",
+            description = "Courant number of gravity waves, below 1/sqrt(2) (default ${DEFAULT-VALUE})")
     double cfl = 0.5;
 
     @Option(names = "--json", description = "also write the report as JSON to this file")
     Path json;
 
-    @Option(names = "--progress", negatable = true, description = "progress bar on standard error"
-            + " (default: when it is a terminal; scripts/ocean passes --progress when yours is)")
+    @Option(
+            names = "--progress",
+            negatable = true,
+            description = "progress bar on standard error"
+                    + " (default: when it is a terminal; scripts/ocean passes --progress when yours is)")
     Boolean progress;
 
     public static void main(String[] args) throws Exception {
@@ -104,8 +120,9 @@ public final class OceanModel implements Callable<Integer> {
         Intracomm comm = world.dup();
         Map<String, HierarchicalBcast> instances = new LinkedHashMap<>();
         for (Map.Entry<String, Algorithm> e : algorithms.entrySet()) {
-            instances.put(e.getKey(), HierarchicalBcast.create(world,
-                    BcastOptions.defaults().withAlgorithm(e.getValue())));
+            instances.put(
+                    e.getKey(),
+                    HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(e.getValue())));
         }
         OceanRun model = new OceanRun(comm, settings);
         String nodes = instances.values().iterator().next().topology().layout().toString();
@@ -114,7 +131,7 @@ public final class OceanModel implements Callable<Integer> {
             report.printHeader(System.out);
         }
         for (HierarchicalBcast hb : instances.values()) {
-            model.run(hb, warmup, step -> { });
+            model.run(hb, warmup, step -> {});
         }
         for (int round = 0; round < repeat; round++) {
             List<String> order = new ArrayList<>(impls);
@@ -156,7 +173,12 @@ public final class OceanModel implements Callable<Integer> {
         if (!(cfl > 0)) {
             throw bad("--cfl must be positive, not " + cfl);
         }
-        OceanSettings s = new OceanSettings(nx, ny, steps, forcingEvery, ioRank,
+        OceanSettings s = new OceanSettings(
+                nx,
+                ny,
+                steps,
+                forcingEvery,
+                ioRank,
                 OceanParameters.midLatitude(dxKm).withCfl(cfl));
         try {
             s.check(ranks);

@@ -16,8 +16,18 @@ package org.hbcast.bench.ocean;
  * @param windStress wind-stress amplitude tau0 (N/m^2)
  * @param cfl Courant number of the fastest gravity wave, dt = cfl * min(dx, dy) / sqrt(g H)
  */
-public record OceanParameters(double dx, double dy, double gravity, double depth, double f0, double beta,
-                              double density, double drag, double viscosity, double windStress, double cfl) {
+public record OceanParameters(
+        double dx,
+        double dy,
+        double gravity,
+        double depth,
+        double f0,
+        double beta,
+        double density,
+        double drag,
+        double viscosity,
+        double windStress,
+        double cfl) {
 
     /** The forward-backward scheme on the C grid is stable for cfl below 1/sqrt(2) (2-D gravity waves). */
     public static final double MAX_CFL = 1 / Math.sqrt(2);
@@ -41,8 +51,8 @@ public record OceanParameters(double dx, double dy, double gravity, double depth
      * 35 N, beta there, a 0.1 N/m^2 wind, 1/(50 days) bottom friction, 100 m^2/s viscosity, cfl 0.5.
      */
     public static OceanParameters midLatitude(double dxKm) {
-        return new OceanParameters(dxKm * 1e3, dxKm * 1e3, 9.81, 1000, 8.4e-5, 1.9e-11, 1025,
-                1 / (50 * 86_400.0), 100, 0.1, 0.5);
+        return new OceanParameters(
+                dxKm * 1e3, dxKm * 1e3, 9.81, 1000, 8.4e-5, 1.9e-11, 1025, 1 / (50 * 86_400.0), 100, 0.1, 0.5);
     }
 
     /** The time step (s): cfl times the gravity-wave crossing time of the smallest cell. */

@@ -60,42 +60,75 @@ public final class OceanReport {
     public void printHeader(PrintStream out) {
         OceanParameters p = settings.physics();
         long bytes = WindField.bytes(settings.nx(), settings.ny());
-        out.printf(Locale.ROOT, "# hbcast ocean model: %d x %d cells of %.3g x %.3g km, dt %.1f s, %d steps%n",
-                settings.nx(), settings.ny(), p.dx() / 1e3, p.dy() / 1e3, p.dt(), settings.steps());
-        out.printf(Locale.ROOT, "# %d ranks in strips of %d-%d rows; nodes %s; I/O rank %d%n", ranks,
-                settings.ny() / ranks, (settings.ny() + ranks - 1) / ranks, nodes, settings.ioRank());
-        out.printf(Locale.ROOT, "# wind field %.2f MiB broadcast every %d step(s): %d broadcasts per run%n",
-                bytes / 1048576.0, settings.forcingEvery(), (settings.steps() + settings.forcingEvery() - 1)
-                        / settings.forcingEvery());
+        out.printf(
+                Locale.ROOT,
+                "# hbcast ocean model: %d x %d cells of %.3g x %.3g km, dt %.1f s, %d steps%n",
+                settings.nx(),
+                settings.ny(),
+                p.dx() / 1e3,
+                p.dy() / 1e3,
+                p.dt(),
+                settings.steps());
+        out.printf(
+                Locale.ROOT,
+                "# %d ranks in strips of %d-%d rows; nodes %s; I/O rank %d%n",
+                ranks,
+                settings.ny() / ranks,
+                (settings.ny() + ranks - 1) / ranks,
+                nodes,
+                settings.ioRank());
+        out.printf(
+                Locale.ROOT,
+                "# wind field %.2f MiB broadcast every %d step(s): %d broadcasts per run%n",
+                bytes / 1048576.0,
+                settings.forcingEvery(),
+                (settings.steps() + settings.forcingEvery() - 1) / settings.forcingEvery());
         out.flush();
     }
 
     public void print(PrintStream out) {
         int repeats = runs.values().iterator().next().size();
         out.printf("# median of %d run(s) per implementation, implementations alternated%n", repeats);
-        out.printf("%-14s%11s%11s%8s%11s%11s%10s%19s%n", "# impl", "total(s)", "bcast(s)", "bcast%", "halo(s)",
-                "wind(s)", "steps/s", "checksum");
+        out.printf(
+                "%-14s%11s%11s%8s%11s%11s%10s%19s%n",
+                "# impl", "total(s)", "bcast(s)", "bcast%", "halo(s)", "wind(s)", "steps/s", "checksum");
         for (String impl : runs.keySet()) {
             RunResult r = median(impl);
-            out.printf(Locale.ROOT, "%-14s%11.3f%11.3f%8.1f%11.3f%11.3f%10.2f%19s%n", impl, r.totalS(), r.bcastS(),
-                    100 * r.bcastShare(), r.haloS(), r.windS(), r.stepsPerSecond(), StateChecksum.hex(r.checksum()));
+            out.printf(
+                    Locale.ROOT,
+                    "%-14s%11.3f%11.3f%8.1f%11.3f%11.3f%10.2f%19s%n",
+                    impl,
+                    r.totalS(),
+                    r.bcastS(),
+                    100 * r.bcastShare(),
+                    r.haloS(),
+                    r.windS(),
+                    r.stepsPerSecond(),
+                    StateChecksum.hex(r.checksum()));
         }
         List<String> impls = new ArrayList<>(runs.keySet());
         RunResult base = median(impls.get(0));
         for (String impl : impls.subList(1, impls.size())) {
             RunResult r = median(impl);
-            out.printf(Locale.ROOT, "# speedup %s vs %s: %.3fx end to end (total time %+.1f%%), %.3fx in broadcast%n",
-                    impl, impls.get(0), base.totalS() / r.totalS(), 100 * (r.totalS() / base.totalS() - 1),
+            out.printf(
+                    Locale.ROOT,
+                    "# speedup %s vs %s: %.3fx end to end (total time %+.1f%%), %.3fx in broadcast%n",
+                    impl,
+                    impls.get(0),
+                    base.totalS() / r.totalS(),
+                    100 * (r.totalS() / base.totalS() - 1),
                     r.bcastS() > 0 ? base.bcastS() / r.bcastS() : Double.NaN);
         }
         if (bitIdentical()) {
-            out.printf("# bit-identical: yes (every run ended in checksum %s)%n",
+            out.printf(
+                    "# bit-identical: yes (every run ended in checksum %s)%n",
                     StateChecksum.hex(checksums().iterator().next()));
         } else {
             List<String> hex = new ArrayList<>();
             checksums().forEach(c -> hex.add(StateChecksum.hex(c)));
-            out.printf("# bit-identical: NO (the runs ended in %d different states: %s)%n", hex.size(),
-                    String.join(", ", hex));
+            out.printf(
+                    "# bit-identical: NO (the runs ended in %d different states: %s)%n",
+                    hex.size(), String.join(", ", hex));
         }
         out.flush();
     }
@@ -124,7 +157,9 @@ public final class OceanReport {
         List<String> names = new ArrayList<>(runs.keySet());
         Map<String, Object> speedups = new LinkedHashMap<>();
         for (String impl : names.subList(1, names.size())) {
-            speedups.put(impl + "_vs_" + names.get(0), median(names.get(0)).totalS() / median(impl).totalS());
+            speedups.put(
+                    impl + "_vs_" + names.get(0),
+                    median(names.get(0)).totalS() / median(impl).totalS());
         }
         doc.put("speedup", speedups);
         doc.put("bit_identical", bitIdentical());

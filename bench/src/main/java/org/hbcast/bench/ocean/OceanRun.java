@@ -35,7 +35,8 @@ public final class OceanRun {
         ShallowWater physics = new ShallowWater(settings.nx(), settings.ny(), settings.physics());
         this.stepper = new OceanStepper(physics, List.of(strip), halos);
         this.wind = new WindField(settings.nx(), settings.ny());
-        this.stress = rank == settings.ioRank() ? new WindStress(settings.nx(), settings.ny(), settings.physics()) : null;
+        this.stress =
+                rank == settings.ioRank() ? new WindStress(settings.nx(), settings.ny(), settings.physics()) : null;
         this.dt = physics.dt();
     }
 
@@ -76,8 +77,15 @@ public final class OceanRun {
         comm.reduce(mine, max, mine.length, MPI.LONG, MPI.MAX, 0);
         long checksum = checksum();
         double ranks = comm.getSize();
-        return new RunResult(steps, (steps + k - 1) / k,
-                max[0] / 1e9, sum[1] / ranks / 1e9, max[1] / 1e9, sum[2] / ranks / 1e9, max[3] / 1e9, checksum);
+        return new RunResult(
+                steps,
+                (steps + k - 1) / k,
+                max[0] / 1e9,
+                sum[1] / ranks / 1e9,
+                max[1] / 1e9,
+                sum[2] / ranks / 1e9,
+                max[3] / 1e9,
+                checksum);
     }
 
     /** The state checksum on rank 0 (row fingerprints gathered in rank order); 0 elsewhere. */

@@ -20,7 +20,8 @@ public record OceanSettings(int nx, int ny, int steps, int forcingEvery, int ioR
      */
     public StripLayout check(int ranks) {
         if (nx < 2 || ny < 2) {
-            throw new IllegalArgumentException("the grid must be at least 2 x 2 cells (--nx, --ny), not " + nx + " x " + ny);
+            throw new IllegalArgumentException(
+                    "the grid must be at least 2 x 2 cells (--nx, --ny), not " + nx + " x " + ny);
         }
         if (steps < 0) {
             throw new IllegalArgumentException("--steps must be 0 or more, not " + steps);

@@ -26,9 +26,14 @@ public final class Progress implements LongConsumer, AutoCloseable {
             return new Progress(null);
         }
         // A fixed width: the ranks' standard error is a pipe to mpirun, no terminal to ask.
-        return new Progress(new ProgressBarBuilder().setTaskName(task).setInitialMax(steps)
-                .setStyle(ProgressBarStyle.ASCII).setUnit(" steps", 1).showSpeed()
-                .setConsumer(new ConsoleProgressBarConsumer(System.err, WIDTH)).build());
+        return new Progress(new ProgressBarBuilder()
+                .setTaskName(task)
+                .setInitialMax(steps)
+                .setStyle(ProgressBarStyle.ASCII)
+                .setUnit(" steps", 1)
+                .showSpeed()
+                .setConsumer(new ConsoleProgressBarConsumer(System.err, WIDTH))
+                .build());
     }
 
     @Override

@@ -12,8 +12,15 @@ package org.hbcast.bench.ocean;
  * @param windS time the I/O rank spent computing wind fields
  * @param checksum fingerprint of the final state ({@link StateChecksum})
  */
-public record RunResult(int steps, int broadcasts, double totalS, double bcastS, double bcastMaxS, double haloS,
-                        double windS, long checksum) {
+public record RunResult(
+        int steps,
+        int broadcasts,
+        double totalS,
+        double bcastS,
+        double bcastMaxS,
+        double haloS,
+        double windS,
+        long checksum) {
 
     /** Share of the run spent in the broadcast (mean rank). */
     public double bcastShare() {

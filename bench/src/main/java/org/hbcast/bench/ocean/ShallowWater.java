@@ -32,6 +32,7 @@ public final class ShallowWater {
     private final double invDy2;
     /** Coriolis parameter on the rows of u (y = (j + 1/2) dy) and of v (y = j dy). */
     private final double[] fU;
+
     private final double[] fV;
 
     public ShallowWater(int nx, int ny, OceanParameters p) {
@@ -83,8 +84,11 @@ public final class ShallowWater {
                 double vbar = 0.25 * (v[vRow + i - 1] + v[vRow + i] + v[vAbove + i - 1] + v[vAbove + i]);
                 double lap = (u[row + i + 1] - 2 * uc + u[row + i - 1]) * invDx2
                         + (u[north + i] - 2 * uc + u[south + i]) * invDy2;
-                double tendency = f * vbar - gOverDx * (eta[vRow + i] - eta[vRow + i - 1])
-                        + windScale * wind.taux(i, j) - drag * uc + viscosity * lap;
+                double tendency = f * vbar
+                        - gOverDx * (eta[vRow + i] - eta[vRow + i - 1])
+                        + windScale * wind.taux(i, j)
+                        - drag * uc
+                        + viscosity * lap;
                 out[row + i] = uc + dt * tendency;
             }
         }
@@ -114,8 +118,11 @@ public final class ShallowWater {
                 double west = i == 0 ? vc : v[row + i - 1];
                 double east = i == nx - 1 ? vc : v[row + i + 1];
                 double lap = (east - 2 * vc + west) * invDx2 + (v[row + nx + i] - 2 * vc + v[row - nx + i]) * invDy2;
-                double tendency = -f * ubar - gOverDy * (eta[row + i] - eta[row - nx + i])
-                        + windScale * wind.tauy(i, j) - drag * vc + viscosity * lap;
+                double tendency = -f * ubar
+                        - gOverDy * (eta[row + i] - eta[row - nx + i])
+                        + windScale * wind.tauy(i, j)
+                        - drag * vc
+                        + viscosity * lap;
                 out[row + i] = vc + dt * tendency;
             }
         }
@@ -132,8 +139,8 @@ public final class ShallowWater {
             int row = r * nx;
             int uRow = r * w;
             for (int i = 0; i < nx; i++) {
-                double divergence = depthOverDx * (u[uRow + i + 1] - u[uRow + i])
-                        + depthOverDy * (v[row + nx + i] - v[row + i]);
+                double divergence =
+                        depthOverDx * (u[uRow + i + 1] - u[uRow + i]) + depthOverDy * (v[row + nx + i] - v[row + i]);
                 eta[row + i] -= dt * divergence;
             }
         }

@@ -14,8 +14,7 @@ import com.google.common.primitives.Longs;
 public final class StateChecksum {
     private static final HashFunction HASH = Hashing.farmHashFingerprint64();
 
-    private StateChecksum() {
-    }
+    private StateChecksum() {}
 
     /** The fingerprints of the owned rows of {@code s}, south to north. */
     public static long[] rowHashes(Strip s) {

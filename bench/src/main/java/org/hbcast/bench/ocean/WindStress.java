@@ -55,8 +55,8 @@ public final class WindStress {
     /** Fills {@code field} with the wind at time {@code t} seconds. */
     public void fill(WindField field, double t) {
         if (field.nx() != nx || field.ny() != ny) {
-            throw new IllegalArgumentException("wind field is " + field.nx() + " x " + field.ny() + ", the grid " + nx
-                    + " x " + ny);
+            throw new IllegalArgumentException(
+                    "wind field is " + field.nx() + " x " + field.ny() + ", the grid " + nx + " x " + ny);
         }
         double cycle = tau0 * (1 + 0.3 * Math.sin(2 * Math.PI * t / (CYCLE_DAYS * DAY)));
         double phase = t / (STORM_DAYS * DAY);

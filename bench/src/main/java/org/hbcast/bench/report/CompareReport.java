@@ -20,7 +20,9 @@ import picocli.CommandLine.Option;
  * {@code config.properties} and {@code round-N.json} files from {@code OsuBcast --json}) into one
  * report: a markdown table on stdout (and in a file), a log-log PNG plot and the merged JSON.
  */
-@Command(name = "compare-report", mixinStandardHelpOptions = true,
+@Command(
+        name = "compare-report",
+        mixinStandardHelpOptions = true,
         description = "Merge the runs of a broadcast comparison into a markdown table, a PNG plot and JSON.")
 public final class CompareReport implements Callable<Integer> {
     @Option(names = "--dir", required = true, description = "directory of the comparison's runs")
@@ -53,8 +55,8 @@ public final class CompareReport implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Comparison c = ComparisonMerge.merge(layout != null ? layout : dir.getFileName().toString(),
-                configs(dir), runs(dir));
+        Comparison c = ComparisonMerge.merge(
+                layout != null ? layout : dir.getFileName().toString(), configs(dir), runs(dir));
         String md = MarkdownReport.render(c);
         System.out.print(md);
         if (markdown != null) {
@@ -80,7 +82,8 @@ public final class CompareReport implements Callable<Integer> {
             if (Files.isRegularFile(props)) {
                 Config config = Config.read(props);
                 if (!config.name().equals(sub.getFileName().toString())) {
-                    throw new IOException(props + " names configuration '" + config.name() + "', not its folder's name");
+                    throw new IOException(
+                            props + " names configuration '" + config.name() + "', not its folder's name");
                 }
                 configs.add(config);
             }
@@ -98,7 +101,8 @@ public final class CompareReport implements Callable<Integer> {
             List<RunFile> rounds = new ArrayList<>();
             try (Stream<Path> files = Files.list(dir.resolve(config.name()))) {
                 for (Path f : files.filter(p -> p.getFileName().toString().matches("round-\\d+\\.json"))
-                        .sorted().toList()) {
+                        .sorted()
+                        .toList()) {
                     rounds.add(RunFile.read(f));
                 }
             }

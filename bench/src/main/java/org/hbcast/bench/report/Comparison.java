@@ -16,8 +16,8 @@ import java.util.Map;
  * @param columns the latency columns, in report order
  * @param rows    one per message size, ascending
  */
-public record Comparison(String layout, int ranks, int[] nodes, int rounds, List<Config> configs,
-                         List<Column> columns, List<Row> rows) {
+public record Comparison(
+        String layout, int ranks, int[] nodes, int rounds, List<Config> configs, List<Column> columns, List<Row> rows) {
 
     /** The column "auto" (hbcast's default) is compared with; "best native" is over Open MPI columns. */
     public static final String AUTO = "auto";
@@ -29,8 +29,7 @@ public record Comparison(String layout, int ranks, int[] nodes, int rounds, List
      * @param openMpi whether it is one of Open MPI's own algorithms ("best native" candidates)
      * @param config  the configuration whose runs it comes from
      */
-    public record Column(String name, boolean openMpi, String config) {
-    }
+    public record Column(String name, boolean openMpi, String config) {}
 
     /**
      * One message size.
@@ -43,9 +42,14 @@ public record Comparison(String layout, int ranks, int[] nodes, int rounds, List
      * @param memcpyUs          median time of one memcpy of this size, or null if not measured
      * @param copyBoundFraction on one node: ((ranks - 1) x memcpy time) / auto's latency, else null
      */
-    public record Row(long size, Map<String, Double> latencyUs, Double bestNative, String bestNativeName,
-                      Double ratio, Double memcpyUs, Double copyBoundFraction) {
-    }
+    public record Row(
+            long size,
+            Map<String, Double> latencyUs,
+            Double bestNative,
+            String bestNativeName,
+            Double ratio,
+            Double memcpyUs,
+            Double copyBoundFraction) {}
 
     public boolean singleNode() {
         return nodes.length == 1;

@@ -18,8 +18,7 @@ public final class ComparisonMerge {
     /** Smallest message size the copy-bound fraction is given for. */
     public static final long COPY_BOUND_FROM = 64 * Sizes.KIB;
 
-    private ComparisonMerge() {
-    }
+    private ComparisonMerge() {}
 
     /**
      * @param layout  name of the layout
@@ -47,7 +46,8 @@ public final class ComparisonMerge {
                 for (RunFile.Sample s : run.samples()) {
                     sizes.add(s.size());
                     s.avgUs().forEach((impl, us) -> values.get(columnName(config, impl))
-                            .computeIfAbsent(s.size(), k -> new ArrayList<>()).add(us));
+                            .computeIfAbsent(s.size(), k -> new ArrayList<>())
+                            .add(us));
                     if (s.memcpyUs() != null) {
                         copies.computeIfAbsent(s.size(), k -> new ArrayList<>()).add(s.memcpyUs());
                     }
@@ -67,11 +67,17 @@ public final class ComparisonMerge {
             }
             rows.add(row(size, latency, columns, copies.get(size), ranks, nodes.length == 1));
         }
-        return new Comparison(layout, ranks, nodes, rounds, List.copyOf(ordered), List.copyOf(columns), List.copyOf(rows));
+        return new Comparison(
+                layout, ranks, nodes, rounds, List.copyOf(ordered), List.copyOf(columns), List.copyOf(rows));
     }
 
-    static Comparison.Row row(long size, Map<String, Double> latency, List<Comparison.Column> columns,
-                              List<Double> copies, int ranks, boolean singleNode) {
+    static Comparison.Row row(
+            long size,
+            Map<String, Double> latency,
+            List<Comparison.Column> columns,
+            List<Double> copies,
+            int ranks,
+            boolean singleNode) {
         Double best = null;
         String bestName = null;
         for (Comparison.Column column : columns) {
@@ -86,7 +92,8 @@ public final class ComparisonMerge {
         Double copyUs = copies == null ? null : median(copies);
         // Below COPY_BOUND_FROM a memcpy is timer noise and start-up costs dominate: no bound there.
         Double fraction = singleNode && size >= COPY_BOUND_FROM && copyUs != null && auto != null && ranks > 1
-                ? (ranks - 1) * copyUs / auto : null;
+                ? (ranks - 1) * copyUs / auto
+                : null;
         return new Comparison.Row(size, latency, best, bestName, ratio, copyUs, fraction);
     }
 
@@ -142,7 +149,8 @@ public final class ComparisonMerge {
                     shape = s;
                     first = e.getKey();
                 } else if (!Arrays.equals(shape, s)) {
-                    throw new IllegalArgumentException("runs of " + e.getKey() + " had " + run.ranks() + " ranks on nodes "
+                    throw new IllegalArgumentException("runs of " + e.getKey() + " had " + run.ranks()
+                            + " ranks on nodes "
                             + Arrays.toString(run.nodes()) + ", runs of " + first + " " + shape[0] + " ranks on nodes "
                             + Arrays.toString(Arrays.copyOfRange(shape, 1, shape.length)));
                 }

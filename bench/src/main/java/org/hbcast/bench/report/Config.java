@@ -33,8 +33,12 @@ public record Config(String name, int order, boolean openMpi, String mca, String
             throw new IOException(file + ": no 'name'");
         }
         try {
-            return new Config(name, Integer.parseInt(p.getProperty("order", "100").trim()), !HBCAST.equals(name),
-                    p.getProperty("mca", "").trim(), blankToNull(p.getProperty("unavailable")),
+            return new Config(
+                    name,
+                    Integer.parseInt(p.getProperty("order", "100").trim()),
+                    !HBCAST.equals(name),
+                    p.getProperty("mca", "").trim(),
+                    blankToNull(p.getProperty("unavailable")),
                     blankToNull(p.getProperty("selected")));
         } catch (NumberFormatException e) {
             throw new IOException(file + ": 'order' is not a whole number: " + p.getProperty("order"), e);

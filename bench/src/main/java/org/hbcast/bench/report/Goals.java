@@ -21,11 +21,9 @@ public final class Goals {
      * @param measured what the comparison shows (worst case and where)
      * @param met      whether it is met, or null where the comparison has no data for it
      */
-    public record Goal(String goal, String measured, Boolean met) {
-    }
+    public record Goal(String goal, String measured, Boolean met) {}
 
-    private Goals() {
-    }
+    private Goals() {}
 
     public static List<Goal> of(Comparison c) {
         List<Goal> goals = new ArrayList<>();
@@ -33,38 +31,60 @@ public final class Goals {
         Comparison.Row worstSmall = null;
         Comparison.Row worstCopy = null;
         for (Comparison.Row row : c.rows()) {
-            if (row.ratio() != null && row.size() >= Sizes.MIB && row.size() <= 64 * Sizes.MIB
+            if (row.ratio() != null
+                    && row.size() >= Sizes.MIB
+                    && row.size() <= 64 * Sizes.MIB
                     && (worstLarge == null || row.ratio() < worstLarge.ratio())) {
                 worstLarge = row;
             }
-            if (row.ratio() != null && row.size() <= 64 * Sizes.KIB
+            if (row.ratio() != null
+                    && row.size() <= 64 * Sizes.KIB
                     && (worstSmall == null || row.ratio() < worstSmall.ratio())) {
                 worstSmall = row;
             }
-            if (row.copyBoundFraction() != null && row.size() >= Sizes.MIB
+            if (row.copyBoundFraction() != null
+                    && row.size() >= Sizes.MIB
                     && (worstCopy == null || row.copyBoundFraction() < worstCopy.copyBoundFraction())) {
                 worstCopy = row;
             }
         }
-        goals.add(worstLarge == null
-                ? new Goal("1 MiB-64 MiB: auto >= 1.5x faster than best native", "no data", null)
-                : new Goal("1 MiB-64 MiB: auto >= 1.5x faster than best native",
-                        String.format(Locale.ROOT, "worst %.2fx at %s", worstLarge.ratio(), Sizes.format(worstLarge.size())),
-                        worstLarge.ratio() >= LARGE_SPEEDUP));
-        goals.add(worstSmall == null
-                ? new Goal("<= 64 KiB: auto at most 1.1x slower than best native", "no data", null)
-                : new Goal("<= 64 KiB: auto at most 1.1x slower than best native",
-                        String.format(Locale.ROOT, "worst %.2fx %s at %s", slowdown(worstSmall),
-                                worstSmall.ratio() <= 1 ? "slower" : "faster (never slower)", Sizes.format(worstSmall.size())),
-                        1 / worstSmall.ratio() <= SMALL_SLOWDOWN));
+        goals.add(
+                worstLarge == null
+                        ? new Goal("1 MiB-64 MiB: auto >= 1.5x faster than best native", "no data", null)
+                        : new Goal(
+                                "1 MiB-64 MiB: auto >= 1.5x faster than best native",
+                                String.format(
+                                        Locale.ROOT,
+                                        "worst %.2fx at %s",
+                                        worstLarge.ratio(),
+                                        Sizes.format(worstLarge.size())),
+                                worstLarge.ratio() >= LARGE_SPEEDUP));
+        goals.add(
+                worstSmall == null
+                        ? new Goal("<= 64 KiB: auto at most 1.1x slower than best native", "no data", null)
+                        : new Goal(
+                                "<= 64 KiB: auto at most 1.1x slower than best native",
+                                String.format(
+                                        Locale.ROOT,
+                                        "worst %.2fx %s at %s",
+                                        slowdown(worstSmall),
+                                        worstSmall.ratio() <= 1 ? "slower" : "faster (never slower)",
+                                        Sizes.format(worstSmall.size())),
+                                1 / worstSmall.ratio() <= SMALL_SLOWDOWN));
         if (c.singleNode()) {
-            goals.add(worstCopy == null
-                    ? new Goal(">= 1 MiB on one node: auto >= 60% of the copy bound",
-                            "no data (needs sizes >= 1 MiB and the hbcast run's memcpy column)", null)
-                    : new Goal(">= 1 MiB on one node: auto >= 60% of the copy bound",
-                            String.format(Locale.ROOT, "worst %.0f%% at %s", 100 * worstCopy.copyBoundFraction(),
-                                    Sizes.format(worstCopy.size())),
-                            worstCopy.copyBoundFraction() >= COPY_BOUND));
+            goals.add(
+                    worstCopy == null
+                            ? new Goal(
+                                    ">= 1 MiB on one node: auto >= 60% of the copy bound",
+                                    "no data (needs sizes >= 1 MiB and the hbcast run's memcpy column)", null)
+                            : new Goal(
+                                    ">= 1 MiB on one node: auto >= 60% of the copy bound",
+                                    String.format(
+                                            Locale.ROOT,
+                                            "worst %.0f%% at %s",
+                                            100 * worstCopy.copyBoundFraction(),
+                                            Sizes.format(worstCopy.size())),
+                                    worstCopy.copyBoundFraction() >= COPY_BOUND));
         }
         return goals;
     }

@@ -13,16 +13,22 @@ import org.knowm.xchart.style.lines.SeriesLines;
 
 /** Latency against message size, log-log, one line per column of a {@link Comparison}, as PNG. */
 public final class LatencyPlot {
-    private LatencyPlot() {
-    }
+    private LatencyPlot() {}
 
     public static XYChart chart(Comparison c) {
-        XYChart chart = new XYChartBuilder().width(1000).height(650)
+        XYChart chart = new XYChartBuilder()
+                .width(1000)
+                .height(650)
                 .title("Broadcast latency, " + c.layout() + " (" + c.ranks() + " ranks, " + c.nodes().length
                         + (c.nodes().length == 1 ? " node)" : " nodes)"))
-                .xAxisTitle("message size (bytes)").yAxisTitle("latency (us)").build();
-        chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true)
-                .setLegendPosition(Styler.LegendPosition.InsideNW).setMarkerSize(5)
+                .xAxisTitle("message size (bytes)")
+                .yAxisTitle("latency (us)")
+                .build();
+        chart.getStyler()
+                .setXAxisLogarithmic(true)
+                .setYAxisLogarithmic(true)
+                .setLegendPosition(Styler.LegendPosition.InsideNW)
+                .setMarkerSize(5)
                 .setAntiAlias(true);
         for (Comparison.Column column : c.columns()) {
             List<Double> xs = new ArrayList<>();

@@ -9,17 +9,24 @@ import java.util.Locale;
 public final class MarkdownReport {
     static final String MISSING = "n/a";
 
-    private MarkdownReport() {
-    }
+    private MarkdownReport() {}
 
     public static String render(Comparison c) {
         boolean copies = c.rows().stream().anyMatch(r -> r.memcpyUs() != null);
         boolean bound = c.rows().stream().anyMatch(r -> r.copyBoundFraction() != null);
         StringBuilder md = new StringBuilder();
-        md.append("### Broadcast latency (us), ").append(c.layout()).append(": ").append(c.ranks())
-                .append(" ranks on ").append(c.nodes().length).append(c.nodes().length == 1 ? " node " : " nodes ")
-                .append(Arrays.toString(c.nodes())).append(", median of ").append(c.rounds())
-                .append(c.rounds() == 1 ? " round" : " rounds").append("\n\n");
+        md.append("### Broadcast latency (us), ")
+                .append(c.layout())
+                .append(": ")
+                .append(c.ranks())
+                .append(" ranks on ")
+                .append(c.nodes().length)
+                .append(c.nodes().length == 1 ? " node " : " nodes ")
+                .append(Arrays.toString(c.nodes()))
+                .append(", median of ")
+                .append(c.rounds())
+                .append(c.rounds() == 1 ? " round" : " rounds")
+                .append("\n\n");
         List<String> header = new ArrayList<>(List.of("size"));
         c.columns().forEach(col -> header.add(col.name()));
         header.add("best native");
@@ -40,12 +47,16 @@ public final class MarkdownReport {
             cells.add(row.bestNative() == null ? MISSING : us(row.bestNative()) + " (" + row.bestNativeName() + ")");
             cells.add(row.ratio() == null ? MISSING : String.format(Locale.ROOT, "%.2fx", row.ratio()));
             if (copies) {
-                cells.add(row.memcpyUs() == null ? MISSING
-                        : String.format(Locale.ROOT, "%.2f", row.size() / row.memcpyUs() / 1e3));
+                cells.add(
+                        row.memcpyUs() == null
+                                ? MISSING
+                                : String.format(Locale.ROOT, "%.2f", row.size() / row.memcpyUs() / 1e3));
             }
             if (bound) {
-                cells.add(row.copyBoundFraction() == null ? MISSING
-                        : String.format(Locale.ROOT, "%.0f%%", 100 * row.copyBoundFraction()));
+                cells.add(
+                        row.copyBoundFraction() == null
+                                ? MISSING
+                                : String.format(Locale.ROOT, "%.0f%%", 100 * row.copyBoundFraction()));
             }
             line(md, cells);
         }
@@ -53,8 +64,13 @@ public final class MarkdownReport {
         notes(md, c, bound);
         md.append("\nGoals:\n\n");
         for (Goals.Goal g : Goals.of(c)) {
-            md.append("- ").append(g.goal()).append(": ").append(g.measured()).append(" -> ")
-                    .append(g.met() == null ? "not measured" : g.met() ? "met" : "NOT met").append('\n');
+            md.append("- ")
+                    .append(g.goal())
+                    .append(": ")
+                    .append(g.measured())
+                    .append(" -> ")
+                    .append(g.met() == null ? "not measured" : g.met() ? "met" : "NOT met")
+                    .append('\n');
         }
         return md.toString();
     }
@@ -63,7 +79,9 @@ public final class MarkdownReport {
         for (Config config : c.configs()) {
             md.append("- ");
             if (config.openMpi()) {
-                md.append('`').append(config.name()).append("`: Open MPI's own bcast through the Java bindings, ")
+                md.append('`')
+                        .append(config.name())
+                        .append("`: Open MPI's own bcast through the Java bindings, ")
                         .append(config.mca().isEmpty() ? "default MCA parameters" : "`" + config.mca() + "`");
                 if (config.unavailable() != null) {
                     md.append("; **not measured**: ").append(config.unavailable());
@@ -71,18 +89,25 @@ public final class MarkdownReport {
                     md.append("; ").append(config.selected());
                 }
             } else {
-                md.append("hbcast run (").append(config.mca().isEmpty() ? "default MCA parameters" : "`" + config.mca() + "`")
+                md.append("hbcast run (")
+                        .append(config.mca().isEmpty() ? "default MCA parameters" : "`" + config.mca() + "`")
                         .append("): ");
-                List<String> ours = c.columns().stream().filter(col -> col.config().equals(config.name()))
-                        .map(col -> "`" + col.name() + "`").toList();
-                md.append(String.join(", ", ours)).append(" measured side by side on the same buffers, interleaved;")
-                        .append(" `native` there is Open MPI's default bcast (a same-run reference, not in best native)");
+                List<String> ours = c.columns().stream()
+                        .filter(col -> col.config().equals(config.name()))
+                        .map(col -> "`" + col.name() + "`")
+                        .toList();
+                md.append(String.join(", ", ours))
+                        .append(" measured side by side on the same buffers, interleaved;")
+                        .append(
+                                " `native` there is Open MPI's default bcast (a same-run reference, not in best native)");
             }
             md.append('\n');
         }
-        md.append("- best native: the fastest Open MPI column at that size; best native / auto above 1 means auto is faster\n");
+        md.append(
+                "- best native: the fastest Open MPI column at that size; best native / auto above 1 means auto is faster\n");
         if (bound) {
-            md.append("- copy bound / auto (from ").append(Sizes.format(ComparisonMerge.COPY_BOUND_FROM))
+            md.append("- copy bound / auto (from ")
+                    .append(Sizes.format(ComparisonMerge.COPY_BOUND_FROM))
                     .append("): (ranks - 1) x size at the memcpy bandwidth rank 0 measured in the hbcast run,")
                     .append(" divided by auto's latency\n");
         }

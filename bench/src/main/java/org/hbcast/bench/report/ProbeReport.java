@@ -1,7 +1,5 @@
 package org.hbcast.bench.report;
 
-import org.hbcast.HierarchicalBcast;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -23,10 +21,15 @@ import picocli.CommandLine.Option;
  * size, auto against the best Open MPI configuration (each ratio measured side by side in one run)
  * and against hbcast's best plan, then the first calls of fresh instances.
  */
-@Command(name = "probe-report", mixinStandardHelpOptions = true,
+@Command(
+        name = "probe-report",
+        mixinStandardHelpOptions = true,
         description = "Render the user-style probe runs of a comparison as markdown.")
 public final class ProbeReport implements Callable<Integer> {
-    @Option(names = "--dir", required = true, description = "directory of UserProbe JSON files (CONFIG.json, hbcast.json)")
+    @Option(
+            names = "--dir",
+            required = true,
+            description = "directory of UserProbe JSON files (CONFIG.json, hbcast.json)")
     Path dir;
 
     @Option(names = "--md", description = "also write the markdown here")
@@ -46,10 +49,12 @@ public final class ProbeReport implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new ProbeReport()).setExecutionExceptionHandler((e, cli, parsed) -> {
-            cli.getErr().println("probe-report: " + e.getMessage());
-            return 2;
-        }).execute(args));
+        System.exit(new CommandLine(new ProbeReport())
+                .setExecutionExceptionHandler((e, cli, parsed) -> {
+                    cli.getErr().println("probe-report: " + e.getMessage());
+                    return 2;
+                })
+                .execute(args));
     }
 
     @Override
@@ -67,7 +72,8 @@ public final class ProbeReport implements Callable<Integer> {
         List<Run> natives = new ArrayList<>();
         Run own = null;
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+            for (Path f :
+                    files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
                 Run r = read(f);
                 if (r.name().equals("hbcast")) {
                     own = r;
@@ -98,9 +104,13 @@ public final class ProbeReport implements Callable<Integer> {
             }
         }
         String name = file.getFileName().toString().replaceFirst("\\.json$", "");
-        String method = String.format(Locale.ROOT, "%d warm-up calls, blocks of %d calls interleaved with the other"
-                + " implementations, a block's time the slowest rank's, the median of %d blocks", doc.get("warmup").asInt(),
-                doc.get("calls").asInt(), doc.get("blocks").asInt());
+        String method = String.format(
+                Locale.ROOT,
+                "%d warm-up calls, blocks of %d calls interleaved with the other"
+                        + " implementations, a block's time the slowest rank's, the median of %d blocks",
+                doc.get("warmup").asInt(),
+                doc.get("calls").asInt(),
+                doc.get("blocks").asInt());
         return new Run(name, impls, s, us, doc.get("cold"), method);
     }
 
@@ -108,18 +118,21 @@ public final class ProbeReport implements Callable<Integer> {
         StringBuilder md = new StringBuilder();
         Run sizesFrom = !natives.isEmpty() ? natives.get(0) : own;
         md.append("## As users call it: the user-style probe\n\n")
-                .append("Fresh cache, `HierarchicalBcast.create` then ").append(sizesFrom.method())
+                .append("Fresh cache, `HierarchicalBcast.create` then ")
+                .append(sizesFrom.method())
                 .append(" (`org.hbcast.bench.UserProbe`). Each Open MPI configuration ran in its own launch beside")
                 .append(" `auto`; a ratio is always of two figures of one run. Above 1, auto is faster. A/A: the same")
                 .append(" configuration against itself in that run; a ratio within it is noise.\n\n");
         if (!natives.isEmpty()) {
-            md.append("| size | best Open MPI | its time (us) | auto beside it (us) | best Open MPI / auto | its A/A |");
+            md.append(
+                    "| size | best Open MPI | its time (us) | auto beside it (us) | best Open MPI / auto | its A/A |");
             if (own != null) {
                 md.append(" best hbcast plan | its time (us) | auto beside it (us) | best plan / auto | its A/A |");
             }
             md.append('\n').append("|---|---|---|---|---|---|").append(own != null ? "---|---|---|---|---|\n" : "\n");
         } else {
-            md.append("| size | best hbcast plan | its time (us) | auto beside it (us) | best plan / auto | its A/A |\n")
+            md.append(
+                            "| size | best hbcast plan | its time (us) | auto beside it (us) | best plan / auto | its A/A |\n")
                     .append("|---|---|---|---|---|---|\n");
         }
         for (int s = 0; s < sizesFrom.sizes().length; s++) {
@@ -129,7 +142,10 @@ public final class ProbeReport implements Callable<Integer> {
                 Run best = null;
                 for (Run r : natives) {
                     int i = indexOf(r, size);
-                    if (i >= 0 && (best == null || r.us()[r.column("mpi")][i] < best.us()[best.column("mpi")][indexOf(best, size)])) {
+                    if (i >= 0
+                            && (best == null
+                                    || r.us()[r.column("mpi")][i]
+                                            < best.us()[best.column("mpi")][indexOf(best, size)])) {
                         best = r;
                     }
                 }
@@ -139,7 +155,8 @@ public final class ProbeReport implements Callable<Integer> {
                 int i = indexOf(own, size);
                 String plan = null;
                 for (String impl : own.impls()) {
-                    if (!impl.equals("auto") && (plan == null || own.us()[own.column(impl)][i] < own.us()[own.column(plan)][i])) {
+                    if (!impl.equals("auto")
+                            && (plan == null || own.us()[own.column(impl)][i] < own.us()[own.column(plan)][i])) {
                         plan = impl;
                     }
                 }
@@ -149,7 +166,8 @@ public final class ProbeReport implements Callable<Integer> {
         }
         md.append("\nFirst calls of a fresh instance (`create` timed, then calls 1, 1-10 and 1-100 from a barrier, the")
                 .append(" slowest rank's; the first instance of the launch runs with a cold JIT):\n\n")
-                .append("| run | size | implementation | create (ms) | first call (us) | mean of first 10 (us) | mean of first 100 (us) |\n")
+                .append(
+                        "| run | size | implementation | create (ms) | first call (us) | mean of first 10 (us) | mean of first 100 (us) |\n")
                 .append("|---|---|---|---|---|---|---|\n");
         List<Run> all = new ArrayList<>(natives);
         if (own != null) {
@@ -160,9 +178,16 @@ public final class ProbeReport implements Callable<Integer> {
                 continue;
             }
             for (JsonNode c : r.cold()) {
-                md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.1f | %.1f | %.1f | %.1f |%n", r.name(),
-                        Sizes.format(c.get("size").asLong()), c.get("impl").asText(), c.get("createMs").asDouble(),
-                        c.get("firstUs").asDouble(), c.get("first10Us").asDouble(), c.get("first100Us").asDouble()));
+                md.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %s | %s | %.1f | %.1f | %.1f | %.1f |%n",
+                        r.name(),
+                        Sizes.format(c.get("size").asLong()),
+                        c.get("impl").asText(),
+                        c.get("createMs").asDouble(),
+                        c.get("firstUs").asDouble(),
+                        c.get("first10Us").asDouble(),
+                        c.get("first100Us").asDouble()));
             }
         }
         return md.toString();
@@ -175,8 +200,14 @@ public final class ProbeReport implements Callable<Integer> {
         }
         double best = run.us()[run.column(impl)][i];
         double auto = run.us()[run.column("auto")][i];
-        md.append(String.format(Locale.ROOT, " %s | %.2f | %.2f | %.2f | %.2f |", impl.equals("mpi") ? run.name() : impl,
-                best, auto, best / auto, run.floor(i)));
+        md.append(String.format(
+                Locale.ROOT,
+                " %s | %.2f | %.2f | %.2f | %.2f |",
+                impl.equals("mpi") ? run.name() : impl,
+                best,
+                auto,
+                best / auto,
+                run.floor(i)));
     }
 
     private static int indexOf(Run r, long size) {

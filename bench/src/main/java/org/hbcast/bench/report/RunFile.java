@@ -16,8 +16,7 @@ import java.util.Map;
 public record RunFile(int ranks, int[] nodes, List<String> impls, List<Sample> samples) {
 
     /** One size of a run: average latency per implementation in microseconds; memcpyUs or null. */
-    public record Sample(long size, Map<String, Double> avgUs, Double memcpyUs) {
-    }
+    public record Sample(long size, Map<String, Double> avgUs, Double memcpyUs) {}
 
     /** Reads a JSON file written by {@code OsuBcast --json}; a missing field is an error naming it. */
     public static RunFile read(Path file) throws IOException {

@@ -5,8 +5,7 @@ public final class Sizes {
     public static final long KIB = 1L << 10;
     public static final long MIB = 1L << 20;
 
-    private Sizes() {
-    }
+    private Sizes() {}
 
     public static String format(long bytes) {
         if (bytes >= MIB && bytes % MIB == 0) {

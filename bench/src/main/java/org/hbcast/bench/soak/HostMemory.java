@@ -1,7 +1,5 @@
 package org.hbcast.bench.soak;
 
-import org.hbcast.call.ElementType;
-
 import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -9,6 +7,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeAccess;
+import org.hbcast.call.ElementType;
 
 /**
  * Host memory kinds of the soak: a fresh Java array per call (as applications allocate them), or
@@ -34,6 +33,7 @@ final class HostMemory implements SoakMemory {
             }
         }
     }
+
     @Override
     public Object prepare(ElementType type, int count, long key, boolean root) {
         long bytes = (long) count * type.bytes();
@@ -55,7 +55,8 @@ final class HostMemory implements SoakMemory {
 
     @Override
     public String verify(ElementType type, int count, long key) {
-        String problem = Pattern.verify(base(), offset(), (long) count * type.bytes(), key, type == ElementType.BOOLEAN);
+        String problem =
+                Pattern.verify(base(), offset(), (long) count * type.bytes(), key, type == ElementType.BOOLEAN);
         array = null;
         return problem;
     }

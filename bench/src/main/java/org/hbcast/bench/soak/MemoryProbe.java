@@ -30,14 +30,16 @@ record MemoryProbe(long rssBytes, long heapBytes, long directBytes, long openFil
                 direct = pool.getMemoryUsed();
             }
         }
-        return new MemoryProbe(rss(), ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), direct,
-                countOpenFiles());
+        return new MemoryProbe(
+                rss(), ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), direct, countOpenFiles());
     }
 
     private static long rss() {
         try (Stream<String> lines = Files.lines(Path.of("/proc/self/status"))) {
-            return lines.filter(l -> l.startsWith("VmRSS:")).findFirst()
-                    .map(l -> Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024).orElse(-1L);
+            return lines.filter(l -> l.startsWith("VmRSS:"))
+                    .findFirst()
+                    .map(l -> Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024)
+                    .orElse(-1L);
         } catch (IOException | NumberFormatException e) {
             return -1;
         }
@@ -83,7 +85,10 @@ record MemoryProbe(long rssBytes, long heapBytes, long directBytes, long openFil
 
     private static List<String> descriptorsOrNull() {
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.map(MemoryProbe::target).filter(t -> !t.endsWith(".jar")).sorted().toList();
+            return fds.map(MemoryProbe::target)
+                    .filter(t -> !t.endsWith(".jar"))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             return null;
         }

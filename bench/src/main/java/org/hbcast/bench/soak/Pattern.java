@@ -12,13 +12,13 @@ import sun.misc.Unsafe;
 final class Pattern {
     /** Bytes after the message that must stay untouched (a multiple of every element size). */
     static final int GUARD_BYTES = 64;
+
     static final byte SENTINEL = (byte) 0xA5;
     private static final long SENTINEL_WORD = 0xA5A5A5A5A5A5A5A5L;
     private static final long BOOLEAN_MASK = 0x0101010101010101L;
     private static final Unsafe U = UnsafeAccess.UNSAFE;
 
-    private Pattern() {
-    }
+    private Pattern() {}
 
     /** The key of one call's pattern. */
     static long key(long seed, long call) {
@@ -75,8 +75,8 @@ final class Pattern {
         for (int i = 0; i < GUARD_BYTES; i++) {
             byte got = U.getByte(base, offset + bytes + i);
             if (got != SENTINEL) {
-                return "write past the message: guard byte " + i + " after byte " + bytes + " is " + got
-                        + ", want " + SENTINEL;
+                return "write past the message: guard byte " + i + " after byte " + bytes + " is " + got + ", want "
+                        + SENTINEL;
             }
         }
         return null;

@@ -1,7 +1,5 @@
 package org.hbcast.bench.soak;
 
-import org.hbcast.plan.Algorithm;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -17,8 +15,9 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
-import org.hbcast.mpi.StringExchange;
 import org.hbcast.bench.MpiCommand;
+import org.hbcast.mpi.StringExchange;
+import org.hbcast.plan.Algorithm;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,16 +31,21 @@ import picocli.CommandLine.Option;
  * <p>Exit status: 0 when every call was right and memory stayed flat, 1 on a wrong or failed call,
  * 3 when memory grew.
  */
-@Command(name = "soak", mixinStandardHelpOptions = true,
+@Command(
+        name = "soak",
+        mixinStandardHelpOptions = true,
         description = "Random broadcasts verified byte by byte, with memory measured after warm-up and at the end.")
 public final class Soak implements Callable<Integer> {
     /** Start of the one-line summary that tests parse. */
     public static final String RESULT = "SOAK-RESULT";
+
     private static final int SHOWN_ERRORS = 5;
     private static final int ERROR_RECORD_BYTES = 4096;
     private static final long MIB = 1 << 20;
 
-    @Option(names = "--duration", description = "how long to run after warm-up, e.g. 600s, 10m, 1h (default 60s; ignored with --calls)")
+    @Option(
+            names = "--duration",
+            description = "how long to run after warm-up, e.g. 600s, 10m, 1h (default 60s; ignored with --calls)")
     String duration = "60s";
 
     @Option(names = "--calls", description = "run this many calls after warm-up instead of a duration")
@@ -53,13 +57,21 @@ public final class Soak implements Callable<Integer> {
     @Option(names = "--seed", description = "seed of the random calls (default 1)")
     long seed = 1;
 
-    @Option(names = "--kinds", split = ",", description = "memory kinds: arrays, buffers, views, device (default arrays,buffers,views)")
+    @Option(
+            names = "--kinds",
+            split = ",",
+            description = "memory kinds: arrays, buffers, views, device (default arrays,buffers,views)")
     List<String> kinds = List.of("arrays", "buffers", "views");
 
-    @Option(names = "--algorithms", split = ",", description = "algorithms mixed: auto, hierarchical, knomial, native (default all four)")
+    @Option(
+            names = "--algorithms",
+            split = ",",
+            description = "algorithms mixed: auto, hierarchical, knomial, native (default all four)")
     List<String> algorithms = List.of("auto", "hierarchical", "knomial", "native");
 
-    @Option(names = "--warmup", description = "random calls after the largest ones before memory is first measured (default 100)")
+    @Option(
+            names = "--warmup",
+            description = "random calls after the largest ones before memory is first measured (default 100)")
     int warmup = 100;
 
     @Option(names = "--rss-tolerance", description = "resident-set growth still called flat, e.g. 64M (default 64M)")
@@ -85,10 +97,12 @@ public final class Soak implements Callable<Integer> {
         long tolerance = parseBytes("--rss-tolerance", rssTolerance);
         long seconds = parseDuration(duration);
         if (warmup < 0 || calls != null && calls < 0) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--warmup and --calls must not be negative");
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--warmup and --calls must not be negative");
         }
         List<SoakKind> kindList = kinds.stream().map(SoakKind::parse).distinct().toList();
-        List<Algorithm> algorithmList = algorithms.stream().map(Algorithm::parse).distinct().toList();
+        List<Algorithm> algorithmList =
+                algorithms.stream().map(Algorithm::parse).distinct().toList();
         Map<SoakKind, SoakMemory> memory = new EnumMap<>(SoakKind.class);
         Map<Algorithm, HierarchicalBcast> instances = new EnumMap<>(Algorithm.class);
         Tally tally = new Tally();
@@ -97,13 +111,23 @@ public final class Soak implements Callable<Integer> {
                 memory.put(k, k.open(max));
             }
             for (Algorithm a : algorithmList) {
-                instances.put(a, HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(a)));
+                instances.put(
+                        a,
+                        HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(a)));
             }
             if (rank == 0) {
                 HierarchicalBcast any = instances.values().iterator().next();
-                System.out.printf(Locale.ROOT, "soak: %d ranks on %d nodes %s, seed %d, kinds %s, algorithms %s, max %s,"
-                        + " timeout %s%n", ranks, any.topology().layout().nodeCount(), any.topology().layout(), seed,
-                        kindList, algorithmList, bytes(max), any.options().timeout());
+                System.out.printf(
+                        Locale.ROOT,
+                        "soak: %d ranks on %d nodes %s, seed %d, kinds %s, algorithms %s, max %s," + " timeout %s%n",
+                        ranks,
+                        any.topology().layout().nodeCount(),
+                        any.topology().layout(),
+                        seed,
+                        kindList,
+                        algorithmList,
+                        bytes(max),
+                        any.options().timeout());
                 System.out.println("device: " + SoakKind.deviceStatus());
             }
             long number = 0;
@@ -136,8 +160,12 @@ public final class Soak implements Callable<Integer> {
                     run(SoakCall.draw(seed, number++, kindList, algorithmList, max, ranks), memory, instances, tally);
                     if (bar != null) {
                         bar.stepTo(calls != null ? tally.calls : (System.nanoTime() - begin) / 1_000_000_000L);
-                        bar.setExtraMessage(String.format(Locale.ROOT, " %d calls, %s, %d errors", tally.calls,
-                                bytes(tally.bytes), tally.errors));
+                        bar.setExtraMessage(String.format(
+                                Locale.ROOT,
+                                " %d calls, %s, %d errors",
+                                tally.calls,
+                                bytes(tally.bytes),
+                                tally.errors));
                     }
                 }
             }
@@ -161,8 +189,8 @@ public final class Soak implements Callable<Integer> {
     }
 
     /** One call: prepare, broadcast, verify. False once the instances are unusable. */
-    private boolean run(SoakCall c, Map<SoakKind, SoakMemory> memory, Map<Algorithm, HierarchicalBcast> instances,
-                        Tally tally) {
+    private boolean run(
+            SoakCall c, Map<SoakKind, SoakMemory> memory, Map<Algorithm, HierarchicalBcast> instances, Tally tally) {
         SoakMemory mem = memory.get(c.kind());
         long key = Pattern.key(seed, c.number());
         boolean root = rank == c.root();
@@ -186,9 +214,13 @@ public final class Soak implements Callable<Integer> {
         if (rank != 0 || noProgress) {
             return null;
         }
-        return new ProgressBarBuilder().setTaskName("soak").setInitialMax(calls != null ? calls : seconds)
-                .setUnit(calls != null ? " calls" : " s", 1).setUpdateIntervalMillis(1000)
-                .setConsumer(new ConsoleProgressBarConsumer(System.err)).build();
+        return new ProgressBarBuilder()
+                .setTaskName("soak")
+                .setInitialMax(calls != null ? calls : seconds)
+                .setUnit(calls != null ? " calls" : " s", 1)
+                .setUpdateIntervalMillis(1000)
+                .setConsumer(new ConsoleProgressBarConsumer(System.err))
+                .build();
     }
 
     private int report(Tally tally, MemoryProbe start, MemoryProbe end, double elapsed, long tolerance)
@@ -207,20 +239,35 @@ public final class Soak implements Callable<Integer> {
         MemoryProbe s = MemoryProbe.of(mem, 0);
         MemoryProbe e = MemoryProbe.of(mem, f);
         MemoryProbe growth = MemoryProbe.of(mem, 2 * f);
-        boolean flat = growth.rssBytes() <= tolerance && growth.heapBytes() <= 16 * MIB && growth.directBytes() <= MIB
+        boolean flat = growth.rssBytes() <= tolerance
+                && growth.heapBytes() <= 16 * MIB
+                && growth.directBytes() <= MIB
                 && growth.openFiles() <= 0;
         if (rank == 0) {
-            System.out.printf(Locale.ROOT, "calls: %d after warm-up (%d warm-up calls) in %.1f s, bytes moved: %s (%d),"
-                    + " errors: %d%s%n", tally.calls, tally.warmupCalls, elapsed, bytes(tally.bytes), tally.bytes,
-                    totals[0], totals[1] > 0 ? " (stopped early: a call failed)" : "");
+            System.out.printf(
+                    Locale.ROOT,
+                    "calls: %d after warm-up (%d warm-up calls) in %.1f s, bytes moved: %s (%d)," + " errors: %d%s%n",
+                    tally.calls,
+                    tally.warmupCalls,
+                    elapsed,
+                    bytes(tally.bytes),
+                    tally.bytes,
+                    totals[0],
+                    totals[1] > 0 ? " (stopped early: a call failed)" : "");
             System.out.println("memory, max over ranks    after warm-up        at end   growth (max per rank)");
             row("resident set (VmRSS)", s.rssBytes(), e.rssBytes(), growth.rssBytes(), true);
             row("heap used after GC", s.heapBytes(), e.heapBytes(), growth.heapBytes(), true);
             row("direct buffers", s.directBytes(), e.directBytes(), growth.directBytes(), true);
             row("open files", s.openFiles(), e.openFiles(), growth.openFiles(), false);
-            System.out.printf(Locale.ROOT, "memory %s: resident set grew at most %s (tolerance %s), heap %s, direct %s,"
-                    + " files %+d%n", flat ? "flat" : "GREW", bytes(growth.rssBytes()), bytes(tolerance),
-                    bytes(growth.heapBytes()), bytes(growth.directBytes()), growth.openFiles());
+            System.out.printf(
+                    Locale.ROOT,
+                    "memory %s: resident set grew at most %s (tolerance %s), heap %s, direct %s," + " files %+d%n",
+                    flat ? "flat" : "GREW",
+                    bytes(growth.rssBytes()),
+                    bytes(tolerance),
+                    bytes(growth.heapBytes()),
+                    bytes(growth.directBytes()),
+                    growth.openFiles());
             int shown = 0;
             for (int r = 0; r < firstErrors.length && shown < SHOWN_ERRORS; r++) {
                 if (!firstErrors[r].isEmpty()) {
@@ -228,17 +275,31 @@ public final class Soak implements Callable<Integer> {
                     shown++;
                 }
             }
-            System.out.printf(Locale.ROOT, "%s calls=%d bytes=%d errors=%d rss_start=%d rss_end=%d heap_start=%d"
-                    + " heap_end=%d memory=%s%n", RESULT, tally.calls, tally.bytes, totals[0], s.rssBytes(),
-                    e.rssBytes(), s.heapBytes(), e.heapBytes(), flat ? "flat" : "grew");
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s calls=%d bytes=%d errors=%d rss_start=%d rss_end=%d heap_start=%d" + " heap_end=%d memory=%s%n",
+                    RESULT,
+                    tally.calls,
+                    tally.bytes,
+                    totals[0],
+                    s.rssBytes(),
+                    e.rssBytes(),
+                    s.heapBytes(),
+                    e.heapBytes(),
+                    flat ? "flat" : "grew");
             System.out.flush();
         }
         return totals[0] > 0 ? 1 : flat ? 0 : 3;
     }
 
     private static void row(String what, long start, long end, long growth, boolean isBytes) {
-        System.out.printf(Locale.ROOT, "  %-22s %14s %14s %14s%n", what, isBytes ? bytes(start) : Long.toString(start),
-                isBytes ? bytes(end) : Long.toString(end), isBytes ? bytes(growth) : String.format("%+d", growth));
+        System.out.printf(
+                Locale.ROOT,
+                "  %-22s %14s %14s %14s%n",
+                what,
+                isBytes ? bytes(start) : Long.toString(start),
+                isBytes ? bytes(end) : Long.toString(end),
+                isBytes ? bytes(growth) : String.format("%+d", growth));
     }
 
     private static String truncate(String s) {
@@ -273,7 +334,8 @@ public final class Soak implements Callable<Integer> {
             }
             return v * unit;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + " takes a positive size like 65536, 64K or 64M, not '" + text + "'");
+            throw new IllegalArgumentException(
+                    option + " takes a positive size like 65536, 64K or 64M, not '" + text + "'");
         }
     }
 

@@ -1,10 +1,9 @@
 package org.hbcast.bench.soak;
 
-import org.hbcast.call.ElementType;
-import org.hbcast.plan.Algorithm;
-
 import java.util.List;
 import java.util.SplittableRandom;
+import org.hbcast.call.ElementType;
+import org.hbcast.plan.Algorithm;
 
 /**
  * One call of a soak: drawn from (seed, call number) alone, so every rank draws the same call
@@ -21,8 +20,8 @@ record SoakCall(long number, SoakKind kind, Algorithm algorithm, ElementType typ
     private static final double ZERO_FRACTION = 0.03;
 
     /** Call {@code number} of the soak with {@code seed}. */
-    static SoakCall draw(long seed, long number, List<SoakKind> kinds, List<Algorithm> algorithms, int maxBytes,
-                         int ranks) {
+    static SoakCall draw(
+            long seed, long number, List<SoakKind> kinds, List<Algorithm> algorithms, int maxBytes, int ranks) {
         SplittableRandom rnd = new SplittableRandom(Pattern.key(seed, number));
         SoakKind kind = kinds.get(rnd.nextInt(kinds.size()));
         Algorithm algorithm = algorithms.get(rnd.nextInt(algorithms.size()));
@@ -43,7 +42,7 @@ record SoakCall(long number, SoakKind kind, Algorithm algorithm, ElementType typ
 
     @Override
     public String toString() {
-        return "call " + number + " (" + algorithm + ", " + kind + " of " + type + ", count " + count + ", root "
-                + root + ")";
+        return "call " + number + " (" + algorithm + ", " + kind + " of " + type + ", count " + count + ", root " + root
+                + ")";
     }
 }

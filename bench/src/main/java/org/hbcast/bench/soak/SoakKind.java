@@ -35,7 +35,8 @@ enum SoakKind {
     /** What the soak can do with GPU memory on this machine, for its report. */
     static String deviceStatus() {
         CudaDevices cuda = CudaDevices.get();
-        return cuda.available() ? "not available (" + cuda.count() + " CUDA devices, but the soak has no device kind yet)"
+        return cuda.available()
+                ? "not available (" + cuda.count() + " CUDA devices, but the soak has no device kind yet)"
                 : "not available (" + cuda.unavailableReason() + ")";
     }
 

@@ -2,7 +2,6 @@ package org.hbcast.bench.soak;
 
 import org.hbcast.call.ElementType;
 
-
 /**
  * One memory kind the soak broadcasts from and into: it provides the container of a call, lets the
  * root write the call's pattern into it and a receiver check it. Host kinds are
@@ -20,6 +19,5 @@ interface SoakMemory extends AutoCloseable {
     String verify(ElementType type, int count, long key);
 
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

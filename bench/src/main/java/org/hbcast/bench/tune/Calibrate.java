@@ -1,9 +1,5 @@
 package org.hbcast.bench.tune;
 
-import org.hbcast.plan.Algorithm;
-import org.hbcast.select.Explanation;
-import org.hbcast.plan.IntraNode;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -25,6 +21,9 @@ import org.hbcast.HierarchicalBcast;
 import org.hbcast.bench.ByteSizes;
 import org.hbcast.bench.MpiCommand;
 import org.hbcast.mpi.NodeLayout;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.select.Explanation;
 import org.hbcast.tuning.Calibration;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
@@ -64,7 +63,9 @@ import picocli.CommandLine.Option;
  * sit out a measurement sleep ({@link QuietBarrier}) rather than poll, so that the figures are the
  * machine's and not the moment's.
  */
-@Command(name = "calibrate", mixinStandardHelpOptions = true,
+@Command(
+        name = "calibrate",
+        mixinStandardHelpOptions = true,
         description = "Measure link start-up times and bandwidths; write the calibration of this hardware.")
 public final class Calibrate implements Callable<Integer> {
     @Option(names = "--small", description = "small transfer for start-up times (default ${DEFAULT-VALUE})")
@@ -73,16 +74,24 @@ public final class Calibrate implements Callable<Integer> {
     @Option(names = "--large", description = "large transfer for bandwidths (default ${DEFAULT-VALUE})")
     String large = "1M";
 
-    @Option(names = "--link-sizes", description = "sizes MIN:MAX of the MPI links' transfer curves, none for the straight line only (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--link-sizes",
+            description =
+                    "sizes MIN:MAX of the MPI links' transfer curves, none for the straight line only (default ${DEFAULT-VALUE})")
     String linkSizes = "64:4M";
 
     @Option(names = "-i", description = "timed round trips or calls per measurement (default ${DEFAULT-VALUE})")
     int iterations = 50;
 
-    @Option(names = "--native-sizes", description = "sizes MIN:MAX at which Open MPI's bcast is timed, none to skip (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--native-sizes",
+            description = "sizes MIN:MAX at which Open MPI's bcast is timed, none to skip (default ${DEFAULT-VALUE})")
     String nativeSizes = "1:64M";
 
-    @Option(names = "--node-chunks", description = "chunk sizes MIN:MAX of the intra-node and two-level curves, none to skip (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--node-chunks",
+            description =
+                    "chunk sizes MIN:MAX of the intra-node and two-level curves, none to skip (default ${DEFAULT-VALUE})")
     String nodeChunks = "64:4M";
 
     /**
@@ -91,17 +100,24 @@ public final class Calibrate implements Callable<Integer> {
      */
     static final int PASSES = 3;
 
-    @Option(names = "--passes", description = "passes over all sizes of each measurement; a point is their median; the"
-            + " curves take " + RUNS_PER_PASS + " rounds of one run per pass (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--passes",
+            description = "passes over all sizes of each measurement; a point is their median; the" + " curves take "
+                    + RUNS_PER_PASS + " rounds of one run per pass (default ${DEFAULT-VALUE})")
     int passes = PASSES;
 
-    @Option(names = "--merge", paramLabel = "FILE", description = "calibration written by an earlier launch on this"
-            + " hardware with the same options (repeatable): the file written merges every figure over the launches,"
-            + " this one included (see --merge-by)")
+    @Option(
+            names = "--merge",
+            paramLabel = "FILE",
+            description = "calibration written by an earlier launch on this"
+                    + " hardware with the same options (repeatable): the file written merges every figure over the launches,"
+                    + " this one included (see --merge-by)")
     List<Path> merge = new ArrayList<>();
 
-    @Option(names = "--merge-by", description = "which launch a merged figure follows: ${COMPLETION-CANDIDATES}"
-            + " (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--merge-by",
+            description =
+                    "which launch a merged figure follows: ${COMPLETION-CANDIDATES}" + " (default ${DEFAULT-VALUE})")
     CalibrationMerge.Statistic mergeBy = CalibrationMerge.Statistic.SLOWEST;
 
     /** Timed runs of one point in one pass (their median). */
@@ -127,8 +143,10 @@ public final class Calibrate implements Callable<Integer> {
      */
     static final double CURVE_RUN_MS = 20;
 
-    @Option(names = "--curve-run-ms", description = "shortest timed run of one plan of the intra-node and two-level"
-            + " curves, whose rivals rotate run by run (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--curve-run-ms",
+            description = "shortest timed run of one plan of the intra-node and two-level"
+                    + " curves, whose rivals rotate run by run (default ${DEFAULT-VALUE})")
     double curveRunMs = CURVE_RUN_MS;
 
     @Option(names = "--out", description = "file to write (default: the cache place of this hardware)")
@@ -161,10 +179,16 @@ public final class Calibrate implements Callable<Integer> {
         rank = world.getRank();
         int smallBytes = (int) ByteSizes.parse(small);
         int largeBytes = (int) ByteSizes.parse(large);
-        if (smallBytes < 1 || largeBytes <= smallBytes || largeBytes > BcastOptions.MAX_CHUNK_BYTES || iterations < 1
-                || passes < 1 || !(curveRunMs >= 0)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "need 1 <= --small < --large <= "
-                    + BcastOptions.MAX_CHUNK_BYTES + ", -i >= 1, --passes >= 1 and --curve-run-ms >= 0");
+        if (smallBytes < 1
+                || largeBytes <= smallBytes
+                || largeBytes > BcastOptions.MAX_CHUNK_BYTES
+                || iterations < 1
+                || passes < 1
+                || !(curveRunMs >= 0)) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "need 1 <= --small < --large <= " + BcastOptions.MAX_CHUNK_BYTES
+                            + ", -i >= 1, --passes >= 1 and --curve-run-ms >= 0");
         }
         // Read before measuring: a file that cannot be merged fails now, not after minutes of work.
         List<Calibration> earlier = readEarlierLaunches();
@@ -179,9 +203,11 @@ public final class Calibrate implements Callable<Integer> {
         }
         for (int i = 0; i < earlier.size(); i++) {
             if (!earlier.get(i).hardware().equals(fp.hardware())) {
-                throw new CommandLine.ParameterException(new CommandLine(this), "--merge " + merge.get(i)
-                        + " is a calibration of '" + earlier.get(i).hardware() + "', not of this hardware '"
-                        + fp.hardware() + "'");
+                throw new CommandLine.ParameterException(
+                        new CommandLine(this),
+                        "--merge " + merge.get(i)
+                                + " is a calibration of '" + earlier.get(i).hardware() + "', not of this hardware '"
+                                + fp.hardware() + "'");
             }
         }
         List<LinkCalibration> links = new ArrayList<>();
@@ -190,7 +216,8 @@ public final class Calibrate implements Callable<Integer> {
         ByteBuffer a = ByteBuffer.allocateDirect((int) buffer);
         ByteBuffer b = ByteBuffer.allocateDirect(largeBytes);
         if (rank == 0) {
-            links.add(fit(LinkKind.HOST_MEMCPY, copy(a, b, smallBytes), copy(a, b, largeBytes), smallBytes, largeBytes));
+            links.add(
+                    fit(LinkKind.HOST_MEMCPY, copy(a, b, smallBytes), copy(a, b, largeBytes), smallBytes, largeBytes));
         }
         if (layout.nodeSize(0) > 1) {
             int peer = layout.rankAt(0, 1);
@@ -199,20 +226,28 @@ public final class Calibrate implements Callable<Integer> {
         }
         if (layout.nodeCount() > 1 && !shape.virtual()) {
             links.add(treeLink(base, layout, smallBytes, largeBytes, curveSizes));
-        } else if (layout.nodeCount() > 1 && links.stream().noneMatch(l -> l != null && l.kind() == LinkKind.MPI_SHARED_MEMORY)) {
-            links.add(pingPongLink(LinkKind.MPI_SHARED_MEMORY, 0, layout.rankAt(1, 0), a, smallBytes, largeBytes, curveSizes));
+        } else if (layout.nodeCount() > 1
+                && links.stream().noneMatch(l -> l != null && l.kind() == LinkKind.MPI_SHARED_MEMORY)) {
+            links.add(pingPongLink(
+                    LinkKind.MPI_SHARED_MEMORY, 0, layout.rankAt(1, 0), a, smallBytes, largeBytes, curveSizes));
         }
         links.removeIf(l -> l == null);
         List<Long> chunkSizes = nodeChunks.equals("none") ? List.of() : ByteSizes.powersOfTwo(nodeChunks);
-        List<NodeCurve> curves = layout.nodeSize(0) > 1 && !chunkSizes.isEmpty()
-                ? nodeCurves(base, layout, chunkSizes) : List.of();
+        List<NodeCurve> curves =
+                layout.nodeSize(0) > 1 && !chunkSizes.isEmpty() ? nodeCurves(base, layout, chunkSizes) : List.of();
         List<NodeCurve> twoLevel = shape.nodes() > 1 && shape.maxNodeSize() > 1 && !chunkSizes.isEmpty()
-                ? twoLevelCurves(base, shape, chunkSizes) : List.of();
+                ? twoLevelCurves(base, shape, chunkSizes)
+                : List.of();
         List<TimedSize> nativeTimes = nativeSizes.equals("none") ? List.of() : nativeCurve();
         Path file = out != null ? out : TuningFiles.calibration(System.getenv(), fp);
         if (rank == 0) {
-            Calibration c = Calibration.measured(fp.hardware(), Instant.now().toString(), links,
-                    nativeTimes.isEmpty() ? null : shape.toString(), nativeTimes, curves)
+            Calibration c = Calibration.measured(
+                            fp.hardware(),
+                            Instant.now().toString(),
+                            links,
+                            nativeTimes.isEmpty() ? null : shape.toString(),
+                            nativeTimes,
+                            curves)
                     .withTwoLevel(shape.toString(), twoLevel);
             if (!earlier.isEmpty()) {
                 List<Calibration> launches = new ArrayList<>(earlier);
@@ -224,9 +259,12 @@ public final class Calibrate implements Callable<Integer> {
                 Files.createDirectories(dir);
             }
             TuningJson.mapper().writeValue(file.toFile(), c);
-            System.out.println("# calibration of " + fp.hardware() + " (hardware id " + fp.hardwareId() + ") on " + shape
-                    + (earlier.isEmpty() ? "" : ", merged from " + (earlier.size() + 1) + " launches by "
-                    + mergeBy.name().toLowerCase(Locale.ROOT)));
+            System.out.println(
+                    "# calibration of " + fp.hardware() + " (hardware id " + fp.hardwareId() + ") on " + shape
+                            + (earlier.isEmpty()
+                                    ? ""
+                                    : ", merged from " + (earlier.size() + 1) + " launches by "
+                                            + mergeBy.name().toLowerCase(Locale.ROOT)));
             print(c);
             System.out.println("# written to " + file);
         }
@@ -245,8 +283,8 @@ public final class Calibrate implements Callable<Integer> {
             try {
                 earlier.add(TuningJson.mapper().readValue(file.toFile(), Calibration.class));
             } catch (IOException | RuntimeException e) {
-                throw new CommandLine.ParameterException(new CommandLine(this), "--merge " + file
-                        + " is not a readable calibration: " + e.getMessage());
+                throw new CommandLine.ParameterException(
+                        new CommandLine(this), "--merge " + file + " is not a readable calibration: " + e.getMessage());
             }
         }
         return earlier;
@@ -255,12 +293,21 @@ public final class Calibrate implements Callable<Integer> {
     /** The figures of {@code c}, one line per link point, node or two-level curve chunk and native size. */
     private static void print(Calibration c) {
         for (LinkCalibration l : c.links()) {
-            System.out.printf(Locale.ROOT, "  %-17s ts %8.2f us   b %7.3f GB/s%n", l.kind().id(),
-                    l.startupSeconds() * 1e6, l.bytesPerSecond() / 1e9);
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-17s ts %8.2f us   b %7.3f GB/s%n",
+                    l.kind().id(),
+                    l.startupSeconds() * 1e6,
+                    l.bytesPerSecond() / 1e9);
             for (int i = 0; i < l.transfers().size(); i++) {
                 TimedSize t = l.transfers().get(i);
-                System.out.printf(Locale.ROOT, "    %-17s %10d B  transfer %10.1f us  gap in a stream %10.1f us%n",
-                        l.kind().id(), t.bytes(), t.seconds() * 1e6, l.gaps().get(i).seconds() * 1e6);
+                System.out.printf(
+                        Locale.ROOT,
+                        "    %-17s %10d B  transfer %10.1f us  gap in a stream %10.1f us%n",
+                        l.kind().id(),
+                        t.bytes(),
+                        t.seconds() * 1e6,
+                        l.gaps().get(i).seconds() * 1e6);
             }
         }
         for (NodeCurve curve : c.nodeCurves()) {
@@ -280,8 +327,14 @@ public final class Calibrate implements Callable<Integer> {
             for (TimedSize t : cc.stages()) {
                 stages.append(String.format(Locale.ROOT, "  %s %.1f", Explanation.size(t.bytes()), t.seconds() * 1e6));
             }
-            System.out.printf(Locale.ROOT, "  %-6s %s, chunk %8d B  fill %9.1f us  stage (us) at%s%n",
-                    curve.transport(), where, cc.chunkBytes(), cc.fillSeconds() * 1e6, stages);
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-6s %s, chunk %8d B  fill %9.1f us  stage (us) at%s%n",
+                    curve.transport(),
+                    where,
+                    cc.chunkBytes(),
+                    cc.fillSeconds() * 1e6,
+                    stages);
         }
     }
 
@@ -312,8 +365,8 @@ public final class Calibrate implements Callable<Integer> {
      * size of {@code curve} and at {@code small} and {@code large} (the straight line's ends), each the
      * median of {@code --passes} passes. Every rank takes part in the agreement; the others sleep.
      */
-    private LinkCalibration pingPongLink(LinkKind kind, int x, int y, ByteBuffer buf, int small, int large,
-                                         List<Long> curve) throws MPIException {
+    private LinkCalibration pingPongLink(
+            LinkKind kind, int x, int y, ByteBuffer buf, int small, int large, List<Long> curve) throws MPIException {
         List<Long> sizes = withEnds(curve, small, large);
         PassSamples transfers = new PassSamples(sizes.size(), passes);
         PassSamples streams = new PassSamples(sizes.size(), passes);
@@ -362,8 +415,11 @@ public final class Calibrate implements Callable<Integer> {
                 for (int pass = 0; pass < passes; pass++) {
                     for (int i = 0; i < sizes.size(); i++) {
                         long c = sizes.get(i);
-                        try (HierarchicalBcast tree = HierarchicalBcast.create(leaders, base.withAlgorithm(Algorithm.KNOMIAL)
-                                .withChunkBytes(roundUp64((int) c)).withRadix(2))) {
+                        try (HierarchicalBcast tree = HierarchicalBcast.create(
+                                leaders,
+                                base.withAlgorithm(Algorithm.KNOMIAL)
+                                        .withChunkBytes(roundUp64((int) c))
+                                        .withRadix(2))) {
                             fills.add(i, pass, time(leaders, tree, buf, c));
                             streams.add(i, pass, time(leaders, tree, buf, STREAM * c));
                         }
@@ -381,7 +437,14 @@ public final class Calibrate implements Callable<Integer> {
                     gap[i] = streamGap(stream[i], fill[i], rootChildren);
                 }
                 if (rank == 0) {
-                    result = link(LinkKind.NETWORK, "measured over the leaders' tree", sizes, transfer, gap, small, large,
+                    result = link(
+                            LinkKind.NETWORK,
+                            "measured over the leaders' tree",
+                            sizes,
+                            transfer,
+                            gap,
+                            small,
+                            large,
                             !curve.isEmpty());
                 }
             }
@@ -405,10 +468,17 @@ public final class Calibrate implements Callable<Integer> {
      * A link from its measured transfer and gap times at {@code sizes}: the line from small to large,
      * and the curves if asked, each point capped by the larger sizes' times.
      */
-    private static LinkCalibration link(LinkKind kind, String source, List<Long> sizes, double[] transfer, double[] gap,
-                                        int small, int large, boolean curves) {
-        LinkCalibration line = fit(kind, transfer[sizes.indexOf((long) small)], transfer[sizes.indexOf((long) large)],
-                small, large);
+    private static LinkCalibration link(
+            LinkKind kind,
+            String source,
+            List<Long> sizes,
+            double[] transfer,
+            double[] gap,
+            int small,
+            int large,
+            boolean curves) {
+        LinkCalibration line =
+                fit(kind, transfer[sizes.indexOf((long) small)], transfer[sizes.indexOf((long) large)], small, large);
         List<TimedSize> transfers = new ArrayList<>();
         List<TimedSize> gaps = new ArrayList<>();
         // A message costs no more than a larger one (it could travel padded): noise above that goes.
@@ -469,18 +539,20 @@ public final class Calibrate implements Callable<Integer> {
 
     /** Round trips timed for {@code bytes}: many for small transfers, where a scheduler hiccup is as long as the transfer. */
     private int roundTrips(int bytes) {
-        return (int) Math.max(iterations, Math.min(20L * iterations, (1L << 20) * iterations / Math.max(bytes, 1) / 16));
+        return (int)
+                Math.max(iterations, Math.min(20L * iterations, (1L << 20) * iterations / Math.max(bytes, 1) / 16));
     }
 
     /** hbcast's ring of two ranks x and y, one chunk per call: {@code ts + m / b} on the receiver. */
-    private LinkCalibration ringLink(BcastOptions base, int x, int y, ByteBuffer buf, int small, int large) throws MPIException {
+    private LinkCalibration ringLink(BcastOptions base, int x, int y, ByteBuffer buf, int small, int large)
+            throws MPIException {
         boolean member = rank == x || rank == y;
         Intracomm pair = world.split(member ? 0 : 1, rank);
         LinkCalibration result = null;
         try {
             if (member) {
-                try (HierarchicalBcast ring = HierarchicalBcast.create(pair, base.withAlgorithm(Algorithm.HIERARCHICAL)
-                        .withChunkBytes(roundUp64(large)))) {
+                try (HierarchicalBcast ring = HierarchicalBcast.create(
+                        pair, base.withAlgorithm(Algorithm.HIERARCHICAL).withChunkBytes(roundUp64(large)))) {
                     double tSmall = receiverTime(pair, ring, buf, small);
                     double tLarge = receiverTime(pair, ring, buf, large);
                     if (rank == x) {
@@ -516,7 +588,8 @@ public final class Calibrate implements Callable<Integer> {
      * The streaming costs of the ring and the fan-out over every rank of node 0 (as one node, the
      * others sleeping; see {@link #curves}). Returns nothing on the others.
      */
-    private List<NodeCurve> nodeCurves(BcastOptions base, NodeLayout layout, List<Long> chunkSizes) throws MPIException {
+    private List<NodeCurve> nodeCurves(BcastOptions base, NodeLayout layout, List<Long> chunkSizes)
+            throws MPIException {
         int n = layout.nodeSize(0);
         boolean member = layout.nodeOf(rank) == 0;
         Intracomm node = world.split(member ? 0 : 1, rank);
@@ -573,8 +646,10 @@ public final class Calibrate implements Callable<Integer> {
         List<IntraNode> transports = List.of(IntraNode.RING, IntraNode.FANOUT);
         int kinds = transports.size();
         // messages.get(k): the messages at which chunk size k's stage is measured.
-        List<List<Long>> messages = chunkSizes.stream().map(c -> curveMessages(c, o.ringSlots())).toList();
-        long largest = messages.stream().flatMap(List::stream).max(Long::compare).orElse(1L);
+        List<List<Long>> messages =
+                chunkSizes.stream().map(c -> curveMessages(c, o.ringSlots())).toList();
+        long largest =
+                messages.stream().flatMap(List::stream).max(Long::compare).orElse(1L);
         ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(largest, Integer.MAX_VALUE - 64));
         // Point (k, i) of transport t is sample ((first[k] + i) * kinds + t); i = 0 is the one-chunk call.
         int[] first = new int[chunkSizes.size() + 1];
@@ -585,13 +660,16 @@ public final class Calibrate implements Callable<Integer> {
         List<Long> sizes = List.copyOf(byMessage.keySet());
         List<List<int[]>> blocks = List.copyOf(byMessage.values());
         // groups.get(g): the points of block g, point by point and transport by transport within a point.
-        List<int[]> groups = blocks.stream().map(block -> block.stream()
-                .flatMapToInt(p -> IntStream.range(0, kinds).map(t -> (first[p[0]] + p[1]) * kinds + t)).toArray())
+        List<int[]> groups = blocks.stream()
+                .map(block -> block.stream()
+                        .flatMapToInt(p -> IntStream.range(0, kinds).map(t -> (first[p[0]] + p[1]) * kinds + t))
+                        .toArray())
                 .toList();
         int rounds = curveRounds(passes);
         PassSamples samples = new PassSamples(first[chunkSizes.size()] * kinds, rounds);
         BcastClock clock = new BcastClock(comm, 2, 3, curveRunMs / 1000);
-        HierarchicalBcast[][] hbs = connect(comm, o.withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2), chunkSizes, transports);
+        HierarchicalBcast[][] hbs =
+                connect(comm, o.withAlgorithm(Algorithm.HIERARCHICAL).withRadix(2), chunkSizes, transports);
         try {
             // calls[g][v]: the call of groups.get(g)[v], the same in every round.
             BcastClock.Call[][] calls = new BcastClock.Call[sizes.size()][];
@@ -643,14 +721,16 @@ public final class Calibrate implements Callable<Integer> {
      * A broadcast of {@code o} per chunk size and transport, {@code [chunk][transport]}: all are
      * connected before any is timed, so that rivals can be timed side by side.
      */
-    private static HierarchicalBcast[][] connect(Intracomm comm, BcastOptions o, List<Long> chunkSizes,
-                                                 List<IntraNode> transports) throws MPIException {
+    private static HierarchicalBcast[][] connect(
+            Intracomm comm, BcastOptions o, List<Long> chunkSizes, List<IntraNode> transports) throws MPIException {
         HierarchicalBcast[][] hbs = new HierarchicalBcast[chunkSizes.size()][transports.size()];
         try {
             for (int k = 0; k < chunkSizes.size(); k++) {
                 for (int t = 0; t < transports.size(); t++) {
-                    hbs[k][t] = HierarchicalBcast.create(comm,
-                            o.withChunkBytes(roundUp64((int) (long) chunkSizes.get(k))).withIntra(transports.get(t)));
+                    hbs[k][t] = HierarchicalBcast.create(
+                            comm,
+                            o.withChunkBytes(roundUp64((int) (long) chunkSizes.get(k)))
+                                    .withIntra(transports.get(t)));
                 }
             }
             return hbs;
@@ -684,7 +764,8 @@ public final class Calibrate implements Callable<Integer> {
         for (int k = 0; k < chunkSizes.size(); k++) {
             blocks.computeIfAbsent(chunkSizes.get(k), m -> new ArrayList<>()).add(new int[] {k, 0});
             for (int i = 0; i < messages.get(k).size(); i++) {
-                blocks.computeIfAbsent(messages.get(k).get(i), m -> new ArrayList<>()).add(new int[] {k, i + 1});
+                blocks.computeIfAbsent(messages.get(k).get(i), m -> new ArrayList<>())
+                        .add(new int[] {k, i + 1});
             }
         }
         return blocks;
@@ -697,7 +778,8 @@ public final class Calibrate implements Callable<Integer> {
         for (int i = 1; i <= messages.size(); i++) {
             long count = messages.get(i - 1) / c;
             // Noise can make the long call look no slower than the short one: never a free chunk.
-            stages.add(new TimedSize(messages.get(i - 1), Math.max((times[i] - fill) / (count - 1), times[i] / count / 4)));
+            stages.add(new TimedSize(
+                    messages.get(i - 1), Math.max((times[i] - fill) / (count - 1), times[i] / count / 4)));
         }
         return new NodeCurve.ChunkCost((int) c, fill, stages);
     }
@@ -731,8 +813,8 @@ public final class Calibrate implements Callable<Integer> {
      * of {@value #RUNS_PER_PASS} runs of at least 5 ms (one run for messages of 16 MiB and more).
      */
     private double time(Intracomm comm, HierarchicalBcast hb, ByteBuffer buf, long bytes) throws MPIException {
-        return new BcastClock(comm, 2, 3, MIN_RUN_SECONDS).seconds(() -> hb.bcast(buf, (int) bytes, MPI.BYTE, 0),
-                runsPerPass(bytes));
+        return new BcastClock(comm, 2, 3, MIN_RUN_SECONDS)
+                .seconds(() -> hb.bcast(buf, (int) bytes, MPI.BYTE, 0), runsPerPass(bytes));
     }
 
     private static int runsPerPass(long bytes) {
@@ -761,5 +843,4 @@ public final class Calibrate implements Callable<Integer> {
     private static int roundUp64(int bytes) {
         return (bytes + 63) / 64 * 64;
     }
-
 }

@@ -45,8 +45,7 @@ public final class CalibrationMerge {
         }
     }
 
-    private CalibrationMerge() {
-    }
+    private CalibrationMerge() {}
 
     /**
      * {@code launches} (at least one) merged by {@code statistic}. They must be of one hardware and
@@ -64,12 +63,19 @@ public final class CalibrationMerge {
         Calibration first = launches.get(0);
         for (int i = 1; i < launches.size(); i++) {
             Calibration c = launches.get(i);
-            require(c.hardware().equals(first.hardware()), i, "is of hardware '" + c.hardware() + "', launch 1 of '"
-                    + first.hardware() + "'");
-            require(Objects.equals(c.nativeLayout(), first.nativeLayout()), i, "timed Open MPI's bcast on layout "
-                    + c.nativeLayout() + ", launch 1 on " + first.nativeLayout());
-            require(Objects.equals(c.twoLevelLayout(), first.twoLevelLayout()), i, "timed the two-level broadcast on"
-                    + " layout " + c.twoLevelLayout() + ", launch 1 on " + first.twoLevelLayout());
+            require(
+                    c.hardware().equals(first.hardware()),
+                    i,
+                    "is of hardware '" + c.hardware() + "', launch 1 of '" + first.hardware() + "'");
+            require(
+                    Objects.equals(c.nativeLayout(), first.nativeLayout()),
+                    i,
+                    "timed Open MPI's bcast on layout " + c.nativeLayout() + ", launch 1 on " + first.nativeLayout());
+            require(
+                    Objects.equals(c.twoLevelLayout(), first.twoLevelLayout()),
+                    i,
+                    "timed the two-level broadcast on" + " layout " + c.twoLevelLayout() + ", launch 1 on "
+                            + first.twoLevelLayout());
         }
         // Each of launch 1's links and curves is looked up in every launch below; equal counts then
         // mean no launch has one that launch 1 lacks.
@@ -79,64 +85,116 @@ public final class CalibrationMerge {
         }
         List<NodeCurve> curves = new ArrayList<>();
         for (NodeCurve curve : first.nodeCurves()) {
-            curves.add(curve(curve, "node curve of the " + curve.transport() + " on " + curve.nodeSize() + " ranks",
-                    launches, c -> c.nodeCurve(curve.transport(), curve.nodeSize()), statistic));
+            curves.add(curve(
+                    curve,
+                    "node curve of the " + curve.transport() + " on " + curve.nodeSize() + " ranks",
+                    launches,
+                    c -> c.nodeCurve(curve.transport(), curve.nodeSize()),
+                    statistic));
         }
         List<NodeCurve> twoLevel = new ArrayList<>();
         for (NodeCurve curve : first.twoLevelCurves()) {
-            twoLevel.add(curve(curve, "two-level curve with the " + curve.transport(), launches,
-                    c -> c.twoLevelCurve(curve.transport()), statistic));
+            twoLevel.add(curve(
+                    curve,
+                    "two-level curve with the " + curve.transport(),
+                    launches,
+                    c -> c.twoLevelCurve(curve.transport()),
+                    statistic));
         }
         for (int i = 1; i < launches.size(); i++) {
             Calibration c = launches.get(i);
-            require(c.links().size() == first.links().size(), i, "measured " + c.links().size() + " link kinds, launch 1 "
-                    + first.links().size());
-            require(c.nodeCurves().size() == first.nodeCurves().size(), i, "measured " + c.nodeCurves().size()
-                    + " node curves, launch 1 " + first.nodeCurves().size());
-            require(c.twoLevelCurves().size() == first.twoLevelCurves().size(), i, "measured "
-                    + c.twoLevelCurves().size() + " two-level curves, launch 1 " + first.twoLevelCurves().size());
+            require(
+                    c.links().size() == first.links().size(),
+                    i,
+                    "measured " + c.links().size() + " link kinds, launch 1 "
+                            + first.links().size());
+            require(
+                    c.nodeCurves().size() == first.nodeCurves().size(),
+                    i,
+                    "measured " + c.nodeCurves().size() + " node curves, launch 1 "
+                            + first.nodeCurves().size());
+            require(
+                    c.twoLevelCurves().size() == first.twoLevelCurves().size(),
+                    i,
+                    "measured " + c.twoLevelCurves().size() + " two-level curves, launch 1 "
+                            + first.twoLevelCurves().size());
         }
-        List<TimedSize> nativeTimes = pointwise("Open MPI's bcast times",
-                launches.stream().map(Calibration::nativeTimes).toList(), statistic);
-        return Calibration.measured(first.hardware(), launches.get(launches.size() - 1).created(), links,
-                first.nativeLayout(), nativeTimes, curves).withTwoLevel(first.twoLevelLayout(), twoLevel);
+        List<TimedSize> nativeTimes = pointwise(
+                "Open MPI's bcast times",
+                launches.stream().map(Calibration::nativeTimes).toList(),
+                statistic);
+        return Calibration.measured(
+                        first.hardware(),
+                        launches.get(launches.size() - 1).created(),
+                        links,
+                        first.nativeLayout(),
+                        nativeTimes,
+                        curves)
+                .withTwoLevel(first.twoLevelLayout(), twoLevel);
     }
 
     private static LinkCalibration link(LinkKind kind, List<Calibration> launches, Statistic statistic) {
         List<LinkCalibration> all = new ArrayList<>();
         for (int i = 0; i < launches.size(); i++) {
-            LinkCalibration l = launches.get(i).links().stream().filter(x -> x.kind() == kind).findFirst().orElse(null);
+            LinkCalibration l = launches.get(i).links().stream()
+                    .filter(x -> x.kind() == kind)
+                    .findFirst()
+                    .orElse(null);
             require(l != null, i, "has no " + kind.id() + " link");
             all.add(l);
         }
-        return new LinkCalibration(kind, statistic.time(values(all, LinkCalibration::startupSeconds)),
-                statistic.rate(values(all, LinkCalibration::bytesPerSecond)), all.get(0).source(),
-                pointwise(kind.id() + " transfer times", all.stream().map(LinkCalibration::transfers).toList(), statistic),
-                pointwise(kind.id() + " gaps", all.stream().map(LinkCalibration::gaps).toList(), statistic));
+        return new LinkCalibration(
+                kind,
+                statistic.time(values(all, LinkCalibration::startupSeconds)),
+                statistic.rate(values(all, LinkCalibration::bytesPerSecond)),
+                all.get(0).source(),
+                pointwise(
+                        kind.id() + " transfer times",
+                        all.stream().map(LinkCalibration::transfers).toList(),
+                        statistic),
+                pointwise(
+                        kind.id() + " gaps",
+                        all.stream().map(LinkCalibration::gaps).toList(),
+                        statistic));
     }
 
     /** {@code curve} of launch 1 merged with its counterpart ({@code lookup}) in every launch. */
-    private static NodeCurve curve(NodeCurve curve, String name, List<Calibration> launches,
-                                   Function<Calibration, NodeCurve> lookup, Statistic statistic) {
+    private static NodeCurve curve(
+            NodeCurve curve,
+            String name,
+            List<Calibration> launches,
+            Function<Calibration, NodeCurve> lookup,
+            Statistic statistic) {
         List<NodeCurve> all = new ArrayList<>();
         for (int i = 0; i < launches.size(); i++) {
             NodeCurve c = lookup.apply(launches.get(i));
             require(c != null, i, "has no " + name);
-            require(c.chunks().size() == curve.chunks().size(), i, "has " + c.chunks().size() + " chunk sizes in its "
-                    + name + ", launch 1 " + curve.chunks().size());
+            require(
+                    c.chunks().size() == curve.chunks().size(),
+                    i,
+                    "has " + c.chunks().size() + " chunk sizes in its " + name + ", launch 1 "
+                            + curve.chunks().size());
             all.add(c);
         }
         List<NodeCurve.ChunkCost> chunks = new ArrayList<>();
         for (int k = 0; k < curve.chunks().size(); k++) {
             int index = k;
-            List<NodeCurve.ChunkCost> costs = all.stream().map(c -> c.chunks().get(index)).toList();
+            List<NodeCurve.ChunkCost> costs =
+                    all.stream().map(c -> c.chunks().get(index)).toList();
             int chunk = costs.get(0).chunkBytes();
             for (int i = 1; i < costs.size(); i++) {
-                require(costs.get(i).chunkBytes() == chunk, i, "has chunk " + costs.get(i).chunkBytes() + " B where launch 1"
-                        + " has " + chunk + " B in its " + name);
+                require(
+                        costs.get(i).chunkBytes() == chunk,
+                        i,
+                        "has chunk " + costs.get(i).chunkBytes() + " B where launch 1" + " has " + chunk + " B in its "
+                                + name);
             }
-            chunks.add(new NodeCurve.ChunkCost(chunk, statistic.time(values(costs, NodeCurve.ChunkCost::fillSeconds)),
-                    pointwise(name + ", chunk " + chunk + " B", costs.stream().map(NodeCurve.ChunkCost::stages).toList(),
+            chunks.add(new NodeCurve.ChunkCost(
+                    chunk,
+                    statistic.time(values(costs, NodeCurve.ChunkCost::fillSeconds)),
+                    pointwise(
+                            name + ", chunk " + chunk + " B",
+                            costs.stream().map(NodeCurve.ChunkCost::stages).toList(),
                             statistic)));
         }
         return new NodeCurve(curve.transport(), curve.nodeSize(), chunks).smoothed();
@@ -153,7 +211,8 @@ public final class CalibrationMerge {
         List<TimedSize> result = new ArrayList<>();
         for (int p = 0; p < first.size(); p++) {
             int point = p;
-            result.add(new TimedSize(first.get(p).bytes(), statistic.time(values(series, s -> s.get(point).seconds()))));
+            result.add(new TimedSize(first.get(p).bytes(), statistic.time(values(series, s -> s.get(point)
+                    .seconds()))));
         }
         return result;
     }

@@ -15,8 +15,7 @@ import org.agrona.concurrent.IdleStrategy;
 final class QuietBarrier {
     private static final long MAX_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    private QuietBarrier() {
-    }
+    private QuietBarrier() {}
 
     /** Returns once every rank of {@code comm} has called it. */
     static void await(Intracomm comm) throws MPIException {

@@ -1,9 +1,5 @@
 package org.hbcast.bench.tune;
 
-import org.hbcast.plan.Algorithm;
-import org.hbcast.select.Explanation;
-import org.hbcast.plan.Plan;
-
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -16,6 +12,9 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.Plan;
+import org.hbcast.select.Explanation;
 import org.hbcast.tuning.TuningTable;
 
 /**
@@ -55,8 +54,8 @@ final class SelectorCheck {
      * @param runs   interleaved runs per size in all
      * @param passes passes through the sizes that share those runs (1..{@code runs}, as the tuner checks)
      */
-    SelectorCheck(Intracomm world, BcastOptions base, Path table, ByteBuffer buf, BcastClock clock, int runs,
-                  int passes) {
+    SelectorCheck(
+            Intracomm world, BcastOptions base, Path table, ByteBuffer buf, BcastClock clock, int runs, int passes) {
         this.world = world;
         this.auto = base.withAlgorithm(Algorithm.AUTO).withChunkBytes(0).withRadix(0);
         this.table = table;
@@ -73,15 +72,20 @@ final class SelectorCheck {
         int[][] measuredBy = new int[entries.size()][];
         String[][] names = new String[entries.size()][];
         // The selector as it stands: no trials in the run, which would change the plans while they are timed.
-        try (HierarchicalBcast tabled = HierarchicalBcast.create(world, auto.withTuningFile(table).withTrials(false));
-             HierarchicalBcast modelled = HierarchicalBcast.create(world,
-                     auto.withTuningFile(Path.of("none")).withTrials(false))) {
+        try (HierarchicalBcast tabled = HierarchicalBcast.create(
+                        world, auto.withTuningFile(table).withTrials(false));
+                HierarchicalBcast modelled = HierarchicalBcast.create(
+                        world, auto.withTuningFile(Path.of("none")).withTrials(false))) {
             int done = 0;
             for (int pass = 0; pass < passes; pass++) {
                 int count = runsInPass(runs, passes, pass);
                 if (root) {
-                    System.out.printf(Locale.ROOT, "# selector check: pass %d of %d, %d interleaved runs per size%n",
-                            pass + 1, passes, count);
+                    System.out.printf(
+                            Locale.ROOT,
+                            "# selector check: pass %d of %d, %d interleaved runs per size%n",
+                            pass + 1,
+                            passes,
+                            count);
                     System.out.flush();
                 }
                 for (int s = 0; s < entries.size(); s++) {
@@ -91,8 +95,11 @@ final class SelectorCheck {
                         HierarchicalBcast[] variants = {best, tabled, modelled};
                         if (measuredBy[s] == null) {
                             measuredBy[s] = distinct(variants, m);
-                            names[s] = new String[] {describe(best.plan(m)), same(tabled, measuredBy[s][TABLE], m),
-                                same(modelled, measuredBy[s][MODEL], m)};
+                            names[s] = new String[] {
+                                describe(best.plan(m)),
+                                same(tabled, measuredBy[s][TABLE], m),
+                                same(modelled, measuredBy[s][MODEL], m)
+                            };
                         }
                         measure(variants, measuredBy[s], m, count, done, times[s]);
                     }
@@ -110,8 +117,20 @@ final class SelectorCheck {
                 + " alone; median of " + runs + " interleaved runs in " + passes + " passes through the sizes,"
                 + " ratios the median of the runs' ratios (each pass's own after the verdict); targets table/best <= "
                 + TABLE_TARGET + ", model/best <= " + MODEL_TARGET);
-        System.out.printf(Locale.ROOT, "%-10s %-30s %11s %-30s %11s %7s %-30s %11s %7s  %-30s %s%n", "# size", "best",
-                "us", "table choice", "us", "ratio", "model choice", "us", "ratio", "verdict", "model by pass");
+        System.out.printf(
+                Locale.ROOT,
+                "%-10s %-30s %11s %-30s %11s %7s %-30s %11s %7s  %-30s %s%n",
+                "# size",
+                "best",
+                "us",
+                "table choice",
+                "us",
+                "ratio",
+                "model choice",
+                "us",
+                "ratio",
+                "verdict",
+                "model by pass");
         int tableMisses = 0;
         int modelMisses = 0;
         for (int s = 0; s < entries.size(); s++) {
@@ -124,10 +143,19 @@ final class SelectorCheck {
             boolean modelOk = modelRatio <= MODEL_TARGET;
             tableMisses += tableOk ? 0 : 1;
             modelMisses += modelOk ? 0 : 1;
-            System.out.printf(Locale.ROOT, "%-10d %-30s %11.1f %-30s %11.1f %7.3f %-30s %11.1f %7.3f  %-30s %s%n",
-                    entries.get(s).bytes(), names[s][BEST], BcastClock.median(best) * 1e6, names[s][TABLE],
-                    BcastClock.median(tabled) * 1e6, tableRatio, names[s][MODEL], BcastClock.median(modelled) * 1e6,
-                    modelRatio, (tableOk ? "table ok" : "TABLE MISS") + ", " + (modelOk ? "model ok" : "MODEL MISS"),
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-10d %-30s %11.1f %-30s %11.1f %7.3f %-30s %11.1f %7.3f  %-30s %s%n",
+                    entries.get(s).bytes(),
+                    names[s][BEST],
+                    BcastClock.median(best) * 1e6,
+                    names[s][TABLE],
+                    BcastClock.median(tabled) * 1e6,
+                    tableRatio,
+                    names[s][MODEL],
+                    BcastClock.median(modelled) * 1e6,
+                    modelRatio,
+                    (tableOk ? "table ok" : "TABLE MISS") + ", " + (modelOk ? "model ok" : "MODEL MISS"),
                     byPass(modelled, best, passes));
         }
         System.out.println("# " + entries.size() + " sizes: table choice missed its target at " + tableMisses
@@ -137,8 +165,11 @@ final class SelectorCheck {
 
     /** The sweep's best point as options: its algorithm, chunk, radix and transport, no table. */
     private BcastOptions fixed(TuningTable.Entry e) {
-        BcastOptions o = e.algorithm() == Algorithm.NATIVE ? auto.withAlgorithm(Algorithm.NATIVE)
-                : auto.withAlgorithm(e.algorithm()).withChunkBytes(e.chunkBytes()).withRadix(e.radix())
+        BcastOptions o = e.algorithm() == Algorithm.NATIVE
+                ? auto.withAlgorithm(Algorithm.NATIVE)
+                : auto.withAlgorithm(e.algorithm())
+                        .withChunkBytes(e.chunkBytes())
+                        .withRadix(e.radix())
                         .withIntra(e.intra());
         return o.withTuningFile(Path.of("none"));
     }
@@ -154,7 +185,9 @@ final class SelectorCheck {
         int from = 0;
         for (int pass = 0; pass < passes; pass++) {
             int to = from + runsInPass(variant.length, passes, pass);
-            j.add(String.format(Locale.ROOT, "%.2f",
+            j.add(String.format(
+                    Locale.ROOT,
+                    "%.2f",
                     pairedRatio(Arrays.copyOfRange(variant, from, to), Arrays.copyOfRange(best, from, to))));
             from = to;
         }
@@ -186,7 +219,9 @@ final class SelectorCheck {
      */
     private void measure(HierarchicalBcast[] variants, int[] measuredBy, int m, int count, int from, double[][] times)
             throws MPIException {
-        int[] timed = IntStream.range(0, variants.length).filter(v -> measuredBy[v] == v).toArray();
+        int[] timed = IntStream.range(0, variants.length)
+                .filter(v -> measuredBy[v] == v)
+                .toArray();
         BcastClock.Call[] calls = new BcastClock.Call[timed.length];
         for (int i = 0; i < timed.length; i++) {
             HierarchicalBcast hb = variants[timed[i]];
@@ -217,8 +252,9 @@ final class SelectorCheck {
     }
 
     private static String describe(Plan p) {
-        return p.algorithm() == Algorithm.NATIVE ? "native"
-                : Explanation.name(p.algorithm(), p.intra()) + "/" + Explanation.size(p.chunkBytes()).replace(" ", "")
-                        + "/k" + p.radix();
+        return p.algorithm() == Algorithm.NATIVE
+                ? "native"
+                : Explanation.name(p.algorithm(), p.intra()) + "/"
+                        + Explanation.size(p.chunkBytes()).replace(" ", "") + "/k" + p.radix();
     }
 }

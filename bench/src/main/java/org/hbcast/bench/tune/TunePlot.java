@@ -1,14 +1,13 @@
 package org.hbcast.bench.tune;
 
-import org.hbcast.plan.Algorithm;
-import org.hbcast.select.Explanation;
-
 import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.select.Explanation;
 import org.hbcast.tuning.TuningTable;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -22,13 +21,16 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * marker at the size's own chunk position when it wins.
  */
 final class TunePlot {
-    private TunePlot() {
-    }
+    private TunePlot() {}
 
     static void write(TuningTable table, Path png) throws IOException {
-        XYChart chart = new XYChartBuilder().width(1100).height(750)
+        XYChart chart = new XYChartBuilder()
+                .width(1100)
+                .height(750)
                 .title("hbcast tuning, " + table.fingerprint().layout() + " (" + table.fingerprintId() + ")")
-                .xAxisTitle("chunk (KiB)").yAxisTitle("latency (ms)").build();
+                .xAxisTitle("chunk (KiB)")
+                .yAxisTitle("latency (ms)")
+                .build();
         chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true).setLegendVisible(true);
         List<Double> chosenX = new ArrayList<>();
         List<Double> chosenY = new ArrayList<>();
@@ -40,7 +42,9 @@ final class TunePlot {
                 }
             }
             if (!bestAtChunk.isEmpty()) {
-                XYSeries s = chart.addSeries(Explanation.size(e.bytes()), new ArrayList<>(bestAtChunk.keySet()),
+                XYSeries s = chart.addSeries(
+                        Explanation.size(e.bytes()),
+                        new ArrayList<>(bestAtChunk.keySet()),
                         new ArrayList<>(bestAtChunk.values()));
                 s.setMarker(SeriesMarkers.CIRCLE);
             }

@@ -1,10 +1,5 @@
 package org.hbcast.bench.tune;
 
-import org.hbcast.plan.Algorithm;
-import org.hbcast.select.Explanation;
-import org.hbcast.plan.IntraNode;
-import org.hbcast.plan.MemoryKind;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -24,6 +19,10 @@ import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.bench.ByteSizes;
 import org.hbcast.bench.MpiCommand;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.MemoryKind;
+import org.hbcast.select.Explanation;
 import org.hbcast.tuning.Calibration;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
@@ -48,7 +47,9 @@ import picocli.CommandLine.Option;
  * model priced in another launch's conditions, or at one moment of this one, is checked against
  * runs that never met them.
  */
-@Command(name = "tune", mixinStandardHelpOptions = true,
+@Command(
+        name = "tune",
+        mixinStandardHelpOptions = true,
         description = "Sweep chunk size, radix and algorithm; write a tuning table and a plot.")
 public final class Tuner implements Callable<Integer> {
     @Option(names = "--sizes", description = "message sizes MIN:MAX, powers of two (default ${DEFAULT-VALUE})")
@@ -57,13 +58,18 @@ public final class Tuner implements Callable<Integer> {
     @Option(names = "--chunks", description = "chunk sizes MIN:MAX, powers of two (default ${DEFAULT-VALUE})")
     String chunks = "16K:4M";
 
-    @Option(names = "--max-radix", description = "largest radix tried where the tree has room for it (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--max-radix",
+            description = "largest radix tried where the tree has room for it (default ${DEFAULT-VALUE})")
     int maxRadix = CostModel.MAX_CANDIDATE_RADIX;
 
     @Option(names = "--algorithms", split = ",", description = "algorithms swept (default native,knomial,hierarchical)")
     List<String> algorithms = List.of("native", "knomial", "hierarchical");
 
-    @Option(names = "--intra", split = ",", description = "intra-node transports swept for hierarchical (default ring,fanout)")
+    @Option(
+            names = "--intra",
+            split = ",",
+            description = "intra-node transports swept for hierarchical (default ring,fanout)")
     List<String> intra = List.of("ring", "fanout");
 
     @Option(names = "-i", description = "timed calls per point and run (default ${DEFAULT-VALUE})")
@@ -72,18 +78,25 @@ public final class Tuner implements Callable<Integer> {
     @Option(names = "-x", description = "warm-up calls per point (default ${DEFAULT-VALUE})")
     int warmup = 2;
 
-    @Option(names = "--min-run-ms", description = "shortest timed run of a point: small messages get more calls (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--min-run-ms",
+            description = "shortest timed run of a point: small messages get more calls (default ${DEFAULT-VALUE})")
     double minRunMs = 5;
 
     @Option(names = "--repeat", description = "runs per point; the median counts (default ${DEFAULT-VALUE})")
     int repeat = 3;
 
-    @Option(names = "--check-runs", description = "interleaved runs per size of the selector check: its ratios are"
-            + " medians over them and need more than the sweep's points (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--check-runs",
+            description = "interleaved runs per size of the selector check: its ratios are"
+                    + " medians over them and need more than the sweep's points (default ${DEFAULT-VALUE})")
     int checkRuns = 15;
 
-    @Option(names = "--check-passes", description = "passes through the sizes that share the check's runs, so that"
-            + " each size meets the machine at several moments, not in one spell (default 5, at most --check-runs)")
+    @Option(
+            names = "--check-passes",
+            description =
+                    "passes through the sizes that share the check's runs, so that"
+                            + " each size meets the machine at several moments, not in one spell (default 5, at most --check-runs)")
     Integer checkPasses;
 
     @Option(names = "--out", description = "tuning table to write (default: the cache place of this fingerprint)")
@@ -92,17 +105,24 @@ public final class Tuner implements Callable<Integer> {
     @Option(names = "--plot", description = "PNG plot to write (default: the table's name with .png)")
     Path plot;
 
-    @Option(names = "--validate", description = "after the sweep, compare best, table choice and model choice side by side")
+    @Option(
+            names = "--validate",
+            description = "after the sweep, compare best, table choice and model choice side by side")
     boolean validate;
 
     @Option(names = "--validate-only", description = "no sweep: validate the existing table given by --out")
     boolean validateOnly;
 
-    @Option(names = "--calibrate", paramLabel = "OPTIONS", arity = "0..1", fallbackValue = "",
-            description = "calibrate in this launch before the sweep and again after it, merging the two (by calibrate's"
-                    + " --merge-by), with these options of calibrate (one quoted argument, split at spaces; none for its"
-                    + " defaults), and write the calibration where the cost model reads it: the model is then priced in"
-                    + " the conditions that the sweep and the check meet")
+    @Option(
+            names = "--calibrate",
+            paramLabel = "OPTIONS",
+            arity = "0..1",
+            fallbackValue = "",
+            description =
+                    "calibrate in this launch before the sweep and again after it, merging the two (by calibrate's"
+                            + " --merge-by), with these options of calibrate (one quoted argument, split at spaces; none for its"
+                            + " defaults), and write the calibration where the cost model reads it: the model is then priced in"
+                            + " the conditions that the sweep and the check meet")
     String calibrateOptions;
 
     private Intracomm world;
@@ -120,17 +140,20 @@ public final class Tuner implements Callable<Integer> {
         List<Long> sizeList = ByteSizes.powersOfTwo(sizes);
         List<Long> chunkList = ByteSizes.powersOfTwo(chunks);
         if (chunkList.get(chunkList.size() - 1) > BcastOptions.MAX_CHUNK_BYTES || chunkList.get(0) < 64) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--chunks must lie within 64.."
-                    + BcastOptions.MAX_CHUNK_BYTES);
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--chunks must lie within 64.." + BcastOptions.MAX_CHUNK_BYTES);
         }
         if (iterations < 1 || warmup < 0 || repeat < 1 || checkRuns < 1 || maxRadix < 2 || !(minRunMs >= 0)) {
-            throw new CommandLine.ParameterException(new CommandLine(this),
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
                     "-i, --repeat, --check-runs >= 1, -x >= 0, --min-run-ms >= 0, --max-radix >= 2");
         }
         int passes = checkPasses != null ? checkPasses : Math.min(SelectorCheck.DEFAULT_PASSES, checkRuns);
         if (passes < 1 || passes > checkRuns) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--check-passes must lie within 1.."
-                    + checkRuns + " (--check-runs: each pass makes at least one run), got " + passes);
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--check-passes must lie within 1.." + checkRuns
+                            + " (--check-runs: each pass makes at least one run), got " + passes);
         }
         Calibrate calibrator = calibrator();
         BcastOptions base = BcastOptions.defaults();
@@ -168,8 +191,17 @@ public final class Tuner implements Callable<Integer> {
                 calibration = probe.explain(1).inputs().calibration();
             }
             if (rank == 0) {
-                write(new TuningTable(TuningTable.FORMAT_VERSION, fp, fp.id(), MemoryKind.HOST, Instant.now().toString(),
-                        calibration.isBuiltIn() ? null : calibration, entries), table, png);
+                write(
+                        new TuningTable(
+                                TuningTable.FORMAT_VERSION,
+                                fp,
+                                fp.id(),
+                                MemoryKind.HOST,
+                                Instant.now().toString(),
+                                calibration.isBuiltIn() ? null : calibration,
+                                entries),
+                        table,
+                        png);
             }
         }
         world.barrier();
@@ -181,7 +213,8 @@ public final class Tuner implements Callable<Integer> {
 
     /** A broadcast that reads no tuning table: the fingerprint, the layout and the calibration the model reads. */
     private HierarchicalBcast probe(BcastOptions base) throws MPIException {
-        return HierarchicalBcast.create(world, base.withAlgorithm(Algorithm.NATIVE).withTuningFile(Path.of("none")));
+        return HierarchicalBcast.create(
+                world, base.withAlgorithm(Algorithm.NATIVE).withTuningFile(Path.of("none")));
     }
 
     /**
@@ -212,12 +245,14 @@ public final class Tuner implements Callable<Integer> {
             return null;
         }
         Calibrate c = new Calibrate();
-        String[] args = calibrateOptions.isBlank() ? new String[0] : calibrateOptions.strip().split("\\s+");
+        String[] args = calibrateOptions.isBlank()
+                ? new String[0]
+                : calibrateOptions.strip().split("\\s+");
         try {
             MpiCommand.commandLine(c).parseArgs(args);
         } catch (CommandLine.ParameterException e) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--calibrate '" + calibrateOptions
-                    + "': " + e.getMessage());
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--calibrate '" + calibrateOptions + "': " + e.getMessage());
         }
         return c;
     }
@@ -230,8 +265,14 @@ public final class Tuner implements Callable<Integer> {
     }
 
     /** Every point of the sweep, measured; the best per size first in each entry's reasoning. */
-    private List<TuningTable.Entry> sweep(BcastOptions base, ClusterShape shape, List<Long> sizeList, List<Long> chunkList,
-                                          ByteBuffer buf, BcastClock clock) throws MPIException {
+    private List<TuningTable.Entry> sweep(
+            BcastOptions base,
+            ClusterShape shape,
+            List<Long> sizeList,
+            List<Long> chunkList,
+            ByteBuffer buf,
+            BcastClock clock)
+            throws MPIException {
         List<Config> configs = configs(shape, chunkList);
         List<List<TuningTable.Point>> points = new ArrayList<>();
         sizeList.forEach(s -> points.add(new ArrayList<>()));
@@ -239,11 +280,20 @@ public final class Tuner implements Callable<Integer> {
         for (Config c : configs) {
             total += sizeList.stream().filter(c::applies).count();
         }
-        try (ProgressBar bar = rank == 0 ? new ProgressBarBuilder().setTaskName("tune").setInitialMax(total)
-                .setConsumer(new ConsoleProgressBarConsumer(System.err)).setUpdateIntervalMillis(500).build() : null) {
+        try (ProgressBar bar = rank == 0
+                ? new ProgressBarBuilder()
+                        .setTaskName("tune")
+                        .setInitialMax(total)
+                        .setConsumer(new ConsoleProgressBarConsumer(System.err))
+                        .setUpdateIntervalMillis(500)
+                        .build()
+                : null) {
             for (Config c : configs) {
-                BcastOptions o = base.withAlgorithm(c.algorithm).withChunkBytes(c.chunk).withRadix(c.radix)
-                        .withIntra(c.intra).withTuningFile(Path.of("none"));
+                BcastOptions o = base.withAlgorithm(c.algorithm)
+                        .withChunkBytes(c.chunk)
+                        .withRadix(c.radix)
+                        .withIntra(c.intra)
+                        .withTuningFile(Path.of("none"));
                 try (HierarchicalBcast hb = HierarchicalBcast.create(world, o)) {
                     for (int s = 0; s < sizeList.size(); s++) {
                         long m = sizeList.get(s);
@@ -251,7 +301,9 @@ public final class Tuner implements Callable<Integer> {
                             continue;
                         }
                         double t = clock.seconds(() -> hb.bcast(buf, (int) m, MPI.BYTE, 0), repeat);
-                        int recorded = c.algorithm == Algorithm.NATIVE ? (int) Math.min(m, CostModel.NATIVE_SEGMENT_BYTES) : c.chunk;
+                        int recorded = c.algorithm == Algorithm.NATIVE
+                                ? (int) Math.min(m, CostModel.NATIVE_SEGMENT_BYTES)
+                                : c.chunk;
                         points.get(s).add(new TuningTable.Point(c.algorithm, recorded, c.radix, t, c.intra));
                         if (bar != null) {
                             bar.setExtraMessage(c + " @ " + m + " B");
@@ -267,9 +319,17 @@ public final class Tuner implements Callable<Integer> {
             if (p.isEmpty()) {
                 continue;
             }
-            TuningTable.Point best = p.stream().min(Comparator.comparingDouble(TuningTable.Point::seconds)).orElseThrow();
-            entries.add(new TuningTable.Entry(sizeList.get(s), best.algorithm(), best.chunkBytes(), best.radix(),
-                    best.seconds(), p, best.intra()));
+            TuningTable.Point best = p.stream()
+                    .min(Comparator.comparingDouble(TuningTable.Point::seconds))
+                    .orElseThrow();
+            entries.add(new TuningTable.Entry(
+                    sizeList.get(s),
+                    best.algorithm(),
+                    best.chunkBytes(),
+                    best.radix(),
+                    best.seconds(),
+                    p,
+                    best.intra()));
         }
         return entries;
     }
@@ -282,7 +342,8 @@ public final class Tuner implements Callable<Integer> {
 
         @Override
         public String toString() {
-            return algorithm == Algorithm.NATIVE ? "native"
+            return algorithm == Algorithm.NATIVE
+                    ? "native"
                     : Explanation.name(algorithm, intra) + " " + chunk / 1024 + "K k=" + radix;
         }
     }
@@ -299,7 +360,8 @@ public final class Tuner implements Callable<Integer> {
             }
             List<IntraNode> transports = a == Algorithm.HIERARCHICAL
                     ? CostModel.candidateIntra(shape, MemoryKind.HOST, IntraNode.AUTO).stream()
-                            .filter(t -> intra.contains(t.toString())).toList()
+                            .filter(t -> intra.contains(t.toString()))
+                            .toList()
                     : List.of(IntraNode.RING);
             for (IntraNode t : transports) {
                 for (long c : chunkList) {
@@ -323,8 +385,13 @@ public final class Tuner implements Callable<Integer> {
         System.out.println("# plot:  " + png);
         System.out.printf("# %-10s %-20s %-9s %-6s %s%n", "size", "best", "chunk", "radix", "latency(us)");
         for (TuningTable.Entry e : t.entries()) {
-            System.out.printf("  %-10d %-20s %-9d %-6d %.1f%n", e.bytes(), Explanation.name(e.algorithm(), e.intra()),
-                    e.chunkBytes(), e.radix(), e.seconds() * 1e6);
+            System.out.printf(
+                    "  %-10d %-20s %-9d %-6d %.1f%n",
+                    e.bytes(),
+                    Explanation.name(e.algorithm(), e.intra()),
+                    e.chunkBytes(),
+                    e.radix(),
+                    e.seconds() * 1e6);
         }
         System.out.flush();
     }

@@ -22,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * the state a single rank computes, bit for bit; bad options fail once, clearly, before any traffic.
  */
 class OceanModelMpiTest {
-    private static final String[] SMALL = {"--nx", "40", "--ny", "26", "--forcing-every", "2", "--warmup", "3",
-            "--no-progress"};
+    private static final String[] SMALL = {
+        "--nx", "40", "--ny", "26", "--forcing-every", "2", "--warmup", "3", "--no-progress"
+    };
 
     @TempDir
     Path tmp;
@@ -58,8 +59,13 @@ class OceanModelMpiTest {
     void nativeAndHierarchicalOnTwoVirtualNodesMatchOneRankBitForBit() throws Exception {
         JsonNode one = run(MpiLaunch.program(OceanModel.class).ranks(1), "one", "--impl", "native");
         String reference = checksums(one).get(0);
-        JsonNode four = run(MpiLaunch.program(OceanModel.class).nodeSizes("2,2"), "four",
-                "--impl", "native,hierarchical", "--repeat", "2");
+        JsonNode four = run(
+                MpiLaunch.program(OceanModel.class).nodeSizes("2,2"),
+                "four",
+                "--impl",
+                "native,hierarchical",
+                "--repeat",
+                "2");
         assertEquals("[0, 1] + [2, 3]", four.get("nodes").asText());
         assertTrue(four.get("bit_identical").asBoolean());
         List<String> sums = checksums(four);
@@ -72,19 +78,26 @@ class OceanModelMpiTest {
     void unevenNodesAndAnIoRankOtherThanZeroGiveTheSameState() throws Exception {
         String reference = checksums(run(MpiLaunch.program(OceanModel.class).ranks(1), "one", "--impl", "native"))
                 .get(0);
-        JsonNode uneven = run(MpiLaunch.program(OceanModel.class).nodeSizes("1,3"), "uneven",
-                "--impl", "hierarchical,native", "--io-rank", "3");
+        JsonNode uneven = run(
+                MpiLaunch.program(OceanModel.class).nodeSizes("1,3"),
+                "uneven",
+                "--impl",
+                "hierarchical,native",
+                "--io-rank",
+                "3");
         checksums(uneven).forEach(c -> assertEquals(reference, c, "wind from rank 3 on nodes 1+3"));
         // A different run length must change the checksum: it sees the state, not just the setup.
-        JsonNode longer = run(MpiLaunch.program(OceanModel.class).ranks(1), "longer", "--impl", "native",
-                "--steps", "61");
+        JsonNode longer =
+                run(MpiLaunch.program(OceanModel.class).ranks(1), "longer", "--impl", "native", "--steps", "61");
         assertNotEquals(reference, checksums(longer).get(0));
     }
 
     @Test
     void gridSmallerThanTheRankCountFailsOnceWithAClearMessage() {
-        MpiOutcome out = MpiLaunch.program(OceanModel.class).nodeSizes("2,2")
-                .args("--nx", "16", "--ny", "3", "--no-progress").run();
+        MpiOutcome out = MpiLaunch.program(OceanModel.class)
+                .nodeSizes("2,2")
+                .args("--nx", "16", "--ny", "3", "--no-progress")
+                .run();
         assertFalse(out.timedOut(), out.describe("timed out"));
         assertNotEquals(0, out.exitCode(), out.describe("exit status 0 for a bad grid"));
         String message = "the grid has 3 rows (--ny) but 4 ranks";

@@ -1,12 +1,11 @@
 package org.hbcast.bench.ocean;
 
-import org.hbcast.plan.Algorithm;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import org.hbcast.plan.Algorithm;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.ParameterException;
 
@@ -20,7 +19,8 @@ class OceanModelOptionsTest {
     }
 
     private static String settingsError(int ranks, String... args) {
-        return assertThrows(ParameterException.class, () -> parse(args).settings(ranks)).getMessage();
+        return assertThrows(ParameterException.class, () -> parse(args).settings(ranks))
+                .getMessage();
     }
 
     @Test
@@ -28,7 +28,9 @@ class OceanModelOptionsTest {
         OceanSettings s = parse().settings(4);
         assertEquals(512, s.nx());
         assertEquals(5, s.forcingEvery());
-        assertEquals(List.of("native", "hierarchical"), List.copyOf(parse().algorithms().keySet()));
+        assertEquals(
+                List.of("native", "hierarchical"),
+                List.copyOf(parse().algorithms().keySet()));
         assertEquals(Algorithm.HIERARCHICAL, parse().algorithms().get("hierarchical"));
     }
 
@@ -50,15 +52,17 @@ class OceanModelOptionsTest {
 
     @Test
     void unknownImplementation() {
-        String m = assertThrows(ParameterException.class,
-                () -> parse("--impl", "native,ring").algorithms()).getMessage();
+        String m = assertThrows(ParameterException.class, () -> parse("--impl", "native,ring")
+                        .algorithms())
+                .getMessage();
         assertTrue(m.contains("unknown implementation 'ring'"), m);
     }
 
     @Test
     void repeatedImplementation() {
-        String m = assertThrows(ParameterException.class,
-                () -> parse("--impl", "native,native").algorithms()).getMessage();
+        String m = assertThrows(ParameterException.class, () -> parse("--impl", "native,native")
+                        .algorithms())
+                .getMessage();
         assertTrue(m.contains("'native' twice"), m);
     }
 

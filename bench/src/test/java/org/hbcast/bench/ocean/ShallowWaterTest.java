@@ -14,9 +14,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** The physics of the model on strips in one process. */
 class ShallowWaterTest {
     /** 50 km cells; friction of about a day so a small basin spins up in a few thousand steps. */
-    private static final OceanParameters FAST = OceanParameters.midLatitude(50).withDrag(1e-5).withViscosity(1e4);
+    private static final OceanParameters FAST =
+            OceanParameters.midLatitude(50).withDrag(1e-5).withViscosity(1e4);
     /** No friction, no viscosity: only the scheme can damp or amplify. */
-    private static final OceanParameters INVISCID = OceanParameters.midLatitude(50).withDrag(0).withViscosity(0);
+    private static final OceanParameters INVISCID =
+            OceanParameters.midLatitude(50).withDrag(0).withViscosity(0);
 
     @Test
     void fluidAtRestWithoutWindStaysExactlyAtRest() throws Exception {
@@ -59,8 +61,8 @@ class ShallowWaterTest {
     @Test
     void aTimeStepBeyondTheGravityWaveLimitIsRejectedAndWouldBlowUp() throws Exception {
         OceanParameters tooLong = INVISCID.withCfl(0.8);
-        IllegalArgumentException rejected = assertThrows(IllegalArgumentException.class,
-                () -> tooLong.checkStable(32 * tooLong.dy()));
+        IllegalArgumentException rejected =
+                assertThrows(IllegalArgumentException.class, () -> tooLong.checkStable(32 * tooLong.dy()));
         assertTrue(rejected.getMessage().contains("cfl 0.800 is unstable"), rejected.getMessage());
         Basin b = new Basin(32, 32, 1, tooLong).hump(1.0);
         double e0 = b.energy();

@@ -26,7 +26,8 @@ class StripLayoutTest {
 
     @Test
     void moreStripsThanRowsIsRefused() {
-        String m = assertThrows(IllegalArgumentException.class, () -> new StripLayout(8, 3, 4)).getMessage();
+        String m = assertThrows(IllegalArgumentException.class, () -> new StripLayout(8, 3, 4))
+                .getMessage();
         assertTrue(m.contains("3 rows (--ny) but 4 ranks"), m);
     }
 

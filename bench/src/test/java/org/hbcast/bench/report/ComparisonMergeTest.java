@@ -61,15 +61,23 @@ class ComparisonMergeTest {
     void mediansOverRoundsBestNativeAndRatio() {
         long[] sizes = {1, 1 << 20};
         Map<String, List<RunFile>> runs = new LinkedHashMap<>();
-        runs.put("tuned", List.of(nativeRun(TWO_NODES, sizes, 10, 1000), nativeRun(TWO_NODES, sizes, 30, 3000),
-                nativeRun(TWO_NODES, sizes, 20, 2000)));
+        runs.put(
+                "tuned",
+                List.of(
+                        nativeRun(TWO_NODES, sizes, 10, 1000),
+                        nativeRun(TWO_NODES, sizes, 30, 3000),
+                        nativeRun(TWO_NODES, sizes, 20, 2000)));
         runs.put("adapt", List.of(nativeRun(TWO_NODES, sizes, 15, 900), nativeRun(TWO_NODES, sizes, 25, 800)));
         // hbcast's own native is fastest at 1 B but is no candidate for best native.
-        runs.put(Config.HBCAST, List.of(run(TWO_NODES, List.of("native", "auto"), sizes,
-                new double[][] {{1, 16}, {2000, 500}}, null)));
-        Comparison c = ComparisonMerge.merge("virtual2x2", List.of(hbcast(3), openMpi("adapt", 2), openMpi("tuned", 1)), runs);
+        runs.put(
+                Config.HBCAST,
+                List.of(run(TWO_NODES, List.of("native", "auto"), sizes, new double[][] {{1, 16}, {2000, 500}}, null)));
+        Comparison c =
+                ComparisonMerge.merge("virtual2x2", List.of(hbcast(3), openMpi("adapt", 2), openMpi("tuned", 1)), runs);
 
-        assertEquals(List.of("tuned", "adapt", "native", "auto"), c.columns().stream().map(Comparison.Column::name).toList());
+        assertEquals(
+                List.of("tuned", "adapt", "native", "auto"),
+                c.columns().stream().map(Comparison.Column::name).toList());
         assertEquals(3, c.rounds());
         assertEquals(4, c.ranks());
         assertFalse(c.singleNode());
@@ -92,10 +100,13 @@ class ComparisonMergeTest {
         Map<String, List<RunFile>> runs = new LinkedHashMap<>();
         runs.put("tuned", List.of(nativeRun(ONE_NODE, both, 10, 20), nativeRun(ONE_NODE, first, 30)));
         runs.put("han", List.of());
-        Config han = new Config("han", 2, true, "--mca coll_han_priority 100", "coll/han: comm has only local processes", null);
+        Config han = new Config(
+                "han", 2, true, "--mca coll_han_priority 100", "coll/han: comm has only local processes", null);
         Comparison c = ComparisonMerge.merge("node4", List.of(openMpi("tuned", 1), han), runs);
 
-        assertEquals(List.of("tuned", "han"), c.columns().stream().map(Comparison.Column::name).toList());
+        assertEquals(
+                List.of("tuned", "han"),
+                c.columns().stream().map(Comparison.Column::name).toList());
         assertEquals(20.0, c.rows().get(0).latencyUs().get("tuned"), "median of 10 and 30");
         assertEquals(20.0, c.rows().get(1).latencyUs().get("tuned"), "the one round that has size 2");
         assertFalse(c.rows().get(0).latencyUs().containsKey("han"));
@@ -106,8 +117,10 @@ class ComparisonMergeTest {
     @Test
     void noOpenMpiDataMeansNoBestNative() {
         long[] sizes = {8};
-        Comparison c = ComparisonMerge.merge("node4", List.of(hbcast(1)), Map.of(Config.HBCAST,
-                List.of(run(ONE_NODE, List.of("auto"), sizes, new double[][] {{5}}, null))));
+        Comparison c = ComparisonMerge.merge(
+                "node4",
+                List.of(hbcast(1)),
+                Map.of(Config.HBCAST, List.of(run(ONE_NODE, List.of("auto"), sizes, new double[][] {{5}}, null))));
         assertNull(c.rows().get(0).bestNative());
         assertNull(c.rows().get(0).bestNativeName());
         assertNull(c.rows().get(0).ratio());
@@ -116,8 +129,14 @@ class ComparisonMergeTest {
     @Test
     void copyBoundOnOneNodeFromSixtyFourKibibytes() {
         long[] sizes = {32 * Sizes.KIB, 64 * Sizes.KIB, Sizes.MIB};
-        Comparison c = ComparisonMerge.merge("node4", List.of(hbcast(1)), Map.of(Config.HBCAST,
-                List.of(run(ONE_NODE, List.of("auto"), sizes, new double[][] {{10}, {20}, {400}}, new double[] {1, 4, 100}))));
+        Comparison c = ComparisonMerge.merge(
+                "node4",
+                List.of(hbcast(1)),
+                Map.of(
+                        Config.HBCAST,
+                        List.of(run(ONE_NODE, List.of("auto"), sizes, new double[][] {{10}, {20}, {400}}, new double[] {
+                            1, 4, 100
+                        }))));
         assertNull(c.rows().get(0).copyBoundFraction(), "below 64 KiB");
         assertEquals(3 * 4 / 20.0, c.rows().get(1).copyBoundFraction(), 1e-12);
         assertEquals(3 * 100 / 400.0, c.rows().get(2).copyBoundFraction(), 1e-12);
@@ -131,7 +150,8 @@ class ComparisonMergeTest {
         Map<String, List<RunFile>> runs = new LinkedHashMap<>();
         runs.put("tuned", List.of(nativeRun(ONE_NODE, sizes, 1)));
         runs.put("adapt", List.of(nativeRun(TWO_NODES, sizes, 1)));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> ComparisonMerge.merge("x", List.of(openMpi("tuned", 1), openMpi("adapt", 2)), runs));
         assertTrue(e.getMessage().contains("adapt") && e.getMessage().contains("tuned"), e.getMessage());
     }
@@ -139,9 +159,10 @@ class ComparisonMergeTest {
     @Test
     void openMpiConfigMeasuredWithOurImplementationIsRefused() {
         long[] sizes = {1};
-        Map<String, List<RunFile>> runs = Map.of("tuned",
-                List.of(run(ONE_NODE, List.of("native", "auto"), sizes, new double[][] {{1, 2}}, null)));
-        assertThrows(IllegalArgumentException.class, () -> ComparisonMerge.merge("x", List.of(openMpi("tuned", 1)), runs));
+        Map<String, List<RunFile>> runs = Map.of(
+                "tuned", List.of(run(ONE_NODE, List.of("native", "auto"), sizes, new double[][] {{1, 2}}, null)));
+        assertThrows(
+                IllegalArgumentException.class, () -> ComparisonMerge.merge("x", List.of(openMpi("tuned", 1)), runs));
     }
 
     @Test
@@ -150,13 +171,15 @@ class ComparisonMergeTest {
         Map<String, List<RunFile>> runs = new LinkedHashMap<>();
         runs.put("auto", List.of(nativeRun(ONE_NODE, sizes, 1)));
         runs.put(Config.HBCAST, List.of(run(ONE_NODE, List.of("auto"), sizes, new double[][] {{1}}, null)));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> ComparisonMerge.merge("x", List.of(openMpi("auto", 1), hbcast(2)), runs));
     }
 
     @Test
     void nothingToMergeIsAnError() {
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> ComparisonMerge.merge("x", List.of(openMpi("tuned", 1)), Map.of("tuned", List.of())));
     }
 }

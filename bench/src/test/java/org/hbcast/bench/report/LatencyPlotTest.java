@@ -24,8 +24,12 @@ class LatencyPlotTest {
     @Test
     void writesAPngWithOneSeriesPerColumn(@TempDir Path dir) throws IOException {
         long[] sizes = {1, 1024, Sizes.MIB};
-        Comparison c = ComparisonMerge.merge("node4", List.of(ComparisonMergeTest.openMpi("tuned", 1)),
-                Map.of("tuned", List.of(ComparisonMergeTest.nativeRun(ComparisonMergeTest.ONE_NODE, sizes, 3, 9, 700))));
+        Comparison c = ComparisonMerge.merge(
+                "node4",
+                List.of(ComparisonMergeTest.openMpi("tuned", 1)),
+                Map.of(
+                        "tuned",
+                        List.of(ComparisonMergeTest.nativeRun(ComparisonMergeTest.ONE_NODE, sizes, 3, 9, 700))));
         assertEquals(1, LatencyPlot.chart(c).getSeriesMap().size());
         Path png = LatencyPlot.write(c, dir.resolve("plot"));
         assertEquals(dir.resolve("plot.png"), png);
@@ -37,8 +41,12 @@ class LatencyPlotTest {
 
     @Test
     void nothingToPlotIsAnError(@TempDir Path dir) {
-        Comparison c = ComparisonMerge.merge("node4", List.of(ComparisonMergeTest.openMpi("tuned", 1)),
-                Map.of("tuned", List.of(ComparisonMergeTest.nativeRun(ComparisonMergeTest.ONE_NODE, new long[] {1}, 0))));
+        Comparison c = ComparisonMerge.merge(
+                "node4",
+                List.of(ComparisonMergeTest.openMpi("tuned", 1)),
+                Map.of(
+                        "tuned",
+                        List.of(ComparisonMergeTest.nativeRun(ComparisonMergeTest.ONE_NODE, new long[] {1}, 0))));
         assertThrows(IOException.class, () -> LatencyPlot.write(c, dir.resolve("empty.png")));
     }
 }

@@ -23,9 +23,20 @@ class MarkdownReportTest {
         Map<String, List<RunFile>> runs = new LinkedHashMap<>();
         runs.put("tuned", List.of(nativeRun(ONE_NODE, sizes, 10, 100, 2000, 100000)));
         runs.put("han", List.of());
-        runs.put(Config.HBCAST, List.of(run(ONE_NODE, List.of("native", "auto"), sizes,
-                new double[][] {{9, 10.5}, {90, 100}, {1900, 1000}, {99000, 50000}}, new double[] {0.01, 5, 100, 7500})));
-        Config han = new Config("han", 2, true, "--mca coll_han_priority 100", "coll/han on MPI_COMM_WORLD: comm has only local processes",
+        runs.put(
+                Config.HBCAST,
+                List.of(run(
+                        ONE_NODE,
+                        List.of("native", "auto"),
+                        sizes,
+                        new double[][] {{9, 10.5}, {90, 100}, {1900, 1000}, {99000, 50000}},
+                        new double[] {0.01, 5, 100, 7500})));
+        Config han = new Config(
+                "han",
+                2,
+                true,
+                "--mca coll_han_priority 100",
+                "coll/han on MPI_COMM_WORLD: comm has only local processes",
                 null);
         return ComparisonMerge.merge("node4", List.of(openMpi("tuned", 1), han, hbcast(3)), runs);
     }
@@ -34,19 +45,23 @@ class MarkdownReportTest {
     void tableHasEveryColumnAndOneRowPerSize() {
         String md = MarkdownReport.render(oneNode());
         List<String> table = md.lines().filter(l -> l.startsWith("|")).toList();
-        assertEquals("| size | tuned | han | native | auto | best native | best native / auto | memcpy GB/s | copy bound / auto |",
+        assertEquals(
+                "| size | tuned | han | native | auto | best native | best native / auto | memcpy GB/s | copy bound / auto |",
                 table.get(0));
         assertEquals(2 + 4, table.size(), md);
         assertEquals("| 1 B | 10.00 | n/a | 9.00 | 10.50 | 10.00 (tuned) | 0.95x | 0.10 | n/a |", table.get(2));
-        assertEquals("| 1 MiB | 2000.00 | n/a | 1900.00 | 1000.00 | 2000.00 (tuned) | 2.00x | 10.49 | 30% |", table.get(4));
+        assertEquals(
+                "| 1 MiB | 2000.00 | n/a | 1900.00 | 1000.00 | 2000.00 (tuned) | 2.00x | 10.49 | 30% |", table.get(4));
         assertTrue(md.startsWith("### Broadcast latency (us), node4: 4 ranks on 1 node [4], median of 1 round"), md);
     }
 
     @Test
     void notesSayWhatWasNotMeasuredAndWhy() {
         String md = MarkdownReport.render(oneNode());
-        assertTrue(md.contains("`han`: Open MPI's own bcast through the Java bindings, `--mca coll_han_priority 100`;"
-                + " **not measured**: coll/han on MPI_COMM_WORLD: comm has only local processes"), md);
+        assertTrue(
+                md.contains("`han`: Open MPI's own bcast through the Java bindings, `--mca coll_han_priority 100`;"
+                        + " **not measured**: coll/han on MPI_COMM_WORLD: comm has only local processes"),
+                md);
         assertTrue(md.contains("`tuned`: Open MPI's own bcast through the Java bindings, default MCA parameters"), md);
     }
 
@@ -62,13 +77,17 @@ class MarkdownReportTest {
         assertEquals("worst 30% at 1 MiB", goals.get(2).measured());
         assertFalse(goals.get(2).met());
         String md = MarkdownReport.render(oneNode());
-        assertTrue(md.contains("- >= 1 MiB on one node: auto >= 60% of the copy bound: worst 30% at 1 MiB -> NOT met"), md);
+        assertTrue(
+                md.contains("- >= 1 MiB on one node: auto >= 60% of the copy bound: worst 30% at 1 MiB -> NOT met"),
+                md);
     }
 
     @Test
     void acrossNodesThereIsNoCopyBoundAndGapsAreMarked() {
         long[] sizes = {1};
-        Comparison c = ComparisonMerge.merge("testbed2x2", List.of(openMpi("tuned", 1), openMpi("adapt", 2)),
+        Comparison c = ComparisonMerge.merge(
+                "testbed2x2",
+                List.of(openMpi("tuned", 1), openMpi("adapt", 2)),
                 Map.of("tuned", List.of(nativeRun(TWO_NODES, sizes, 4)), "adapt", List.of()));
         String md = MarkdownReport.render(c);
         assertTrue(md.contains("| 1 B | 4.00 | n/a | 4.00 (tuned) | n/a |"), md);

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 class MemoryProbeTest {
     @Test
     void addedCountsOneForOne() {
-        assertEquals(List.of("/dev/urandom"), MemoryProbe.added(List.of("a", "socket:[1]"),
-                List.of("a", "/dev/urandom", "socket:[1]")));
+        assertEquals(
+                List.of("/dev/urandom"),
+                MemoryProbe.added(List.of("a", "socket:[1]"), List.of("a", "/dev/urandom", "socket:[1]")));
         assertEquals(List.of("a"), MemoryProbe.added(List.of("a"), List.of("a", "a")), "a second one of the same");
         assertEquals(List.of(), MemoryProbe.added(List.of("a", "b"), List.of("a")), "closed ones are not added");
     }

@@ -1,25 +1,30 @@
 package org.hbcast.bench.soak;
 
-import org.hbcast.plan.Algorithm;
-
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.hbcast.plan.Algorithm;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.junit.jupiter.api.Test;
 
 /** A short soak on 4 ranks in 2 virtual nodes: every call verified, no error, memory flat. */
 class SoakMpiTest {
-    private static final Pattern RESULT = Pattern.compile(Soak.RESULT + " calls=(\\d+) bytes=(\\d+) errors=(\\d+) .*memory=(\\w+)");
+    private static final Pattern RESULT =
+            Pattern.compile(Soak.RESULT + " calls=(\\d+) bytes=(\\d+) errors=(\\d+) .*memory=(\\w+)");
 
     @Test
     void shortSoakHasNoErrorsAndFlatMemory() {
-        MpiOutcome out = MpiLaunch.program(Soak.class).nodeSizes("2,2").timeout(Duration.ofSeconds(240))
-                .jvmOption("-Xms384m").jvmOption("-Xmx384m").jvmOption("-XX:+AlwaysPreTouch")
-                .args("--duration", "40s", "--seed", "7", "--max-bytes", "64M", "--no-progress").run();
+        MpiOutcome out = MpiLaunch.program(Soak.class)
+                .nodeSizes("2,2")
+                .timeout(Duration.ofSeconds(240))
+                .jvmOption("-Xms384m")
+                .jvmOption("-Xmx384m")
+                .jvmOption("-XX:+AlwaysPreTouch")
+                .args("--duration", "40s", "--seed", "7", "--max-bytes", "64M", "--no-progress")
+                .run();
         Matcher m = RESULT.matcher(out.output());
         assertTrue(m.find(), out.describe("no " + Soak.RESULT + " line"));
         assertTrue(Long.parseLong(m.group(1)) > 50, out.describe("too few calls"));

@@ -23,14 +23,16 @@ class CurveMessagesTest {
 
     @Test
     void fromEightKibChunksTheMemorySizedMessagesFollow() {
-        assertEquals(List.of(64 * K, 128 * K, 256 * K, 512 * K, 4 * M, 16 * M, 64 * M), Calibrate.curveMessages(32 * K, 8));
+        assertEquals(
+                List.of(64 * K, 128 * K, 256 * K, 512 * K, 4 * M, 16 * M, 64 * M), Calibrate.curveMessages(32 * K, 8));
         assertEquals(List.of(M, 2 * M, 4 * M, 8 * M, 16 * M, 64 * M), Calibrate.curveMessages(512 * K, 8));
         assertEquals(List.of(8 * M, 16 * M, 32 * M, 64 * M), Calibrate.curveMessages(4 * M, 8));
     }
 
     @Test
     void theSlotsEdgeIsLeftOutWhereItRepeatsAPointOrOutgrowsTheCurve() {
-        assertEquals(List.of(2 * K, 4 * K, 16 * K), Calibrate.curveMessages(K, 4), "4 slots: already the 4-chunk point");
+        assertEquals(
+                List.of(2 * K, 4 * K, 16 * K), Calibrate.curveMessages(K, 4), "4 slots: already the 4-chunk point");
         assertEquals(List.of(2 * K, 4 * K, 16 * K), Calibrate.curveMessages(K, 1), "one slot waits at every chunk");
         assertEquals(List.of(8 * M, 16 * M, 64 * M), Calibrate.curveMessages(4 * M, 64), "256 MiB is past the curve");
         for (int slots = 1; slots <= 64; slots++) {
@@ -39,7 +41,9 @@ class CurveMessagesTest {
                 for (int i = 1; i < sizes.size(); i++) {
                     assertTrue(sizes.get(i - 1) < sizes.get(i), "ascending: " + sizes);
                 }
-                assertTrue(sizes.get(0) == 2 * c && sizes.get(sizes.size() - 1) <= Calibrate.LARGEST_CURVE_MESSAGE, sizes::toString);
+                assertTrue(
+                        sizes.get(0) == 2 * c && sizes.get(sizes.size() - 1) <= Calibrate.LARGEST_CURVE_MESSAGE,
+                        sizes::toString);
             }
         }
     }
@@ -47,7 +51,8 @@ class CurveMessagesTest {
     @Test
     void pointsAreTimedMessageSizeByMessageSizeEachOnce() {
         List<Long> chunks = List.of(16 * K, 32 * K, 64 * K);
-        List<List<Long>> messages = chunks.stream().map(c -> Calibrate.curveMessages(c, 8)).toList();
+        List<List<Long>> messages =
+                chunks.stream().map(c -> Calibrate.curveMessages(c, 8)).toList();
         SortedMap<Long, List<int[]>> blocks = Calibrate.byMessage(chunks, messages);
         // 128 KiB: 8 chunks of 16 KiB, 4 of 32 KiB and 2 of 64 KiB, rivals side by side, by chunk size.
         assertEquals(List.of("0:3", "1:2", "2:1"), names(blocks.get(128 * K)));

@@ -29,8 +29,9 @@ class PassSamplesTest {
         // fast spell (point 1 1.7 times the best), 2-3 a slow one (point 0 1.1 times), and in pass 4
         // a slow spell began while point 0 ran, after point 1's run: point 0 looks 3 times dearer.
         PassSamples s = new PassSamples(3, 5);
-        double[][] byPass = {{10e-6, 17e-6, 5e-6}, {10e-6, 17e-6, 5e-6}, {33e-6, 30e-6, 6e-6}, {33e-6, 30e-6, 6e-6},
-            {90e-6, 30e-6, 7e-6}};
+        double[][] byPass = {
+            {10e-6, 17e-6, 5e-6}, {10e-6, 17e-6, 5e-6}, {33e-6, 30e-6, 6e-6}, {33e-6, 30e-6, 6e-6}, {90e-6, 30e-6, 7e-6}
+        };
         for (int pass = 0; pass < 5; pass++) {
             for (int point = 0; point < 3; point++) {
                 s.add(point, pass, byPass[pass][point]);
@@ -47,14 +48,20 @@ class PassSamplesTest {
             steady.add(0, pass, 10e-6 * (pass + 1));
             steady.add(1, pass, 12e-6 * (pass + 1));
         }
-        assertArrayEquals(new double[] {20e-6, 24e-6}, steady.figures(List.of(new int[] {0, 1})), 1e-12,
+        assertArrayEquals(
+                new double[] {20e-6, 24e-6},
+                steady.figures(List.of(new int[] {0, 1})),
+                1e-12,
                 "a spell that slows every point alike changes nothing: the median pass");
         PassSamples few = new PassSamples(2, PassSamples.TRIMMED_FROM - 1);
         for (int pass = 0; pass < PassSamples.TRIMMED_FROM - 1; pass++) {
             few.add(0, pass, 10e-6);
             few.add(1, pass, pass == 0 ? 20e-6 : 10e-6);
         }
-        assertEquals(10e-6 * (2 + 1 + 1) / 3, few.figures(List.of(new int[] {0, 1}))[1], 1e-12,
+        assertEquals(
+                10e-6 * (2 + 1 + 1) / 3,
+                few.figures(List.of(new int[] {0, 1}))[1],
+                1e-12,
                 "with fewer passes every pass counts");
     }
 

@@ -13,7 +13,9 @@ class SelectorCheckTest {
             for (int passes = 1; passes <= runs; passes++) {
                 int r = runs;
                 int p = passes;
-                int[] split = IntStream.range(0, passes).map(i -> SelectorCheck.runsInPass(r, p, i)).toArray();
+                int[] split = IntStream.range(0, passes)
+                        .map(i -> SelectorCheck.runsInPass(r, p, i))
+                        .toArray();
                 assertEquals(runs, IntStream.of(split).sum(), runs + " runs in " + passes + " passes");
                 assertEquals(split[0], IntStream.of(split).max().orElseThrow());
                 assertTrue(split[0] - split[passes - 1] <= 1, runs + " in " + passes);

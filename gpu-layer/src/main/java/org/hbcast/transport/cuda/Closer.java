@@ -3,48 +3,35 @@ package org.hbcast.transport.cuda;
 import java.io.IOException;
 
 /** Runs every release step even when one fails, and rethrows the first failure: for close methods. */
-final class Closer
-{
+final class Closer {
     /** One release step. */
     @FunctionalInterface
-    interface Step
-    {
+    interface Step {
         void run() throws Exception;
     }
 
     private Exception first;
 
-    void run(final Step step)
-    {
-        try
-        {
+    void run(final Step step) {
+        try {
             step.run();
-        }
-        catch (final Exception ex)
-        {
-            if (first == null)
-            {
+        } catch (final Exception ex) {
+            if (first == null) {
                 first = ex;
-            }
-            else
-            {
+            } else {
                 first.addSuppressed(ex);
             }
         }
     }
 
-    void rethrow() throws IOException
-    {
-        if (first instanceof IOException io)
-        {
+    void rethrow() throws IOException {
+        if (first instanceof IOException io) {
             throw io;
         }
-        if (first instanceof RuntimeException runtime)
-        {
+        if (first instanceof RuntimeException runtime) {
             throw runtime;
         }
-        if (first != null)
-        {
+        if (first != null) {
             throw new IOException(first);
         }
     }

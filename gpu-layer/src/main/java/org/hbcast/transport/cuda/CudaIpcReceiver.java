@@ -1,13 +1,11 @@
 package org.hbcast.transport.cuda;
 
+import java.io.IOException;
 import org.hbcast.device.CudaStream;
 import org.hbcast.device.DeviceBuffer;
-
 import org.hbcast.engine.ChunkReceiver;
 import org.hbcast.transport.shm.LinkControl;
 import org.hbcast.transport.shm.ShmInbox;
-
-import java.io.IOException;
 
 /**
  * The receiving end of a CUDA IPC ring link: this rank's control block (its {@link ShmInbox}, whose
@@ -20,8 +18,7 @@ import java.io.IOException;
  * hands the slot back (HEAD) only once that event, and with it every copy that read the slot on the
  * shared stream (the forward to the right neighbour included), has completed.
  */
-public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<DeviceBuffer>, AutoCloseable
-{
+public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<DeviceBuffer>, AutoCloseable {
     private final ShmInbox inbox;
     private final LinkControl control;
     private final DeviceBuffer slotMemory;
@@ -35,14 +32,12 @@ public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<
      * A receiver over this rank's control block {@code control} and slots {@code slotMemory}
      * of geometry {@code slots}, copying on {@code stream}. Owns neither the slots nor the stream.
      */
-    public CudaIpcReceiver(final ShmInbox control, final DeviceSlots slots, final DeviceBuffer slotMemory,
-        final CudaStream stream)
-    {
+    public CudaIpcReceiver(
+            final ShmInbox control, final DeviceSlots slots, final DeviceBuffer slotMemory, final CudaStream stream) {
         super(control, control.slotCount(), slots, stream);
-        if (slotMemory.bytes() < slots.totalBytes())
-        {
-            throw new IllegalArgumentException("slot memory of " + slotMemory.bytes() + " bytes, " + slots +
-                " need " + slots.totalBytes());
+        if (slotMemory.bytes() < slots.totalBytes()) {
+            throw new IllegalArgumentException(
+                    "slot memory of " + slotMemory.bytes() + " bytes, " + slots + " need " + slots.totalBytes());
         }
         this.inbox = control;
         this.control = control.control();
@@ -52,8 +47,7 @@ public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<
     }
 
     /** The next broadcast arrives through the slots into {@code buffer}. Only between broadcasts. */
-    public void bindSlots(final DeviceBuffer buffer)
-    {
+    public void bindSlots(final DeviceBuffer buffer) {
         requireSettled();
         mode = LinkMode.SLOTS;
         bound = buffer;
@@ -63,8 +57,7 @@ public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<
      * The next broadcast arrives straight in {@code buffer}, whose descriptor the left neighbour has
      * received. Only between broadcasts.
      */
-    public void bindDirect(final DeviceBuffer buffer)
-    {
+    public void bindDirect(final DeviceBuffer buffer) {
         requireSettled();
         mode = LinkMode.DIRECT;
         bound = buffer;
@@ -72,10 +65,8 @@ public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<
     }
 
     @Override
-    public boolean hasChunk()
-    {
-        if (taken < knownTail)
-        {
+    public boolean hasChunk() {
+        if (taken < knownTail) {
             return true;
         }
         knownTail = control.tail();
@@ -83,40 +74,36 @@ public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<
     }
 
     @Override
-    public int chunkLength()
-    {
+    public int chunkLength() {
         return control.length(taken);
     }
 
     @Override
-    public DeviceBuffer chunkMemory()
-    {
+    public DeviceBuffer chunkMemory() {
         return mode == LinkMode.DIRECT ? bound : slotMemory;
     }
 
     @Override
-    public long chunkOffset()
-    {
+    public long chunkOffset() {
         return mode == LinkMode.DIRECT ? directOffset : slots.offset(taken);
     }
 
     @Override
-    public void copyChunk(final DeviceBuffer dest, final long dstOffset, final int length)
-    {
+    public void copyChunk(final DeviceBuffer dest, final long dstOffset, final int length) {
         checkChunk(dest, dstOffset, length);
-        if (mode == LinkMode.DIRECT && dest == bound && dstOffset == directOffset)
-        {
+        if (mode == LinkMode.DIRECT && dest == bound && dstOffset == directOffset) {
             return;
         }
-        copy(dest.address() + dstOffset, chunkMemory().address() + chunkOffset(), length,
-            "cudaMemcpyAsync from a ring slot");
+        copy(
+                dest.address() + dstOffset,
+                chunkMemory().address() + chunkOffset(),
+                length,
+                "cudaMemcpyAsync from a ring slot");
     }
 
     @Override
-    public void release()
-    {
-        if (mode == LinkMode.DIRECT)
-        {
+    public void release() {
+        if (mode == LinkMode.DIRECT) {
             directOffset += chunkLength();
             taken++;
             // Nothing of ours reads the left neighbour's writes later in a way that needs the credit held.
@@ -128,12 +115,10 @@ public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<
     }
 
     @Override
-    public int poll()
-    {
+    public int poll() {
         int released = 0;
         long head = inbox.consumed();
-        while (head < taken && events.isComplete(head))
-        {
+        while (head < taken && events.isComplete(head)) {
             inbox.release();
             head++;
             released++;
@@ -142,29 +127,25 @@ public final class CudaIpcReceiver extends CudaLinkEnd implements ChunkReceiver<
     }
 
     @Override
-    public boolean isSettled()
-    {
+    public boolean isSettled() {
         return inbox.consumed() == taken;
     }
 
     @Override
-    public long consumed()
-    {
+    public long consumed() {
         return taken;
     }
 
     /** Waits for copies in flight and destroys the events; the control block is closed by its owner. */
     @Override
-    public void close() throws IOException
-    {
+    public void close() throws IOException {
         stream.synchronize();
         events.close();
     }
 
     @Override
-    public String toString()
-    {
-        return "CudaIpcReceiver{rank " + localRank() + " from " + peerRank() + ", " + mode + ", taken " + taken +
-            ", released " + inbox.consumed() + '}';
+    public String toString() {
+        return "CudaIpcReceiver{rank " + localRank() + " from " + peerRank() + ", " + mode + ", taken " + taken
+                + ", released " + inbox.consumed() + '}';
     }
 }

@@ -1,12 +1,10 @@
 package org.hbcast.transport.cuda;
 
+import java.io.IOException;
 import org.hbcast.device.CudaStream;
 import org.hbcast.device.DeviceBuffer;
-
 import org.hbcast.engine.ChunkSender;
 import org.hbcast.transport.shm.ShmOutbox;
-
-import java.io.IOException;
 
 /**
  * The sending end of a CUDA IPC ring link: copies chunks from this rank's device memory into the
@@ -19,8 +17,7 @@ import java.io.IOException;
  * the chunk's length) only once that event has completed, so the receiver never sees a chunk whose
  * bytes are still in flight. No allocation after construction.
  */
-public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<DeviceBuffer>, AutoCloseable
-{
+public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<DeviceBuffer>, AutoCloseable {
     private final ShmOutbox control;
     private final long peerSlotsAddress;
     private final int[] lengths;
@@ -36,9 +33,8 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
      * geometry {@code slots} this process sees at {@code peerSlotsAddress} (an IPC mapping), copying
      * on {@code stream}.
      */
-    public CudaIpcSender(final ShmOutbox control, final DeviceSlots slots, final long peerSlotsAddress,
-        final CudaStream stream)
-    {
+    public CudaIpcSender(
+            final ShmOutbox control, final DeviceSlots slots, final long peerSlotsAddress, final CudaStream stream) {
         super(control, control.slotCount(), slots, stream);
         this.control = control;
         this.peerSlotsAddress = peerSlotsAddress;
@@ -48,8 +44,7 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
     }
 
     /** The next broadcast goes through the right neighbour's slots. Only between broadcasts. */
-    public void bindSlots()
-    {
+    public void bindSlots() {
         requireSettled();
         mode = LinkMode.SLOTS;
     }
@@ -59,8 +54,7 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
      * {@code peerAddress} ({@link IpcHandleCache#map}) and which holds {@code peerBytes}. Chunks land
      * at consecutive offsets from 0. Only between broadcasts.
      */
-    public void bindDirect(final long peerAddress, final long peerBytes)
-    {
+    public void bindDirect(final long peerAddress, final long peerBytes) {
         requireSettled();
         mode = LinkMode.DIRECT;
         peerBufferAddress = peerAddress;
@@ -69,17 +63,14 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
     }
 
     /** The mode of the current broadcast. */
-    public LinkMode mode()
-    {
+    public LinkMode mode() {
         return mode;
     }
 
     @Override
-    public boolean hasCredit()
-    {
+    public boolean hasCredit() {
         final int slotCount = slots.slotCount();
-        if (issued - knownHead < slotCount)
-        {
+        if (issued - knownHead < slotCount) {
             return true;
         }
         knownHead = control.head();
@@ -87,43 +78,35 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
     }
 
     @Override
-    public boolean trySend(final DeviceBuffer memory, final long srcOffset, final int length)
-    {
+    public boolean trySend(final DeviceBuffer memory, final long srcOffset, final int length) {
         checkChunk(memory, srcOffset, length);
-        if (!hasCredit())
-        {
+        if (!hasCredit()) {
             return false;
         }
         final long destination;
-        if (mode == LinkMode.DIRECT)
-        {
-            if (directOffset + length > peerBufferBytes)
-            {
-                throw new IllegalStateException("node rank " + peerRank() + "'s buffer holds " + peerBufferBytes +
-                    " bytes, chunk needs [" + directOffset + ", " + (directOffset + length) + ")");
+        if (mode == LinkMode.DIRECT) {
+            if (directOffset + length > peerBufferBytes) {
+                throw new IllegalStateException("node rank " + peerRank() + "'s buffer holds " + peerBufferBytes
+                        + " bytes, chunk needs [" + directOffset + ", " + (directOffset + length) + ")");
             }
             destination = peerBufferAddress + directOffset;
             directOffset += length;
-        }
-        else
-        {
+        } else {
             destination = peerSlotsAddress + slots.offset(issued);
         }
         copy(destination, memory.address() + srcOffset, length, "cudaMemcpyAsync to the right neighbour");
         events.record(issued, stream);
-        lengths[(int)(issued % lengths.length)] = length;
+        lengths[(int) (issued % lengths.length)] = length;
         issued++;
         return true;
     }
 
     @Override
-    public int poll()
-    {
+    public int poll() {
         int published = 0;
         long tail = control.posted();
-        while (tail < issued && events.isComplete(tail))
-        {
-            control.post(lengths[(int)(tail % lengths.length)]);
+        while (tail < issued && events.isComplete(tail)) {
+            control.post(lengths[(int) (tail % lengths.length)]);
             tail++;
             published++;
         }
@@ -131,36 +114,29 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
     }
 
     @Override
-    public boolean isSettled()
-    {
+    public boolean isSettled() {
         return control.posted() == issued;
     }
 
     @Override
-    public long posted()
-    {
+    public long posted() {
         return control.posted();
     }
 
     /** Waits for copies in flight, destroys the events and unmaps the control block. */
     @Override
-    public void close() throws IOException
-    {
-        try
-        {
+    public void close() throws IOException {
+        try {
             stream.synchronize();
             events.close();
-        }
-        finally
-        {
+        } finally {
             control.close();
         }
     }
 
     @Override
-    public String toString()
-    {
-        return "CudaIpcSender{rank " + localRank() + " to " + peerRank() + ", " + mode + ", issued " + issued +
-            ", posted " + control.posted() + '}';
+    public String toString() {
+        return "CudaIpcSender{rank " + localRank() + " to " + peerRank() + ", " + mode + ", issued " + issued
+                + ", posted " + control.posted() + '}';
     }
 }

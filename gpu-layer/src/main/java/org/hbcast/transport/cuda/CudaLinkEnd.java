@@ -1,13 +1,12 @@
 package org.hbcast.transport.cuda;
 
+import jcuda.runtime.JCuda;
+import jcuda.runtime.cudaError;
+import jcuda.runtime.cudaMemcpyKind;
 import org.hbcast.device.CudaException;
 import org.hbcast.device.CudaStream;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.device.DevicePointer;
-
-import jcuda.runtime.JCuda;
-import jcuda.runtime.cudaError;
-import jcuda.runtime.cudaMemcpyKind;
 import org.hbcast.engine.RingLink;
 
 /**
@@ -15,8 +14,7 @@ import org.hbcast.engine.RingLink;
  * abort word from, the slot geometry, the member's stream, their own events, and the device-to-device
  * copy that neither allocates nor blocks.
  */
-abstract class CudaLinkEnd implements RingLink
-{
+abstract class CudaLinkEnd implements RingLink {
     protected final DeviceSlots slots;
     protected final CudaStream stream;
     protected final EventRing events;
@@ -24,12 +22,10 @@ abstract class CudaLinkEnd implements RingLink
     private final DevicePointer source = new DevicePointer();
     private final DevicePointer target = new DevicePointer();
 
-    CudaLinkEnd(final RingLink control, final int controlSlots, final DeviceSlots slots, final CudaStream stream)
-    {
-        if (controlSlots != slots.slotCount())
-        {
-            throw new IllegalArgumentException("control block has " + controlSlots + " slots, device slots " +
-                slots.slotCount());
+    CudaLinkEnd(final RingLink control, final int controlSlots, final DeviceSlots slots, final CudaStream stream) {
+        if (controlSlots != slots.slotCount()) {
+            throw new IllegalArgumentException(
+                    "control block has " + controlSlots + " slots, device slots " + slots.slotCount());
         }
         this.control = control;
         this.slots = slots;
@@ -38,75 +34,62 @@ abstract class CudaLinkEnd implements RingLink
     }
 
     /** Queues a copy of {@code length} bytes from device address {@code from} to {@code to} on the stream. */
-    protected final void copy(final long to, final long from, final int length, final String what)
-    {
+    protected final void copy(final long to, final long from, final int length, final String what) {
         source.moveTo(from);
         target.moveTo(to);
-        final int rc = JCuda.cudaMemcpyAsync(target, source, length, cudaMemcpyKind.cudaMemcpyDeviceToDevice,
-            stream.stream());
-        if (rc != cudaError.cudaSuccess)
-        {
+        final int rc =
+                JCuda.cudaMemcpyAsync(target, source, length, cudaMemcpyKind.cudaMemcpyDeviceToDevice, stream.stream());
+        if (rc != cudaError.cudaSuccess) {
             // Built only on failure: a chunk's copy must not allocate.
             throw new CudaException(what + " (node rank " + localRank() + ", peer node rank " + peerRank() + ")", rc);
         }
     }
 
     /** Throws unless the chunk fits a slot and {@code [offset, offset + length)} lies in {@code buffer}. */
-    protected final void checkChunk(final DeviceBuffer buffer, final long offset, final int length)
-    {
-        if (length <= 0 || length > slots.slotBytes())
-        {
+    protected final void checkChunk(final DeviceBuffer buffer, final long offset, final int length) {
+        if (length <= 0 || length > slots.slotBytes()) {
             throw new IllegalArgumentException("chunk length must be within [1, " + slots.slotBytes() + "]: " + length);
         }
-        if (offset < 0 || offset + length > buffer.bytes())
-        {
-            throw new IndexOutOfBoundsException("chunk of " + length + " bytes at offset " + offset + " outside " +
-                buffer);
+        if (offset < 0 || offset + length > buffer.bytes()) {
+            throw new IndexOutOfBoundsException(
+                    "chunk of " + length + " bytes at offset " + offset + " outside " + buffer);
         }
     }
 
     /** Mode changes happen only between broadcasts. */
-    protected final void requireSettled()
-    {
-        if (!isSettled())
-        {
+    protected final void requireSettled() {
+        if (!isSettled()) {
             throw new IllegalStateException("copies of the previous broadcast are still in flight");
         }
     }
 
     @Override
-    public final int peerRank()
-    {
+    public final int peerRank() {
         return control.peerRank();
     }
 
     @Override
-    public final int localRank()
-    {
+    public final int localRank() {
         return control.localRank();
     }
 
     /** Number of slots, as in the control block. */
-    public final int slotCount()
-    {
+    public final int slotCount() {
         return slots.slotCount();
     }
 
     /** Largest chunk: one slot. */
-    public final int maxChunkBytes()
-    {
+    public final int maxChunkBytes() {
         return slots.slotBytes();
     }
 
     @Override
-    public final int abortOrigin()
-    {
+    public final int abortOrigin() {
         return control.abortOrigin();
     }
 
     @Override
-    public final void abort(final int originRank)
-    {
+    public final void abort(final int originRank) {
         control.abort(originRank);
     }
 }

@@ -1,16 +1,14 @@
 package org.hbcast.transport.cuda;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import org.hbcast.device.CudaStream;
 import org.hbcast.device.DeviceBuffer;
-
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.engine.RingRole;
 import org.hbcast.transport.shm.LinkLayout;
 import org.hbcast.transport.shm.ShmInbox;
 import org.hbcast.transport.shm.ShmOutbox;
-
-import java.io.IOException;
-import java.nio.file.Path;
 
 /**
  * One rank's part of the node's CUDA IPC ring: its control block (a shared-memory inbox used only for
@@ -27,8 +25,7 @@ import java.nio.file.Path;
  * // per broadcast: Stage ring = me.start(buf, bytes, chunkBytes, firstNodeRank, fed, wire); drive it
  * }</pre>
  */
-public final class CudaRingMember implements AutoCloseable
-{
+public final class CudaRingMember implements AutoCloseable {
     /** IPC mappings kept per peer: a few user buffers used in turn stay mapped. */
     public static final int MAPPINGS_PER_PEER = 8;
     /**
@@ -52,9 +49,14 @@ public final class CudaRingMember implements AutoCloseable
     private final byte[] myDescriptor = new byte[IpcDescriptor.BYTES];
     private final byte[] rightDescriptor = new byte[IpcDescriptor.BYTES];
 
-    private CudaRingMember(final int position, final int ringSize, final int device, final DeviceSlots slots,
-        final ShmInbox control, final DeviceBuffer slotMemory, final CudaStream stream)
-    {
+    private CudaRingMember(
+            final int position,
+            final int ringSize,
+            final int device,
+            final DeviceSlots slots,
+            final ShmInbox control,
+            final DeviceBuffer slotMemory,
+            final CudaStream stream) {
         this.position = position;
         this.ringSize = ringSize;
         this.device = device;
@@ -69,25 +71,25 @@ public final class CudaRingMember implements AutoCloseable
      * Creates the control block in {@code directory}, {@code slotCount} device slots for chunks of up
      * to {@code maxChunkBytes} on {@code device}, and the stream.
      */
-    public static CudaRingMember create(final Path directory, final int position, final int ringSize,
-        final int device, final int slotCount, final int maxChunkBytes) throws IOException
-    {
-        if (ringSize < 1 || position < 0 || position >= ringSize)
-        {
+    public static CudaRingMember create(
+            final Path directory,
+            final int position,
+            final int ringSize,
+            final int device,
+            final int slotCount,
+            final int maxChunkBytes)
+            throws IOException {
+        if (ringSize < 1 || position < 0 || position >= ringSize) {
             throw new IllegalArgumentException("position " + position + " outside ring of " + ringSize);
         }
         final DeviceSlots slots = DeviceSlots.of(slotCount, maxChunkBytes);
         final ShmInbox control = ShmInbox.create(directory, position, slotCount, LinkLayout.SLOT_ALIGNMENT);
         DeviceBuffer slotMemory = null;
-        try
-        {
+        try {
             slotMemory = DeviceBuffer.allocate(slots.totalBytes(), device);
             return new CudaRingMember(position, ringSize, device, slots, control, slotMemory, new CudaStream(device));
-        }
-        catch (final RuntimeException ex)
-        {
-            if (slotMemory != null)
-            {
+        } catch (final RuntimeException ex) {
+            if (slotMemory != null) {
                 slotMemory.close();
             }
             control.close();
@@ -96,14 +98,12 @@ public final class CudaRingMember implements AutoCloseable
     }
 
     /** Path of this rank's control block, for the left neighbour. */
-    public Path controlPath()
-    {
+    public Path controlPath() {
         return control.path();
     }
 
     /** This rank's slots as an encoded {@link IpcDescriptor}, for the left neighbour. */
-    public byte[] slotDescriptor()
-    {
+    public byte[] slotDescriptor() {
         final byte[] record = new byte[IpcDescriptor.BYTES];
         IpcDescriptor.of(slotMemory).encode(record, 0);
         return record;
@@ -113,26 +113,20 @@ public final class CudaRingMember implements AutoCloseable
      * Maps the right neighbour's control block and slots. {@code controlPaths[i]} and the descriptor
      * at {@code i * IpcDescriptor.BYTES} of {@code slotDescriptors} belong to node rank {@code i}.
      */
-    public void connect(final String[] controlPaths, final byte[] slotDescriptors) throws IOException
-    {
-        if (controlPaths.length != ringSize || slotDescriptors.length != ringSize * IpcDescriptor.BYTES)
-        {
+    public void connect(final String[] controlPaths, final byte[] slotDescriptors) throws IOException {
+        if (controlPaths.length != ringSize || slotDescriptors.length != ringSize * IpcDescriptor.BYTES) {
             throw new IllegalArgumentException("expected the paths and slot descriptors of " + ringSize + " ranks");
         }
-        if (ringSize == 1)
-        {
+        if (ringSize == 1) {
             pipeline = RingPipeline.alone();
             return;
         }
         final int right = rightRank();
         final ShmOutbox outbox = ShmOutbox.open(Path.of(controlPaths[right]), position, right);
-        try
-        {
+        try {
             final long peerSlots = mappings.map(right, slotDescriptors, right * IpcDescriptor.BYTES);
             sender = new CudaIpcSender(outbox, slots, peerSlots, stream);
-        }
-        catch (final RuntimeException ex)
-        {
+        } catch (final RuntimeException ex) {
             outbox.close();
             throw ex;
         }
@@ -141,8 +135,7 @@ public final class CudaRingMember implements AutoCloseable
     }
 
     /** Removes the control block's file; call once every rank has connected. */
-    public void unlinkControl() throws IOException
-    {
+    public void unlinkControl() throws IOException {
         control.unlink();
     }
 
@@ -154,28 +147,27 @@ public final class CudaRingMember implements AutoCloseable
      *
      * @param fed true on a first rank whose chunks arrive from elsewhere (a leader's staging copies)
      */
-    public RingPipeline<DeviceBuffer> start(final DeviceBuffer buffer, final long bytes, final int chunkBytes,
-        final int first, final boolean fed, final NeighbourExchange wire)
-    {
+    public RingPipeline<DeviceBuffer> start(
+            final DeviceBuffer buffer,
+            final long bytes,
+            final int chunkBytes,
+            final int first,
+            final boolean fed,
+            final NeighbourExchange wire) {
         final RingRole role = role(first);
-        if (bytes >= DIRECT_MIN_BYTES && ringSize > 1)
-        {
+        if (bytes >= DIRECT_MIN_BYTES && ringSize > 1) {
             IpcDescriptor.encode(buffer, myDescriptor, 0);
             wire.swap(myDescriptor, rightDescriptor);
             bindDirect(buffer, role.sends(), rightDescriptor, 0);
-        }
-        else
-        {
+        } else {
             bindSlots(buffer);
         }
         return fed ? pipeline.resetFed(buffer, bytes, chunkBytes) : pipeline.reset(role, buffer, bytes, chunkBytes);
     }
 
     /** The next broadcast goes through the slots; {@code buffer} is this rank's. */
-    private void bindSlots(final DeviceBuffer buffer)
-    {
-        if (sender != null)
-        {
+    private void bindSlots(final DeviceBuffer buffer) {
+        if (sender != null) {
             sender.bindSlots();
             receiver.bindSlots(buffer);
         }
@@ -186,15 +178,12 @@ public final class CudaRingMember implements AutoCloseable
      * neighbour's is described at {@code offset} of {@code rightDescriptor} (mapped now unless cached).
      * {@code sends} says whether this rank sends in this broadcast (a LAST rank needs no mapping).
      */
-    private void bindDirect(final DeviceBuffer buffer, final boolean sends, final byte[] rightDescriptor,
-        final int offset)
-    {
-        if (sender == null)
-        {
+    private void bindDirect(
+            final DeviceBuffer buffer, final boolean sends, final byte[] rightDescriptor, final int offset) {
+        if (sender == null) {
             return;
         }
-        if (sends)
-        {
+        if (sends) {
             final long peerBytes = IpcDescriptor.bytesAt(rightDescriptor, offset);
             sender.bindDirect(mappings.map(rightRank(), rightDescriptor, offset), peerBytes);
         }
@@ -202,61 +191,51 @@ public final class CudaRingMember implements AutoCloseable
     }
 
     /** The pipeline over this rank's links (alone in a ring of one). Only after {@link #connect}. */
-    public RingPipeline<DeviceBuffer> pipeline()
-    {
+    public RingPipeline<DeviceBuffer> pipeline() {
         return pipeline;
     }
 
     /** This rank's role when the chain starts at node rank {@code start}. */
-    public RingRole role(final int start)
-    {
+    public RingRole role(final int start) {
         return RingRole.of(ringSize, position, start);
     }
 
     /** The IPC mappings of peers' memory this rank holds. */
-    public IpcHandleCache mappings()
-    {
+    public IpcHandleCache mappings() {
         return mappings;
     }
 
     /** Largest chunk the links carry. */
-    public int maxChunkBytes()
-    {
+    public int maxChunkBytes() {
         return slots.slotBytes();
     }
 
     /** The CUDA device of this rank. */
-    public int device()
-    {
+    public int device() {
         return device;
     }
 
     /** Node rank of the left neighbour. */
-    public int leftRank()
-    {
+    public int leftRank() {
         return (position + ringSize - 1) % ringSize;
     }
 
     /** Node rank of the right neighbour. */
-    public int rightRank()
-    {
+    public int rightRank() {
         return (position + 1) % ringSize;
     }
 
     /** Ranks in the ring. */
-    public int ringSize()
-    {
+    public int ringSize() {
         return ringSize;
     }
 
     /** Releases everything: links, mappings, slots, stream, control block. Tries all; throws the first failure. */
     @Override
-    public void close() throws IOException
-    {
+    public void close() throws IOException {
         final Closer closer = new Closer();
         closer.run(() -> stream.synchronize());
-        if (sender != null)
-        {
+        if (sender != null) {
             closer.run(sender::close);
             closer.run(receiver::close);
         }

@@ -1,16 +1,13 @@
 package org.hbcast.transport.cuda;
 
-import org.hbcast.device.IpcHandles;
-
-import org.hbcast.device.AllocationId;
-
-import org.hbcast.device.DeviceBuffer;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import org.hbcast.device.AllocationId;
+import org.hbcast.device.DeviceBuffer;
+import org.hbcast.device.IpcHandles;
 
 /**
  * What a rank tells a peer so that the peer can write into its device memory: the allocation's
@@ -30,8 +27,7 @@ import java.util.Arrays;
  * @param id     the allocation
  * @param handle its 64-byte IPC handle
  */
-public record IpcDescriptor(AllocationId id, byte[] handle)
-{
+public record IpcDescriptor(AllocationId id, byte[] handle) {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final int BYTES_OFFSET = 16;
     private static final long PID = ProcessHandle.current().pid();
@@ -40,31 +36,26 @@ public record IpcDescriptor(AllocationId id, byte[] handle)
     public static final int BYTES = 32 + IpcHandles.HANDLE_BYTES;
 
     /** Checks the handle length. */
-    public IpcDescriptor
-    {
-        if (handle.length != IpcHandles.HANDLE_BYTES)
-        {
-            throw new IllegalArgumentException("an IPC handle has " + IpcHandles.HANDLE_BYTES + " bytes, not " +
-                handle.length);
+    public IpcDescriptor {
+        if (handle.length != IpcHandles.HANDLE_BYTES) {
+            throw new IllegalArgumentException(
+                    "an IPC handle has " + IpcHandles.HANDLE_BYTES + " bytes, not " + handle.length);
         }
     }
 
     /** The allocation size recorded in the descriptor at {@code offset} of {@code record}, read without allocating. */
-    public static long bytesAt(final byte[] record, final int offset)
-    {
-        return (long)LONGS.get(record, offset + BYTES_OFFSET);
+    public static long bytesAt(final byte[] record, final int offset) {
+        return (long) LONGS.get(record, offset + BYTES_OFFSET);
     }
 
     /**
      * Writes the descriptor of {@code buffer} at {@code offset} of {@code target} without allocating
      * (after the buffer's first use, which makes its IPC handle): for every direct-mode broadcast.
      */
-    public static void encode(final DeviceBuffer buffer, final byte[] target, final int offset)
-    {
-        if (offset < 0 || offset + BYTES > target.length)
-        {
-            throw new IllegalArgumentException("no room for a " + BYTES + "-byte descriptor at offset " + offset +
-                " of " + target.length + " bytes");
+    public static void encode(final DeviceBuffer buffer, final byte[] target, final int offset) {
+        if (offset < 0 || offset + BYTES > target.length) {
+            throw new IllegalArgumentException("no room for a " + BYTES + "-byte descriptor at offset " + offset
+                    + " of " + target.length + " bytes");
         }
         final byte[] handle = buffer.ipcHandle();
         LONGS.set(target, offset, PID);
@@ -75,25 +66,25 @@ public record IpcDescriptor(AllocationId id, byte[] handle)
     }
 
     /** The descriptor of {@code buffer} (makes its IPC handle if it has none yet). */
-    public static IpcDescriptor of(final DeviceBuffer buffer)
-    {
+    public static IpcDescriptor of(final DeviceBuffer buffer) {
         return new IpcDescriptor(buffer.allocationId(), buffer.ipcHandle());
     }
 
     /** Writes this descriptor at offset {@code offset} of {@code target}. */
-    public void encode(final byte[] target, final int offset)
-    {
+    public void encode(final byte[] target, final int offset) {
         final ByteBuffer out = ByteBuffer.wrap(target, offset, BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        out.putLong(id.pid()).putLong(id.address()).putLong(id.bytes()).putLong(id.generation()).put(handle);
+        out.putLong(id.pid())
+                .putLong(id.address())
+                .putLong(id.bytes())
+                .putLong(id.generation())
+                .put(handle);
     }
 
     /** Reads a descriptor written by {@link #encode}. */
-    public static IpcDescriptor decode(final byte[] source, final int offset)
-    {
-        if (offset < 0 || offset + BYTES > source.length)
-        {
-            throw new IllegalArgumentException("no room for a " + BYTES + "-byte descriptor at offset " + offset +
-                " of " + source.length + " bytes");
+    public static IpcDescriptor decode(final byte[] source, final int offset) {
+        if (offset < 0 || offset + BYTES > source.length) {
+            throw new IllegalArgumentException("no room for a " + BYTES + "-byte descriptor at offset " + offset
+                    + " of " + source.length + " bytes");
         }
         final ByteBuffer in = ByteBuffer.wrap(source, offset, BYTES).order(ByteOrder.LITTLE_ENDIAN);
         final AllocationId id = new AllocationId(in.getLong(), in.getLong(), in.getLong(), in.getLong());
@@ -103,21 +94,18 @@ public record IpcDescriptor(AllocationId id, byte[] handle)
     }
 
     @Override
-    public boolean equals(final Object o)
-    {
+    public boolean equals(final Object o) {
         return o instanceof IpcDescriptor other && id.equals(other.id) && Arrays.equals(handle, other.handle);
     }
 
     @Override
-    public int hashCode()
-    {
+    public int hashCode() {
         return 31 * id.hashCode() + Arrays.hashCode(handle);
     }
 
     @Override
-    public String toString()
-    {
-        return "IpcDescriptor{pid " + id.pid() + ", 0x" + Long.toHexString(id.address()) + ", " + id.bytes() +
-            " bytes, generation " + id.generation() + '}';
+    public String toString() {
+        return "IpcDescriptor{pid " + id.pid() + ", 0x" + Long.toHexString(id.address()) + ", " + id.bytes()
+                + " bytes, generation " + id.generation() + '}';
     }
 }

@@ -1,18 +1,14 @@
 package org.hbcast.transport.cuda;
 
-import org.hbcast.device.IpcHandles;
-
-import org.hbcast.device.AllocationId;
-
-import org.hbcast.device.CudaContext;
-import org.hbcast.device.CudaException;
-import org.hbcast.device.DevicePointer;
-
-import jcuda.runtime.JCuda;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import jcuda.runtime.JCuda;
+import org.hbcast.device.AllocationId;
+import org.hbcast.device.CudaContext;
+import org.hbcast.device.CudaException;
+import org.hbcast.device.DevicePointer;
+import org.hbcast.device.IpcHandles;
 
 /**
  * The IPC mappings this process holds of its peers' device memory, opened once per allocation.
@@ -26,8 +22,7 @@ import java.util.List;
  *
  * <p>Not thread-safe; one per ring member.
  */
-public final class IpcHandleCache implements AutoCloseable
-{
+public final class IpcHandleCache implements AutoCloseable {
     private final int device;
     private final int perPeer;
     private final List<Entry> entries = new ArrayList<>();
@@ -38,10 +33,8 @@ public final class IpcHandleCache implements AutoCloseable
      * A cache whose mappings are opened on {@code device} (this rank's device), keeping up to
      * {@code perPeer} mappings per peer.
      */
-    public IpcHandleCache(final int device, final int perPeer)
-    {
-        if (perPeer < 1)
-        {
+    public IpcHandleCache(final int device, final int perPeer) {
+        if (perPeer < 1) {
             throw new IllegalArgumentException("perPeer must be at least 1: " + perPeer);
         }
         this.device = device;
@@ -53,14 +46,11 @@ public final class IpcHandleCache implements AutoCloseable
      * {@code record} ({@link IpcDescriptor} encoding), owned by node rank {@code peer}: from the cache,
      * or opened now ({@code cudaIpcOpenMemHandle} with lazy peer access).
      */
-    public long map(final int peer, final byte[] record, final int offset)
-    {
+    public long map(final int peer, final byte[] record, final int offset) {
         clock++;
-        for (int i = 0; i < entries.size(); i++)
-        {
+        for (int i = 0; i < entries.size(); i++) {
             final Entry entry = entries.get(i);
-            if (entry.peer == peer && entry.matches(record, offset))
-            {
+            if (entry.peer == peer && entry.matches(record, offset)) {
                 entry.lastUse = clock;
                 return entry.mapped.address();
             }
@@ -68,39 +58,35 @@ public final class IpcHandleCache implements AutoCloseable
         return open(peer, IpcDescriptor.decode(record, offset));
     }
 
-    private long open(final int peer, final IpcDescriptor descriptor)
-    {
+    private long open(final int peer, final IpcDescriptor descriptor) {
         final AllocationId id = descriptor.id();
         int held = 0;
         Entry oldest = null;
-        for (int i = entries.size() - 1; i >= 0; i--)
-        {
+        for (int i = entries.size() - 1; i >= 0; i--) {
             final Entry entry = entries.get(i);
-            if (entry.peer != peer)
-            {
+            if (entry.peer != peer) {
                 continue;
             }
-            if (entry.id.sameAddress(id))
-            {
+            if (entry.id.sameAddress(id)) {
                 // The allocation the old mapping names is gone; the peer reused its address.
                 closeEntry(entries.remove(i));
                 continue;
             }
             held++;
-            if (oldest == null || entry.lastUse < oldest.lastUse)
-            {
+            if (oldest == null || entry.lastUse < oldest.lastUse) {
                 oldest = entry;
             }
         }
-        if (held >= perPeer && oldest != null)
-        {
+        if (held >= perPeer && oldest != null) {
             entries.remove(oldest);
             closeEntry(oldest);
         }
         CudaContext.use(device);
         final DevicePointer mapped = new DevicePointer();
-        CudaException.check(JCuda.cudaIpcOpenMemHandle(mapped, IpcHandles.handleOf(descriptor.handle()),
-            JCuda.cudaIpcMemLazyEnablePeerAccess), "cudaIpcOpenMemHandle(" + descriptor + " of node rank " + peer + ")");
+        CudaException.check(
+                JCuda.cudaIpcOpenMemHandle(
+                        mapped, IpcHandles.handleOf(descriptor.handle()), JCuda.cudaIpcMemLazyEnablePeerAccess),
+                "cudaIpcOpenMemHandle(" + descriptor + " of node rank " + peer + ")");
         opens++;
         final byte[] key = new byte[IpcDescriptor.BYTES];
         descriptor.encode(key, 0);
@@ -111,56 +97,45 @@ public final class IpcHandleCache implements AutoCloseable
     }
 
     /** How many times a handle has been opened: grows only for allocations not seen before. */
-    public long opens()
-    {
+    public long opens() {
         return opens;
     }
 
     /** Mappings held now. */
-    public int size()
-    {
+    public int size() {
         return entries.size();
     }
 
-    private void closeEntry(final Entry entry)
-    {
+    private void closeEntry(final Entry entry) {
         CudaContext.use(device);
         CudaException.check(JCuda.cudaIpcCloseMemHandle(entry.mapped), "cudaIpcCloseMemHandle(" + entry.id + ")");
     }
 
     /** Closes every mapping. Tries them all; throws the first failure. */
     @Override
-    public void close()
-    {
+    public void close() {
         RuntimeException first = null;
-        for (final Entry entry : entries)
-        {
-            try
-            {
+        for (final Entry entry : entries) {
+            try {
                 closeEntry(entry);
-            }
-            catch (final RuntimeException ex)
-            {
+            } catch (final RuntimeException ex) {
                 first = first == null ? ex : first;
             }
         }
         entries.clear();
-        if (first != null)
-        {
+        if (first != null) {
             throw first;
         }
     }
 
-    private static final class Entry
-    {
+    private static final class Entry {
         final int peer;
         final AllocationId id;
         final byte[] key;
         final DevicePointer mapped;
         long lastUse;
 
-        Entry(final int peer, final AllocationId id, final byte[] key, final DevicePointer mapped)
-        {
+        Entry(final int peer, final AllocationId id, final byte[] key, final DevicePointer mapped) {
             this.peer = peer;
             this.id = id;
             this.key = key;
@@ -168,8 +143,7 @@ public final class IpcHandleCache implements AutoCloseable
         }
 
         /** Compares the identity part (and the handle) of an encoded descriptor without decoding it. */
-        boolean matches(final byte[] record, final int offset)
-        {
+        boolean matches(final byte[] record, final int offset) {
             return Arrays.equals(key, 0, key.length, record, offset, offset + key.length);
         }
     }

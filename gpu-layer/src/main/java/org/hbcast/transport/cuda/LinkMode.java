@@ -1,8 +1,7 @@
 package org.hbcast.transport.cuda;
 
 /** How a CUDA IPC link moves the chunks of one broadcast. */
-public enum LinkMode
-{
+public enum LinkMode {
     /**
      * Straight into the receiver's own device buffer at the chunk's offset, through an IPC mapping
      * of that buffer (NCCL's direct mode): one copy per hop, but the buffer's handle must be learnt

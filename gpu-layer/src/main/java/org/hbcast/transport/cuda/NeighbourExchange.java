@@ -6,8 +6,7 @@ package org.hbcast.transport.cuda;
  * neighbour and receives its right neighbour's, both of the same length.
  */
 @FunctionalInterface
-public interface NeighbourExchange
-{
+public interface NeighbourExchange {
     /**
      * Blocks until both moves are done.
      *

@@ -1,12 +1,11 @@
 package org.hbcast.transport.cuda;
 
+import jcuda.runtime.JCuda;
+import jcuda.runtime.cudaMemcpyKind;
 import org.hbcast.device.CudaException;
 import org.hbcast.device.CudaStream;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.device.DevicePointer;
-
-import jcuda.runtime.JCuda;
-import jcuda.runtime.cudaMemcpyKind;
 import org.hbcast.stage.Chunks;
 import org.hbcast.stage.Stage;
 
@@ -18,8 +17,7 @@ import org.hbcast.stage.Stage;
  * their own stream, so they overlap with the network and with the ring's copies; at most
  * {@code window} are in flight. No allocation after construction.
  */
-public final class StagingCopies implements Stage, AutoCloseable
-{
+public final class StagingCopies implements Stage, AutoCloseable {
     private final CudaStream stream;
     private final EventRing events;
     private final DevicePointer device = new DevicePointer();
@@ -37,8 +35,7 @@ public final class StagingCopies implements Stage, AutoCloseable
     private long base;
 
     /** Copies on a new stream of {@code deviceId}, at most {@code window} in flight. */
-    public StagingCopies(final int deviceId, final int window)
-    {
+    public StagingCopies(final int deviceId, final int window) {
         this.stream = new CudaStream(deviceId);
         this.events = new EventRing(deviceId, window);
     }
@@ -53,15 +50,17 @@ public final class StagingCopies implements Stage, AutoCloseable
      * @param chunkBytes   bytes per chunk (the last one shorter)
      * @param fed          true when the source fills chunk by chunk and {@link #feed} releases them
      */
-    public void start(final boolean toHost, final DeviceBuffer buffer, final long hostAddress, final long bytes,
-        final int chunkBytes, final boolean fed)
-    {
-        if (!isDone())
-        {
+    public void start(
+            final boolean toHost,
+            final DeviceBuffer buffer,
+            final long hostAddress,
+            final long bytes,
+            final int chunkBytes,
+            final boolean fed) {
+        if (!isDone()) {
             throw new IllegalStateException("previous staging has not finished");
         }
-        if (bytes > buffer.bytes())
-        {
+        if (bytes > buffer.bytes()) {
             throw new IllegalArgumentException("cannot stage " + bytes + " bytes through " + buffer);
         }
         this.toHost = toHost;
@@ -78,46 +77,41 @@ public final class StagingCopies implements Stage, AutoCloseable
 
     /** Chunks {@code [0, ready)} of the source are in place and may be copied. */
     @Override
-    public void feed(final int ready)
-    {
-        if (!fed)
-        {
+    public void feed(final int ready) {
+        if (!fed) {
             throw new IllegalStateException("these staging copies were not started as fed");
         }
-        if (ready < available || ready > chunks)
-        {
-            throw new IllegalArgumentException("chunks fed must grow within [" + available + ", " + chunks + "]: " +
-                ready);
+        if (ready < available || ready > chunks) {
+            throw new IllegalArgumentException(
+                    "chunks fed must grow within [" + available + ", " + chunks + "]: " + ready);
         }
         available = ready;
     }
 
     /** Starts the copies the window allows and notes those completed; returns how many of each. */
     @Override
-    public int progress()
-    {
+    public int progress() {
         return issue() + poll();
     }
 
-    private int issue()
-    {
+    private int issue() {
         int started = 0;
-        while (issued - base < available && issued - completed < events.size())
-        {
-            final int chunk = (int)(issued - base);
+        while (issued - base < available && issued - completed < events.size()) {
+            final int chunk = (int) (issued - base);
             final long offset = Chunks.offset(chunk, chunkBytes);
             final long length = Chunks.length(chunk, chunkBytes, totalBytes);
             device.moveTo(deviceBuffer.address() + offset);
             host.moveTo(hostAddress + offset);
-            if (toHost)
-            {
-                CudaException.check(JCuda.cudaMemcpyAsync(host, device, length, cudaMemcpyKind.cudaMemcpyDeviceToHost,
-                    stream.stream()), "cudaMemcpyAsync device to pinned host");
-            }
-            else
-            {
-                CudaException.check(JCuda.cudaMemcpyAsync(device, host, length, cudaMemcpyKind.cudaMemcpyHostToDevice,
-                    stream.stream()), "cudaMemcpyAsync pinned host to device");
+            if (toHost) {
+                CudaException.check(
+                        JCuda.cudaMemcpyAsync(
+                                host, device, length, cudaMemcpyKind.cudaMemcpyDeviceToHost, stream.stream()),
+                        "cudaMemcpyAsync device to pinned host");
+            } else {
+                CudaException.check(
+                        JCuda.cudaMemcpyAsync(
+                                device, host, length, cudaMemcpyKind.cudaMemcpyHostToDevice, stream.stream()),
+                        "cudaMemcpyAsync pinned host to device");
             }
             events.record(issued, stream);
             issued++;
@@ -126,11 +120,9 @@ public final class StagingCopies implements Stage, AutoCloseable
         return started;
     }
 
-    private int poll()
-    {
+    private int poll() {
         int done = 0;
-        while (completed < issued && events.isComplete(completed))
-        {
+        while (completed < issued && events.isComplete(completed)) {
             completed++;
             done++;
         }
@@ -139,57 +131,48 @@ public final class StagingCopies implements Stage, AutoCloseable
 
     /** Leading chunks whose copies have completed. */
     @Override
-    public int chunksReady()
-    {
-        return (int)(completed - base);
+    public int chunksReady() {
+        return (int) (completed - base);
     }
 
     @Override
-    public int chunkCount()
-    {
+    public int chunkCount() {
         return chunks;
     }
 
     /** True when every chunk of the current broadcast has been copied (at once before the first). */
     @Override
-    public boolean isDone()
-    {
+    public boolean isDone() {
         return completed == issued && completed - base == chunks;
     }
 
     @Override
-    public String describeWait()
-    {
-        return (available < chunks && completed - base == available ? "chunk " + available + " of " + chunks +
-            " to stage" : "copies of staged chunks") + (toHost ? " from the GPU to host memory" :
-            " from host memory to the GPU");
+    public String describeWait() {
+        return (available < chunks && completed - base == available
+                        ? "chunk " + available + " of " + chunks + " to stage"
+                        : "copies of staged chunks")
+                + (toHost ? " from the GPU to host memory" : " from host memory to the GPU");
     }
 
     /** Waits for copies in flight (after a failure), so no late copy lands in memory about to be reused. */
     @Override
-    public void abort()
-    {
+    public void abort() {
         stream.synchronize();
         completed = issued;
         base = issued - chunks;
     }
 
     @Override
-    public String toString()
-    {
+    public String toString() {
         return "staging copies " + (toHost ? "to host" : "to the GPU");
     }
 
     /** Waits for copies in flight, then destroys the events and the stream. */
     @Override
-    public void close()
-    {
-        try
-        {
+    public void close() {
+        try {
             events.close();
-        }
-        finally
-        {
+        } finally {
             stream.close();
         }
     }

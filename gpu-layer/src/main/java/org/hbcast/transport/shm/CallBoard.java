@@ -41,10 +41,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * entry is never overwritten before all have read it. Calls are numbered from 1 over the life of the
  * board; every rank takes part in every call, so the numbers agree.
  */
-public final class CallBoard implements AutoCloseable
-{
+public final class CallBoard implements AutoCloseable {
     /** "HBCCALL1" read as a little-endian long. */
     public static final long MAGIC = 0x314C4C4143434248L;
+
     public static final int VERSION = 2;
     /** Headers kept: how far the fastest root may run ahead of the slowest reader. */
     public static final int ENTRIES = 64;
@@ -80,23 +80,20 @@ public final class CallBoard implements AutoCloseable
     /** No reader was behind this call when last looked: calls up to it + ENTRIES need no look. */
     private long oldestRead;
 
-    private CallBoard(final SharedSegment segment, final int position)
-    {
+    private CallBoard(final SharedSegment segment, final int position) {
         this.segment = segment;
         this.shm = segment.buffer();
         this.position = position;
         this.participants = shm.getInt(PARTICIPANTS_OFFSET);
     }
 
-    static int segmentBytes(final int participants)
-    {
+    static int segmentBytes(final int participants) {
         return READS_OFFSET + participants * READ_STRIDE;
     }
 
     /** Creates the board of a node of {@code participants} ranks, as node rank {@code position}. */
     public static CallBoard create(final Path directory, final int position, final int participants)
-        throws IOException
-    {
+            throws IOException {
         checkPosition(position, participants);
         final SharedSegment segment = SharedSegment.create(directory, segmentBytes(participants));
         final UnsafeBuffer shm = segment.buffer();
@@ -108,17 +105,16 @@ public final class CallBoard implements AutoCloseable
     }
 
     /** Maps the board another rank of the node created, after checking that it is one for this node. */
-    public static CallBoard open(final Path path, final int position, final int participants) throws IOException
-    {
+    public static CallBoard open(final Path path, final int position, final int participants) throws IOException {
         checkPosition(position, participants);
         final SharedSegment segment = SharedSegment.open(path, segmentBytes(participants));
         final UnsafeBuffer shm = segment.buffer();
-        if (shm.getLongVolatile(MAGIC_OFFSET) != MAGIC || shm.getInt(VERSION_OFFSET) != VERSION ||
-            shm.getInt(PARTICIPANTS_OFFSET) != participants)
-        {
+        if (shm.getLongVolatile(MAGIC_OFFSET) != MAGIC
+                || shm.getInt(VERSION_OFFSET) != VERSION
+                || shm.getInt(PARTICIPANTS_OFFSET) != participants) {
             segment.close();
-            throw new IOException(path + " is not a call board of version " + VERSION + " for " + participants +
-                " ranks");
+            throw new IOException(
+                    path + " is not a call board of version " + VERSION + " for " + participants + " ranks");
         }
         touchEntries(shm, false);
         return new CallBoard(segment, position);
@@ -129,58 +125,46 @@ public final class CallBoard implements AutoCloseable
      * program's first calls then pay no page faults, and the board's memory is all there from the
      * start (2 MiB), so it never shows as growth while the program runs.
      */
-    private static void touchEntries(final UnsafeBuffer shm, final boolean write)
-    {
+    private static void touchEntries(final UnsafeBuffer shm, final boolean write) {
         final int pages = ENTRIES * ENTRY_BYTES / PAGE_BYTES;
-        if (write)
-        {
-            shm.setMemory(ENTRIES_OFFSET, ENTRIES * ENTRY_BYTES, (byte)0);
+        if (write) {
+            shm.setMemory(ENTRIES_OFFSET, ENTRIES * ENTRY_BYTES, (byte) 0);
             return;
         }
-        for (int p = 0; p < pages; p++)
-        {
+        for (int p = 0; p < pages; p++) {
             shm.getByteVolatile(ENTRIES_OFFSET + p * PAGE_BYTES);
         }
     }
 
-    private static void checkPosition(final int position, final int participants)
-    {
-        if (participants < 1 || position < 0 || position >= participants)
-        {
+    private static void checkPosition(final int position, final int participants) {
+        if (participants < 1 || position < 0 || position >= participants) {
             throw new IllegalArgumentException("node rank " + position + " is not in a node of " + participants);
         }
     }
 
     /** True when every rank has read call {@code call - ENTRIES}, so call {@code call} may be posted. */
-    public boolean hasRoom(final long call)
-    {
-        if (call - oldestRead <= ENTRIES)
-        {
+    public boolean hasRoom(final long call) {
+        if (call - oldestRead <= ENTRIES) {
             return true;
         }
         oldestRead = oldestRead();
         return call - oldestRead <= ENTRIES;
     }
 
-    private long oldestRead()
-    {
+    private long oldestRead() {
         long oldest = Long.MAX_VALUE;
-        for (int p = 0; p < participants; p++)
-        {
+        for (int p = 0; p < participants; p++) {
             oldest = Math.min(oldest, p == position ? Long.MAX_VALUE : read(p));
         }
         return oldest == Long.MAX_VALUE ? Long.MAX_VALUE / 2 : oldest;
     }
 
     /** The node rank that has read the fewest calls: whom a claimer waits for when there is no room. */
-    public int slowestReader()
-    {
+    public int slowestReader() {
         int slowest = position;
         long fewest = Long.MAX_VALUE;
-        for (int p = 0; p < participants; p++)
-        {
-            if (p != position && read(p) < fewest)
-            {
+        for (int p = 0; p < participants; p++) {
+            if (p != position && read(p) < fewest) {
                 fewest = read(p);
                 slowest = p;
             }
@@ -188,20 +172,17 @@ public final class CallBoard implements AutoCloseable
         return slowest;
     }
 
-    private long read(final int p)
-    {
+    private long read(final int p) {
         return shm.getLongVolatile(READS_OFFSET + p * READ_STRIDE);
     }
 
     /** Takes call {@code call}'s header if nobody has: true for the first claimer only. */
-    public boolean claim(final long call)
-    {
+    public boolean claim(final long call) {
         return shm.compareAndSetLong(CLAIMED_OFFSET, call - 1, call);
     }
 
     /** The claimer writes the header of call {@code call}; readers see it complete or not at all. */
-    public void post(final long call, final long bytes, final int rank, final int elementBytes)
-    {
+    public void post(final long call, final long bytes, final int rank, final int elementBytes) {
         post(call, bytes, rank, elementBytes, false);
     }
 
@@ -209,8 +190,7 @@ public final class CallBoard implements AutoCloseable
      * As {@link #post(long, long, int, int)}, saying whether the root's bytes are in the entry's
      * payload (written there before, see {@link #payloadAddress}).
      */
-    public void post(final long call, final long bytes, final int rank, final int elementBytes, final boolean inline)
-    {
+    public void post(final long call, final long bytes, final int rank, final int elementBytes, final boolean inline) {
         final int entry = entryOffset(call);
         shm.putLong(entry + BYTES, bytes);
         shm.putInt(entry + RANK, rank);
@@ -220,47 +200,39 @@ public final class CallBoard implements AutoCloseable
     }
 
     /** True once call {@code call}'s header is posted (reads after this see its fields). */
-    public boolean isPosted(final long call)
-    {
+    public boolean isPosted(final long call) {
         return shm.getLongVolatile(entryOffset(call) + SEQUENCE) == call;
     }
 
-    public long bytes(final long call)
-    {
+    public long bytes(final long call) {
         return shm.getLong(entryOffset(call) + BYTES);
     }
 
-    public int rank(final long call)
-    {
+    public int rank(final long call) {
         return shm.getInt(entryOffset(call) + RANK);
     }
 
-    public int elementBytes(final long call)
-    {
+    public int elementBytes(final long call) {
         return shm.getInt(entryOffset(call) + ELEMENT_BYTES);
     }
 
     /** True when call {@code call}'s payload holds the root's bytes. */
-    public boolean isInline(final long call)
-    {
+    public boolean isInline(final long call) {
         return shm.getInt(entryOffset(call) + INLINE) != 0;
     }
 
     /** Address of call {@code call}'s payload: the root writes it before {@link #post}, readers read it after. */
-    public long payloadAddress(final long call)
-    {
+    public long payloadAddress(final long call) {
         return shm.addressOffset() + entryOffset(call) + PAYLOAD;
     }
 
     /** This rank is done with call {@code call}'s header: its entry may be reused. */
-    public void markRead(final long call)
-    {
+    public void markRead(final long call) {
         shm.putLongOrdered(READS_OFFSET + position * READ_STRIDE, call);
     }
 
     /** This rank waits for the header of {@code call}, having passed {@code root}. */
-    public void markWaiting(final long call, final int root)
-    {
+    public void markWaiting(final long call, final int root) {
         final int line = READS_OFFSET + position * READ_STRIDE;
         shm.putLong(line + WAITING_ROOT, root);
         shm.putLongOrdered(line + WAITING_CALL, call);
@@ -270,31 +242,26 @@ public final class CallBoard implements AutoCloseable
      * True when node rank {@code p} waits for the header of {@code call} as a receiver: it passed a
      * root other than itself, so it will not post that header.
      */
-    public boolean waitsForAnother(final int p, final long call)
-    {
+    public boolean waitsForAnother(final int p, final long call) {
         final int line = READS_OFFSET + p * READ_STRIDE;
         return shm.getLongVolatile(line + WAITING_CALL) == call && shm.getLong(line + WAITING_ROOT) != p;
     }
 
-    private static int entryOffset(final long call)
-    {
-        return ENTRIES_OFFSET + (int)(call % ENTRIES) * ENTRY_BYTES;
+    private static int entryOffset(final long call) {
+        return ENTRIES_OFFSET + (int) (call % ENTRIES) * ENTRY_BYTES;
     }
 
-    public Path path()
-    {
+    public Path path() {
         return segment.path();
     }
 
     /** Removes the file once every rank has mapped it; the mappings stay valid. */
-    public void unlink() throws IOException
-    {
+    public void unlink() throws IOException {
         segment.unlink();
     }
 
     @Override
-    public void close() throws IOException
-    {
+    public void close() throws IOException {
         segment.close();
     }
 }

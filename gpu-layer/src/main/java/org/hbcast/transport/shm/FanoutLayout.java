@@ -26,8 +26,7 @@ import org.agrona.BitUtil;
  * reaches the end of every call and the next writer's flow control sees all of them. Chunk lengths
  * follow from the call (bytes, chunk size) that every rank knows, so they are not stored.
  */
-public final class FanoutLayout
-{
+public final class FanoutLayout {
     /** "HBCFAN01" read as a little-endian long. */
     public static final long MAGIC = 0x31304E4146434248L;
     /** Version of this layout; an opener refuses any other. */
@@ -56,26 +55,22 @@ public final class FanoutLayout
     /** Most ranks a node's fan-out serves. */
     public static final int MAX_PARTICIPANTS = 1024;
 
-    private FanoutLayout()
-    {
-    }
+    private FanoutLayout() {}
 
     /** Offset of node rank {@code position}'s head counter. */
-    public static int headOffset(final int position)
-    {
+    public static int headOffset(final int position) {
         return HEADS_OFFSET + position * HEAD_STRIDE;
     }
 
     /** Offset of the first slot for {@code participants} ranks. */
-    public static int slotsOffset(final int participants)
-    {
+    public static int slotsOffset(final int participants) {
         return BitUtil.align(headOffset(participants), SLOTS_ALIGNMENT);
     }
 
     /** Offset of the slot that the chunk with sequence {@code sequence} occupies. */
-    public static int slotOffset(final int participants, final long sequence, final int slotCount, final int slotBytes)
-    {
-        return slotsOffset(participants) + (int)(sequence % slotCount) * slotBytes;
+    public static int slotOffset(
+            final int participants, final long sequence, final int slotCount, final int slotBytes) {
+        return slotsOffset(participants) + (int) (sequence % slotCount) * slotBytes;
     }
 
     /**
@@ -83,20 +78,17 @@ public final class FanoutLayout
      *
      * @throws IllegalArgumentException if the geometry is invalid or does not fit in one mapping
      */
-    public static int segmentBytes(final int participants, final int slotCount, final int slotBytes)
-    {
-        if (participants < 2 || participants > MAX_PARTICIPANTS)
-        {
-            throw new IllegalArgumentException("participants must be within [2, " + MAX_PARTICIPANTS + "]: " +
-                participants);
+    public static int segmentBytes(final int participants, final int slotCount, final int slotBytes) {
+        if (participants < 2 || participants > MAX_PARTICIPANTS) {
+            throw new IllegalArgumentException(
+                    "participants must be within [2, " + MAX_PARTICIPANTS + "]: " + participants);
         }
         LinkLayout.checkGeometry(slotCount, slotBytes);
-        final long bytes = slotsOffset(participants) + (long)slotCount * slotBytes;
-        if (bytes > Integer.MAX_VALUE)
-        {
-            throw new IllegalArgumentException(slotCount + " slots of " + slotBytes +
-                " bytes do not fit in one mapping");
+        final long bytes = slotsOffset(participants) + (long) slotCount * slotBytes;
+        if (bytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(
+                    slotCount + " slots of " + slotBytes + " bytes do not fit in one mapping");
         }
-        return (int)bytes;
+        return (int) bytes;
     }
 }

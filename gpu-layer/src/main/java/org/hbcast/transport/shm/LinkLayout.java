@@ -31,8 +31,7 @@ import org.agrona.BitUtil;
  * pairs lines). The header lets the sender check what it mapped (right owner, same geometry) instead
  * of trusting its own configuration. Slots start on a page so large copies run on aligned memory.
  */
-public final class LinkLayout
-{
+public final class LinkLayout {
     /** "HBCRING1" read as a little-endian long. */
     public static final long MAGIC = 0x31474E4952434248L;
     /** Version of this layout; a sender refuses any other. */
@@ -66,15 +65,11 @@ public final class LinkLayout
     /** Slots when the configuration does not say. */
     public static final int DEFAULT_SLOT_COUNT = 8;
 
-    private LinkLayout()
-    {
-    }
+    private LinkLayout() {}
 
     /** Slot size that holds chunks of up to {@code maxChunkBytes}: rounded up to {@link #SLOT_ALIGNMENT}. */
-    public static int slotBytesFor(final int maxChunkBytes)
-    {
-        if (maxChunkBytes <= 0 || maxChunkBytes > Integer.MAX_VALUE - SLOT_ALIGNMENT)
-        {
+    public static int slotBytesFor(final int maxChunkBytes) {
+        if (maxChunkBytes <= 0 || maxChunkBytes > Integer.MAX_VALUE - SLOT_ALIGNMENT) {
             throw new IllegalArgumentException("max chunk bytes out of range: " + maxChunkBytes);
         }
         return BitUtil.align(maxChunkBytes, SLOT_ALIGNMENT);
@@ -85,41 +80,34 @@ public final class LinkLayout
      *
      * @throws IllegalArgumentException if the geometry is invalid or does not fit in one mapping
      */
-    public static int segmentBytes(final int slotCount, final int slotBytes)
-    {
+    public static int segmentBytes(final int slotCount, final int slotBytes) {
         checkGeometry(slotCount, slotBytes);
-        final long bytes = SLOTS_OFFSET + (long)slotCount * slotBytes;
-        if (bytes > Integer.MAX_VALUE)
-        {
-            throw new IllegalArgumentException(slotCount + " slots of " + slotBytes +
-                " bytes do not fit in one mapping");
+        final long bytes = SLOTS_OFFSET + (long) slotCount * slotBytes;
+        if (bytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(
+                    slotCount + " slots of " + slotBytes + " bytes do not fit in one mapping");
         }
-        return (int)bytes;
+        return (int) bytes;
     }
 
     /** Throws unless 1 &lt;= slotCount &lt;= 256 and slotBytes is a positive multiple of 64. */
-    public static void checkGeometry(final int slotCount, final int slotBytes)
-    {
-        if (slotCount < 1 || slotCount > MAX_SLOT_COUNT)
-        {
+    public static void checkGeometry(final int slotCount, final int slotBytes) {
+        if (slotCount < 1 || slotCount > MAX_SLOT_COUNT) {
             throw new IllegalArgumentException("slot count must be within [1, " + MAX_SLOT_COUNT + "]: " + slotCount);
         }
-        if (slotBytes <= 0 || slotBytes % SLOT_ALIGNMENT != 0)
-        {
-            throw new IllegalArgumentException("slot bytes must be a positive multiple of " + SLOT_ALIGNMENT +
-                ": " + slotBytes);
+        if (slotBytes <= 0 || slotBytes % SLOT_ALIGNMENT != 0) {
+            throw new IllegalArgumentException(
+                    "slot bytes must be a positive multiple of " + SLOT_ALIGNMENT + ": " + slotBytes);
         }
     }
 
     /** Offset of the slot that chunk number {@code sequence} (a counter value) occupies. */
-    public static int slotOffset(final long sequence, final int slotCount, final int slotBytes)
-    {
-        return SLOTS_OFFSET + (int)(sequence % slotCount) * slotBytes;
+    public static int slotOffset(final long sequence, final int slotCount, final int slotBytes) {
+        return SLOTS_OFFSET + (int) (sequence % slotCount) * slotBytes;
     }
 
     /** Offset of the length word of the slot that chunk number {@code sequence} occupies. */
-    public static int lengthOffset(final long sequence, final int slotCount)
-    {
-        return SLOT_LENGTHS_OFFSET + (int)(sequence % slotCount) * Integer.BYTES;
+    public static int lengthOffset(final long sequence, final int slotCount) {
+        return SLOT_LENGTHS_OFFSET + (int) (sequence % slotCount) * Integer.BYTES;
     }
 }

@@ -1,14 +1,5 @@
 package org.hbcast.transport.shm;
 
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.hbcast.engine.FanoutLink;
-import org.hbcast.engine.FanoutPipeline;
-import org.hbcast.engine.RingLink;
-
-import java.io.IOException;
-import java.nio.file.Path;
-
 import static org.hbcast.transport.shm.FanoutLayout.ABORT_OFFSET;
 import static org.hbcast.transport.shm.FanoutLayout.MAGIC;
 import static org.hbcast.transport.shm.FanoutLayout.MAGIC_OFFSET;
@@ -19,6 +10,14 @@ import static org.hbcast.transport.shm.FanoutLayout.TAIL_OFFSET;
 import static org.hbcast.transport.shm.FanoutLayout.VERSION;
 import static org.hbcast.transport.shm.FanoutLayout.VERSION_OFFSET;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.hbcast.engine.FanoutLink;
+import org.hbcast.engine.FanoutPipeline;
+import org.hbcast.engine.RingLink;
+
 /**
  * The shared-memory transport of a node's fan-out: one rank's mapping of the node's fan-out segment
  * ({@link FanoutLayout}) as the engine's {@link FanoutLink}, with the engine's {@link FanoutPipeline}
@@ -27,8 +26,7 @@ import static org.hbcast.transport.shm.FanoutLayout.VERSION_OFFSET;
  * <p>Per call one writer copies chunks into the slots and every other rank copies them out, each at its
  * own pace, with the writer held back only by the slowest reader.
  */
-public final class ShmFanout implements FanoutLink<MutableDirectBuffer>, AutoCloseable
-{
+public final class ShmFanout implements FanoutLink<MutableDirectBuffer>, AutoCloseable {
     private final SharedSegment segment;
     private final UnsafeBuffer shm;
     private final int position;
@@ -39,8 +37,7 @@ public final class ShmFanout implements FanoutLink<MutableDirectBuffer>, AutoClo
 
     private final FanoutPipeline<MutableDirectBuffer> pipeline;
 
-    private ShmFanout(final SharedSegment segment, final int position)
-    {
+    private ShmFanout(final SharedSegment segment, final int position) {
         this.segment = segment;
         this.shm = segment.buffer();
         this.position = position;
@@ -56,9 +53,12 @@ public final class ShmFanout implements FanoutLink<MutableDirectBuffer>, AutoClo
      * with {@code slotCount} slots that hold chunks of up to {@code maxChunkBytes} (rounded up to 64).
      */
     public static ShmFanout create(
-        final Path directory, final int position, final int participants, final int slotCount, final int maxChunkBytes)
-        throws IOException
-    {
+            final Path directory,
+            final int position,
+            final int participants,
+            final int slotCount,
+            final int maxChunkBytes)
+            throws IOException {
         final int slotBytes = LinkLayout.slotBytesFor(maxChunkBytes);
         final int bytes = FanoutLayout.segmentBytes(participants, slotCount, slotBytes);
         checkPosition(position, participants);
@@ -76,152 +76,127 @@ public final class ShmFanout implements FanoutLink<MutableDirectBuffer>, AutoClo
      * Maps a segment another rank of the node created, as node rank {@code position} of
      * {@code participants}, after checking that its header describes such a node.
      */
-    public static ShmFanout open(final Path path, final int position, final int participants) throws IOException
-    {
+    public static ShmFanout open(final Path path, final int position, final int participants) throws IOException {
         checkPosition(position, participants);
         final SharedSegment segment = SharedSegment.open(path);
-        try
-        {
+        try {
             final UnsafeBuffer shm = segment.buffer();
-            if (shm.capacity() < FanoutLayout.HEADS_OFFSET || shm.getLongVolatile(MAGIC_OFFSET) != MAGIC)
-            {
+            if (shm.capacity() < FanoutLayout.HEADS_OFFSET || shm.getLongVolatile(MAGIC_OFFSET) != MAGIC) {
                 throw new IOException(path + " is not a fan-out segment (bad magic)");
             }
-            if (shm.getInt(VERSION_OFFSET) != VERSION)
-            {
-                throw new IOException(path + " has fan-out layout version " + shm.getInt(VERSION_OFFSET) +
-                    ", expected " + VERSION);
+            if (shm.getInt(VERSION_OFFSET) != VERSION) {
+                throw new IOException(
+                        path + " has fan-out layout version " + shm.getInt(VERSION_OFFSET) + ", expected " + VERSION);
             }
-            if (shm.getInt(PARTICIPANTS_OFFSET) != participants)
-            {
-                throw new IOException(path + " serves " + shm.getInt(PARTICIPANTS_OFFSET) + " ranks, expected " +
-                    participants);
+            if (shm.getInt(PARTICIPANTS_OFFSET) != participants) {
+                throw new IOException(
+                        path + " serves " + shm.getInt(PARTICIPANTS_OFFSET) + " ranks, expected " + participants);
             }
             final int expected = FanoutLayout.segmentBytes(
-                participants, shm.getInt(SLOT_COUNT_OFFSET), shm.getInt(SLOT_BYTES_OFFSET));
-            if (expected != shm.capacity())
-            {
+                    participants, shm.getInt(SLOT_COUNT_OFFSET), shm.getInt(SLOT_BYTES_OFFSET));
+            if (expected != shm.capacity()) {
                 throw new IOException(path + " has " + shm.capacity() + " bytes, its header says " + expected);
             }
             return new ShmFanout(segment, position);
-        }
-        catch (final IOException | RuntimeException ex)
-        {
+        } catch (final IOException | RuntimeException ex) {
             segment.close();
-            throw ex instanceof IOException ? (IOException)ex : new IOException(path + ": " + ex.getMessage(), ex);
+            throw ex instanceof IOException ? (IOException) ex : new IOException(path + ": " + ex.getMessage(), ex);
         }
     }
 
-    private static void checkPosition(final int position, final int participants)
-    {
-        if (position < 0 || position >= participants)
-        {
+    private static void checkPosition(final int position, final int participants) {
+        if (position < 0 || position >= participants) {
             throw new IllegalArgumentException("node rank " + position + " outside [0, " + participants + ")");
         }
     }
 
     @Override
-    public int position()
-    {
+    public int position() {
         return position;
     }
 
     @Override
-    public int slotCount()
-    {
+    public int slotCount() {
         return slotCount;
     }
 
     @Override
-    public long posted()
-    {
+    public long posted() {
         return shm.getLongVolatile(TAIL_OFFSET);
     }
 
     @Override
-    public long consumed(final int rank)
-    {
+    public long consumed(final int rank) {
         return shm.getLongVolatile(FanoutLayout.headOffset(rank));
     }
 
     @Override
-    public void post(final long sequence, final MutableDirectBuffer source, final long offset, final int length)
-    {
-        shm.putBytes(FanoutLayout.slotOffset(participants, sequence, slotCount, slotBytes), source, (int)offset, length);
+    public void post(final long sequence, final MutableDirectBuffer source, final long offset, final int length) {
+        shm.putBytes(
+                FanoutLayout.slotOffset(participants, sequence, slotCount, slotBytes), source, (int) offset, length);
         // Ordered: the slot's bytes are visible before readers can see the chunk posted.
         shm.putLongOrdered(TAIL_OFFSET, sequence + 1);
     }
 
     @Override
-    public void take(final long sequence, final MutableDirectBuffer dest, final long offset, final int length)
-    {
-        dest.putBytes((int)offset, shm, FanoutLayout.slotOffset(participants, sequence, slotCount, slotBytes), length);
+    public void take(final long sequence, final MutableDirectBuffer dest, final long offset, final int length) {
+        dest.putBytes((int) offset, shm, FanoutLayout.slotOffset(participants, sequence, slotCount, slotBytes), length);
         // Ordered: our reads of the slot happen before the writer may see it free and reuse it.
         shm.putLongOrdered(headOffset, sequence + 1);
     }
 
     @Override
-    public void consumeTo(final long sequence)
-    {
+    public void consumeTo(final long sequence) {
         shm.putLongOrdered(headOffset, sequence);
     }
 
     @Override
-    public void abort(final int originRank)
-    {
+    public void abort(final int originRank) {
         AbortWord.set(shm, ABORT_OFFSET, originRank);
     }
 
     /** The node rank whose failure aborted the fan-out, or {@link RingLink#NOT_ABORTED}. */
     @Override
-    public int abortOrigin()
-    {
+    public int abortOrigin() {
         return AbortWord.origin(shm, ABORT_OFFSET);
     }
 
     /** The engine's pipeline over this link: one per rank, for every call of the node's fan-out. */
-    public FanoutPipeline<MutableDirectBuffer> pipeline()
-    {
+    public FanoutPipeline<MutableDirectBuffer> pipeline() {
         return pipeline;
     }
 
     /** The segment's path, to hand to the other ranks of the node. */
-    public Path path()
-    {
+    public Path path() {
         return segment.path();
     }
 
     /** Removes the segment's name once every rank has mapped it. */
-    public void unlink() throws IOException
-    {
+    public void unlink() throws IOException {
         segment.unlink();
     }
 
     /** Largest chunk a slot holds. */
     @Override
-    public int maxChunkBytes()
-    {
+    public int maxChunkBytes() {
         return slotBytes;
     }
 
     /** Node ranks served. */
     @Override
-    public int participants()
-    {
+    public int participants() {
         return participants;
     }
 
     /** Unmaps the segment (and removes its name if this rank created it and it is still there). */
     @Override
-    public void close() throws IOException
-    {
+    public void close() throws IOException {
         segment.close();
     }
 
     @Override
-    public String toString()
-    {
-        return "ShmFanout{node rank " + position + " of " + participants + ", " + slotCount + " x " + slotBytes +
-            " B, " + segment + '}';
+    public String toString() {
+        return "ShmFanout{node rank " + position + " of " + participants + ", " + slotCount + " x " + slotBytes + " B, "
+                + segment + '}';
     }
 }

@@ -1,12 +1,5 @@
 package org.hbcast.transport.shm;
 
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.hbcast.engine.ChunkReceiver;
-
-import java.io.IOException;
-import java.nio.file.Path;
-
 import static org.hbcast.transport.shm.LinkLayout.MAGIC;
 import static org.hbcast.transport.shm.LinkLayout.MAGIC_OFFSET;
 import static org.hbcast.transport.shm.LinkLayout.OWNER_RANK_OFFSET;
@@ -15,6 +8,12 @@ import static org.hbcast.transport.shm.LinkLayout.SLOT_COUNT_OFFSET;
 import static org.hbcast.transport.shm.LinkLayout.VERSION;
 import static org.hbcast.transport.shm.LinkLayout.VERSION_OFFSET;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.hbcast.engine.ChunkReceiver;
+
 /**
  * The receiving end of a shared-memory ring link: this rank's inbox segment ({@link LinkLayout}),
  * which it creates and owns, and from whose slots it copies chunks into host memory.
@@ -22,8 +21,7 @@ import static org.hbcast.transport.shm.LinkLayout.VERSION_OFFSET;
  * <p>Only this object writes HEAD, so it keeps HEAD in a field and publishes it with ordered writes;
  * it re-reads TAIL (volatile) only once the chunks it already knew of are consumed.
  */
-public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoCloseable
-{
+public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoCloseable {
     private final SharedSegment segment;
     private final UnsafeBuffer buffer;
     private final int ownerRank;
@@ -34,8 +32,7 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
     private long head;
     private long knownTail;
 
-    private ShmInbox(final SharedSegment segment, final int ownerRank, final int slotCount, final int slotBytes)
-    {
+    private ShmInbox(final SharedSegment segment, final int ownerRank, final int slotCount, final int slotBytes) {
         this.segment = segment;
         this.buffer = segment.buffer();
         this.ownerRank = ownerRank;
@@ -49,8 +46,7 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
      * {@link LinkLayout#DEFAULT_SLOT_COUNT} slots that each hold a chunk of up to {@code maxChunkBytes}.
      */
     public static ShmInbox create(final Path directory, final int ownerRank, final int maxChunkBytes)
-        throws IOException
-    {
+            throws IOException {
         return create(directory, ownerRank, LinkLayout.DEFAULT_SLOT_COUNT, maxChunkBytes);
     }
 
@@ -58,11 +54,10 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
      * Creates the inbox of node rank {@code ownerRank} in {@code directory}, with {@code slotCount}
      * slots that each hold a chunk of up to {@code maxChunkBytes} (rounded up to 64).
      */
-    public static ShmInbox create(final Path directory, final int ownerRank, final int slotCount,
-        final int maxChunkBytes) throws IOException
-    {
-        if (ownerRank < 0)
-        {
+    public static ShmInbox create(
+            final Path directory, final int ownerRank, final int slotCount, final int maxChunkBytes)
+            throws IOException {
+        if (ownerRank < 0) {
             throw new IllegalArgumentException("owner rank must not be negative: " + ownerRank);
         }
         final int slotBytes = LinkLayout.slotBytesFor(maxChunkBytes);
@@ -77,64 +72,53 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
     }
 
     /** Records who the left neighbour is, for error messages; set when the ring is connected. */
-    void connectFrom(final int leftRank)
-    {
+    void connectFrom(final int leftRank) {
         this.leftRank = leftRank;
     }
 
     /** Path of the segment, to hand to the left neighbour. */
-    public Path path()
-    {
+    public Path path() {
         return segment.path();
     }
 
     /** The link's control fields, for a transport whose slots live elsewhere (device memory). */
-    public LinkControl control()
-    {
+    public LinkControl control() {
         return control;
     }
 
     /** The segment, for inspection. */
-    public SharedSegment segment()
-    {
+    public SharedSegment segment() {
         return segment;
     }
 
     /** Removes the segment's name once the left neighbour has mapped it. */
-    public void unlink() throws IOException
-    {
+    public void unlink() throws IOException {
         segment.unlink();
     }
 
     @Override
-    public int peerRank()
-    {
+    public int peerRank() {
         return leftRank;
     }
 
     @Override
-    public int localRank()
-    {
+    public int localRank() {
         return ownerRank;
     }
 
     @Override
-    public int slotCount()
-    {
+    public int slotCount() {
         return slotCount;
     }
 
     @Override
-    public int maxChunkBytes()
-    {
+    public int maxChunkBytes() {
         return slotBytes;
     }
 
     @Override
-    public boolean hasChunk()
-    {
-        if (head < knownTail)
-        {
+    public boolean hasChunk() {
+        if (head < knownTail) {
             return true;
         }
         knownTail = control.tail();
@@ -142,69 +126,58 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
     }
 
     @Override
-    public int chunkLength()
-    {
+    public int chunkLength() {
         return control.length(head);
     }
 
     @Override
-    public MutableDirectBuffer chunkMemory()
-    {
+    public MutableDirectBuffer chunkMemory() {
         return buffer;
     }
 
     @Override
-    public long chunkOffset()
-    {
+    public long chunkOffset() {
         return LinkLayout.slotOffset(head, slotCount, slotBytes);
     }
 
     @Override
-    public void copyChunk(final MutableDirectBuffer dest, final long dstOffset, final int length)
-    {
-        if (length <= 0 || length > slotBytes)
-        {
+    public void copyChunk(final MutableDirectBuffer dest, final long dstOffset, final int length) {
+        if (length <= 0 || length > slotBytes) {
             throw new IllegalArgumentException("chunk length must be within [1, " + slotBytes + "]: " + length);
         }
         dest.putBytes(Math.toIntExact(dstOffset), buffer, LinkLayout.slotOffset(head, slotCount, slotBytes), length);
     }
 
     @Override
-    public void release()
-    {
+    public void release() {
         // Ordered: our reads of the slot happen before the sender may see it free and overwrite it.
         control.release(++head);
     }
 
     @Override
-    public long consumed()
-    {
+    public long consumed() {
         return head;
     }
 
     @Override
-    public int abortOrigin()
-    {
+    public int abortOrigin() {
         return control.abortOrigin();
     }
 
     @Override
-    public void abort(final int originRank)
-    {
+    public void abort(final int originRank) {
         control.abort(originRank);
     }
 
     /** Unmaps the inbox and removes its file if still there. */
     @Override
-    public void close() throws IOException
-    {
+    public void close() throws IOException {
         segment.close();
     }
 
     @Override
-    public String toString()
-    {
-        return "ShmInbox{rank " + ownerRank + " from " + leftRank + ", " + slotCount + " x " + slotBytes +
-            " bytes, head " + head + ", " + segment.path() + '}';
+    public String toString() {
+        return "ShmInbox{rank " + ownerRank + " from " + leftRank + ", " + slotCount + " x " + slotBytes
+                + " bytes, head " + head + ", " + segment.path() + '}';
     }
 }

@@ -1,12 +1,5 @@
 package org.hbcast.transport.shm;
 
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.hbcast.engine.ChunkSender;
-
-import java.io.IOException;
-import java.nio.file.Path;
-
 import static org.hbcast.transport.shm.LinkLayout.MAGIC;
 import static org.hbcast.transport.shm.LinkLayout.MAGIC_OFFSET;
 import static org.hbcast.transport.shm.LinkLayout.OWNER_RANK_OFFSET;
@@ -16,6 +9,12 @@ import static org.hbcast.transport.shm.LinkLayout.SLOT_COUNT_OFFSET;
 import static org.hbcast.transport.shm.LinkLayout.VERSION;
 import static org.hbcast.transport.shm.LinkLayout.VERSION_OFFSET;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.hbcast.engine.ChunkSender;
+
 /**
  * The sending end of a shared-memory ring link: the right neighbour's inbox ({@link LinkLayout}),
  * mapped by this rank, into whose slots it copies chunks from host memory.
@@ -23,8 +22,7 @@ import static org.hbcast.transport.shm.LinkLayout.VERSION_OFFSET;
  * <p>Only this object writes TAIL, so it keeps TAIL in a field and publishes it with ordered writes;
  * it re-reads HEAD (volatile) only when the credit it already knew of is used up.
  */
-public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCloseable
-{
+public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCloseable {
     private final SharedSegment segment;
     private final UnsafeBuffer buffer;
     private final int localRank;
@@ -35,9 +33,12 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
     private long tail;
     private long knownHead;
 
-    private ShmOutbox(final SharedSegment segment, final int localRank, final int rightRank, final int slotCount,
-        final int slotBytes)
-    {
+    private ShmOutbox(
+            final SharedSegment segment,
+            final int localRank,
+            final int rightRank,
+            final int slotCount,
+            final int slotBytes) {
         this.segment = segment;
         this.buffer = segment.buffer();
         this.localRank = localRank;
@@ -53,88 +54,70 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
      * Maps the inbox at {@code inboxPath} of node rank {@code rightRank} as node rank {@code localRank},
      * after checking that it is an inbox of this layout version and really belongs to {@code rightRank}.
      */
-    public static ShmOutbox open(final Path inboxPath, final int localRank, final int rightRank) throws IOException
-    {
+    public static ShmOutbox open(final Path inboxPath, final int localRank, final int rightRank) throws IOException {
         final SharedSegment segment = SharedSegment.open(inboxPath);
-        try
-        {
+        try {
             final UnsafeBuffer buffer = segment.buffer();
-            if (segment.capacity() < SLOTS_OFFSET || buffer.getLongVolatile(MAGIC_OFFSET) != MAGIC)
-            {
+            if (segment.capacity() < SLOTS_OFFSET || buffer.getLongVolatile(MAGIC_OFFSET) != MAGIC) {
                 throw new IOException(inboxPath + " is not a ring inbox (no magic word)");
             }
             final int version = buffer.getInt(VERSION_OFFSET);
-            if (version != VERSION)
-            {
-                throw new IOException("ring inbox " + inboxPath + " has layout version " + version +
-                    ", this library speaks " + VERSION + " (mixed hbcast versions on one node?)");
+            if (version != VERSION) {
+                throw new IOException("ring inbox " + inboxPath + " has layout version " + version
+                        + ", this library speaks " + VERSION + " (mixed hbcast versions on one node?)");
             }
             final int owner = buffer.getInt(OWNER_RANK_OFFSET);
-            if (owner != rightRank)
-            {
-                throw new IOException("ring inbox " + inboxPath + " belongs to node rank " + owner +
-                    ", but the right neighbour of node rank " + localRank + " is node rank " + rightRank);
+            if (owner != rightRank) {
+                throw new IOException("ring inbox " + inboxPath + " belongs to node rank " + owner
+                        + ", but the right neighbour of node rank " + localRank + " is node rank " + rightRank);
             }
             final int slotCount = buffer.getInt(SLOT_COUNT_OFFSET);
             final int slotBytes = buffer.getInt(SLOT_BYTES_OFFSET);
             final int expectedBytes;
-            try
-            {
+            try {
                 expectedBytes = LinkLayout.segmentBytes(slotCount, slotBytes);
-            }
-            catch (final IllegalArgumentException ex)
-            {
+            } catch (final IllegalArgumentException ex) {
                 throw new IOException("ring inbox " + inboxPath + " has a bad geometry: " + ex.getMessage(), ex);
             }
-            if (segment.capacity() != expectedBytes)
-            {
-                throw new IOException("ring inbox " + inboxPath + " has " + segment.capacity() + " bytes, its " +
-                    slotCount + " slots of " + slotBytes + " bytes need " + expectedBytes);
+            if (segment.capacity() != expectedBytes) {
+                throw new IOException("ring inbox " + inboxPath + " has " + segment.capacity() + " bytes, its "
+                        + slotCount + " slots of " + slotBytes + " bytes need " + expectedBytes);
             }
             final ShmOutbox outbox = new ShmOutbox(segment, localRank, rightRank, slotCount, slotBytes);
-            if (outbox.tail < outbox.knownHead || outbox.tail - outbox.knownHead > slotCount)
-            {
-                throw new IOException("ring inbox " + inboxPath + " has inconsistent counters: tail " + outbox.tail +
-                    ", head " + outbox.knownHead);
+            if (outbox.tail < outbox.knownHead || outbox.tail - outbox.knownHead > slotCount) {
+                throw new IOException("ring inbox " + inboxPath + " has inconsistent counters: tail " + outbox.tail
+                        + ", head " + outbox.knownHead);
             }
             return outbox;
-        }
-        catch (final IOException | RuntimeException ex)
-        {
+        } catch (final IOException | RuntimeException ex) {
             segment.close();
             throw ex;
         }
     }
 
     @Override
-    public int peerRank()
-    {
+    public int peerRank() {
         return rightRank;
     }
 
     @Override
-    public int localRank()
-    {
+    public int localRank() {
         return localRank;
     }
 
     @Override
-    public int slotCount()
-    {
+    public int slotCount() {
         return slotCount;
     }
 
     @Override
-    public int maxChunkBytes()
-    {
+    public int maxChunkBytes() {
         return slotBytes;
     }
 
     @Override
-    public boolean hasCredit()
-    {
-        if (tail - knownHead < slotCount)
-        {
+    public boolean hasCredit() {
+        if (tail - knownHead < slotCount) {
             return true;
         }
         knownHead = control.head();
@@ -142,14 +125,11 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
     }
 
     @Override
-    public boolean trySend(final MutableDirectBuffer source, final long srcOffset, final int length)
-    {
-        if (length <= 0 || length > slotBytes)
-        {
+    public boolean trySend(final MutableDirectBuffer source, final long srcOffset, final int length) {
+        if (length <= 0 || length > slotBytes) {
             throw new IllegalArgumentException("chunk length must be within [1, " + slotBytes + "]: " + length);
         }
-        if (!hasCredit())
-        {
+        if (!hasCredit()) {
             return false;
         }
         buffer.putBytes(LinkLayout.slotOffset(tail, slotCount, slotBytes), source, Math.toIntExact(srcOffset), length);
@@ -163,53 +143,45 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
      * then advances TAIL. Only when {@link #hasCredit()}; the counters are all a device link borrows
      * from this inbox.
      */
-    public void post(final int length)
-    {
+    public void post(final int length) {
         // The slot and its length are visible before the receiver sees the new tail.
         control.post(tail++, length);
     }
 
     /** The receiver's HEAD counter (chunks consumed), read volatile. */
-    public long head()
-    {
+    public long head() {
         return control.head();
     }
 
     @Override
-    public long posted()
-    {
+    public long posted() {
         return tail;
     }
 
     @Override
-    public int abortOrigin()
-    {
+    public int abortOrigin() {
         return control.abortOrigin();
     }
 
     @Override
-    public void abort(final int originRank)
-    {
+    public void abort(final int originRank) {
         control.abort(originRank);
     }
 
     /** Path of the mapped inbox. */
-    public Path path()
-    {
+    public Path path() {
         return segment.path();
     }
 
     /** Unmaps the right neighbour's inbox (its owner removes the file). */
     @Override
-    public void close() throws IOException
-    {
+    public void close() throws IOException {
         segment.close();
     }
 
     @Override
-    public String toString()
-    {
-        return "ShmOutbox{rank " + localRank + " to " + rightRank + ", " + slotCount + " x " + slotBytes +
-            " bytes, tail " + tail + ", " + segment.path() + '}';
+    public String toString() {
+        return "ShmOutbox{rank " + localRank + " to " + rightRank + ", " + slotCount + " x " + slotBytes
+                + " bytes, tail " + tail + ", " + segment.path() + '}';
     }
 }

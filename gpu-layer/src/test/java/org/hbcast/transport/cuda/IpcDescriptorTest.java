@@ -1,9 +1,5 @@
 package org.hbcast.transport.cuda;
 
-import org.hbcast.device.IpcHandles;
-
-import org.hbcast.device.AllocationId;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,38 +7,35 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
+import org.hbcast.device.AllocationId;
+import org.hbcast.device.IpcHandles;
 import org.junit.jupiter.api.Test;
 
-import java.util.Arrays;
-
-class IpcDescriptorTest
-{
-    private static byte[] handle(final int seed)
-    {
+class IpcDescriptorTest {
+    private static byte[] handle(final int seed) {
         final byte[] h = new byte[IpcHandles.HANDLE_BYTES];
-        for (int i = 0; i < h.length; i++)
-        {
-            h[i] = (byte)(i * 37 + seed);
+        for (int i = 0; i < h.length; i++) {
+            h[i] = (byte) (i * 37 + seed);
         }
         return h;
     }
 
     @Test
-    void roundTripsAtAnOffset()
-    {
+    void roundTripsAtAnOffset() {
         final IpcDescriptor d = new IpcDescriptor(new AllocationId(4242, 0x7f00_1234_5000L, 64L << 20, 17), handle(3));
         final byte[] record = new byte[3 * IpcDescriptor.BYTES];
         d.encode(record, IpcDescriptor.BYTES);
         assertEquals(d, IpcDescriptor.decode(record, IpcDescriptor.BYTES));
         assertEquals(64L << 20, IpcDescriptor.bytesAt(record, IpcDescriptor.BYTES));
         assertEquals(0, IpcDescriptor.bytesAt(record, 0), "the neighbouring records stay untouched");
-        assertArrayEquals(new byte[IpcDescriptor.BYTES],
-            Arrays.copyOfRange(record, 2 * IpcDescriptor.BYTES, 3 * IpcDescriptor.BYTES));
+        assertArrayEquals(
+                new byte[IpcDescriptor.BYTES],
+                Arrays.copyOfRange(record, 2 * IpcDescriptor.BYTES, 3 * IpcDescriptor.BYTES));
     }
 
     @Test
-    void layoutIsLittleEndianWithTheHandleLast()
-    {
+    void layoutIsLittleEndianWithTheHandleLast() {
         final IpcDescriptor d = new IpcDescriptor(new AllocationId(1, 2, 3, 4), handle(0));
         final byte[] record = new byte[IpcDescriptor.BYTES];
         d.encode(record, 0);
@@ -55,8 +48,7 @@ class IpcDescriptorTest
     }
 
     @Test
-    void generationsTellReusedAddressesApart()
-    {
+    void generationsTellReusedAddressesApart() {
         final AllocationId old = new AllocationId(9, 0x1000, 4096, 1);
         final AllocationId reused = new AllocationId(9, 0x1000, 4096, 2);
         assertNotEquals(old, reused);
@@ -65,16 +57,15 @@ class IpcDescriptorTest
     }
 
     @Test
-    void rejectsWrongSizes()
-    {
-        assertThrows(IllegalArgumentException.class, () -> new IpcDescriptor(new AllocationId(1, 2, 3, 4), new byte[63]));
+    void rejectsWrongSizes() {
+        assertThrows(
+                IllegalArgumentException.class, () -> new IpcDescriptor(new AllocationId(1, 2, 3, 4), new byte[63]));
         assertThrows(IllegalArgumentException.class, () -> IpcDescriptor.decode(new byte[95], 0));
         assertThrows(IllegalArgumentException.class, () -> IpcHandles.handleOf(new byte[65]));
     }
 
     @Test
-    void handlesCarryTheirBytesThroughJCudasType()
-    {
+    void handlesCarryTheirBytesThroughJCudasType() {
         assertArrayEquals(handle(5), IpcHandles.bytesOf(IpcHandles.handleOf(handle(5))));
     }
 }

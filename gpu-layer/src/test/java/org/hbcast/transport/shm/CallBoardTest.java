@@ -1,50 +1,43 @@
 package org.hbcast.transport.shm;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class CallBoardTest
-{
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class CallBoardTest {
     private ShmTestDirectory dir;
 
     @BeforeEach
-    void createDirectory() throws IOException
-    {
+    void createDirectory() throws IOException {
         dir = ShmTestDirectory.create();
     }
 
     @AfterEach
-    void removeDirectory() throws IOException
-    {
+    void removeDirectory() throws IOException {
         dir.close();
     }
 
     @Test
-    void theFirstClaimWinsAndEveryRankReadsItsHeader() throws IOException
-    {
+    void theFirstClaimWinsAndEveryRankReadsItsHeader() throws IOException {
         try (CallBoard zero = CallBoard.create(dir.path(), 0, 3);
-            CallBoard one = CallBoard.open(zero.path(), 1, 3);
-            CallBoard two = CallBoard.open(zero.path(), 2, 3))
-        {
+                CallBoard one = CallBoard.open(zero.path(), 1, 3);
+                CallBoard two = CallBoard.open(zero.path(), 2, 3)) {
             assertFalse(one.isPosted(1));
             assertTrue(two.claim(1));
             assertFalse(zero.claim(1), "a second claimer of the same call loses");
             assertFalse(one.isPosted(1), "claimed is not posted");
             two.post(1, 4096, 2, 8);
-            for (final CallBoard b : List.of(zero, one, two))
-            {
+            for (final CallBoard b : List.of(zero, one, two)) {
                 assertTrue(b.isPosted(1));
                 assertEquals(4096, b.bytes(1));
                 assertEquals(2, b.rank(1));
@@ -59,12 +52,10 @@ class CallBoardTest
     }
 
     @Test
-    void aClaimerWaitsUntilEveryOtherRankHasReadTheEntryItReuses() throws IOException
-    {
-        try (CallBoard zero = CallBoard.create(dir.path(), 0, 2); CallBoard one = CallBoard.open(zero.path(), 1, 2))
-        {
-            for (long call = 1; call <= CallBoard.ENTRIES; call++)
-            {
+    void aClaimerWaitsUntilEveryOtherRankHasReadTheEntryItReuses() throws IOException {
+        try (CallBoard zero = CallBoard.create(dir.path(), 0, 2);
+                CallBoard one = CallBoard.open(zero.path(), 1, 2)) {
+            for (long call = 1; call <= CallBoard.ENTRIES; call++) {
                 assertTrue(zero.hasRoom(call), "call " + call);
                 assertTrue(zero.claim(call));
                 zero.post(call, call, 0, 1);
@@ -80,15 +71,12 @@ class CallBoardTest
     }
 
     @Test
-    void anOpenerRefusesAnotherNodeSizeOrAForeignSegment() throws IOException
-    {
-        try (CallBoard zero = CallBoard.create(dir.path(), 0, 3))
-        {
+    void anOpenerRefusesAnotherNodeSizeOrAForeignSegment() throws IOException {
+        try (CallBoard zero = CallBoard.create(dir.path(), 0, 3)) {
             assertThrows(IOException.class, () -> CallBoard.open(zero.path(), 1, 4));
             assertThrows(IllegalArgumentException.class, () -> CallBoard.open(zero.path(), 3, 3));
         }
-        try (SharedSegment other = SharedSegment.create(dir.path(), CallBoard.segmentBytes(3)))
-        {
+        try (SharedSegment other = SharedSegment.create(dir.path(), CallBoard.segmentBytes(3))) {
             final IOException e = assertThrows(IOException.class, () -> CallBoard.open(other.path(), 1, 3));
             assertTrue(e.getMessage().contains("is not a call board"), e.getMessage());
         }
@@ -99,75 +87,58 @@ class CallBoardTest
      * claim each call: every rank sees exactly one header per call, the winner's, complete.
      */
     @Test
-    void ranksOnThreadsAgreeOnEveryHeaderWhileRootsRace() throws Exception
-    {
+    void ranksOnThreadsAgreeOnEveryHeaderWhileRootsRace() throws Exception {
         final int ranks = 4;
         final long calls = 5_000;
         final List<CallBoard> boards = new ArrayList<>();
         boards.add(CallBoard.create(dir.path(), 0, ranks));
-        for (int p = 1; p < ranks; p++)
-        {
+        for (int p = 1; p < ranks; p++) {
             boards.add(CallBoard.open(boards.get(0).path(), p, ranks));
         }
-        final long[][] seen = new long[ranks][(int)calls + 1];
+        final long[][] seen = new long[ranks][(int) calls + 1];
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final List<Thread> threads = new ArrayList<>();
-        for (int p = 0; p < ranks; p++)
-        {
+        for (int p = 0; p < ranks; p++) {
             final int me = p;
             final CallBoard board = boards.get(p);
-            threads.add(new Thread(() ->
-            {
-                try
-                {
-                    for (long call = 1; call <= calls; call++)
-                    {
+            threads.add(new Thread(() -> {
+                try {
+                    for (long call = 1; call <= calls; call++) {
                         final boolean contender = me == call % ranks || me == (call + 1) % ranks;
-                        if (contender)
-                        {
-                            while (!board.hasRoom(call))
-                            {
+                        if (contender) {
+                            while (!board.hasRoom(call)) {
                                 Thread.yield();
                             }
-                            if (board.claim(call))
-                            {
+                            if (board.claim(call)) {
                                 board.post(call, call * 10 + me, me, 4);
                             }
                         }
-                        while (!board.isPosted(call))
-                        {
+                        while (!board.isPosted(call)) {
                             Thread.yield();
                         }
                         final int rank = board.rank(call);
-                        if (board.bytes(call) != call * 10 + rank || board.elementBytes(call) != 4)
-                        {
+                        if (board.bytes(call) != call * 10 + rank || board.elementBytes(call) != 4) {
                             throw new AssertionError("rank " + me + " read a torn header of call " + call);
                         }
-                        seen[me][(int)call] = rank;
+                        seen[me][(int) call] = rank;
                         board.markRead(call);
                     }
-                }
-                catch (final Throwable t)
-                {
+                } catch (final Throwable t) {
                     failure.compareAndSet(null, t);
                 }
             }));
         }
         threads.forEach(Thread::start);
-        for (final Thread t : threads)
-        {
+        for (final Thread t : threads) {
             t.join(120_000);
             assertFalse(t.isAlive(), "a rank is stuck");
         }
-        for (final CallBoard b : boards)
-        {
+        for (final CallBoard b : boards) {
             b.close();
         }
         assertNull(failure.get());
-        for (int call = 1; call <= calls; call++)
-        {
-            for (int p = 1; p < ranks; p++)
-            {
+        for (int call = 1; call <= calls; call++) {
+            for (int p = 1; p < ranks; p++) {
                 assertEquals(seen[0][call], seen[p][call], "call " + call);
             }
         }

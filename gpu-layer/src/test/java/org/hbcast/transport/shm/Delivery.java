@@ -1,18 +1,16 @@
 package org.hbcast.transport.shm;
 
-import org.hbcast.stage.Chunks;
-import org.hbcast.stage.Stage;
-
 import java.nio.ByteBuffer;
 import java.util.concurrent.locks.LockSupport;
+import org.hbcast.stage.Chunks;
+import org.hbcast.stage.Stage;
 
 /**
  * Plays the inter-node tree in tests: every few rounds a piece of the message lands in the leader's
  * buffer (pieces need not be cut at chunk boundaries), and the whole chunks among what has landed are
  * ready for the stage it feeds. Stops at {@code stopBytes}, to play a tree that never delivers the rest.
  */
-final class Delivery implements Stage
-{
+final class Delivery implements Stage {
     private final ByteBuffer message;
     private final ByteBuffer target;
     private final int bytes;
@@ -24,9 +22,15 @@ final class Delivery implements Stage
     private int arrived;
     private long round;
 
-    Delivery(final ByteBuffer message, final ByteBuffer target, final int bytes, final int chunkBytes,
-        final int pieceBytes, final int roundsPerPiece, final long parkNanos, final int stopBytes)
-    {
+    Delivery(
+            final ByteBuffer message,
+            final ByteBuffer target,
+            final int bytes,
+            final int chunkBytes,
+            final int pieceBytes,
+            final int roundsPerPiece,
+            final long parkNanos,
+            final int stopBytes) {
         this.message = message;
         this.target = target;
         this.bytes = bytes;
@@ -38,14 +42,11 @@ final class Delivery implements Stage
     }
 
     @Override
-    public int progress()
-    {
-        if (arrived >= stopBytes || round++ % roundsPerPiece != 0)
-        {
+    public int progress() {
+        if (arrived >= stopBytes || round++ % roundsPerPiece != 0) {
             return 0;
         }
-        if (parkNanos > 0)
-        {
+        if (parkNanos > 0) {
             LockSupport.parkNanos(parkNanos);
         }
         final int length = Math.min(pieceBytes, stopBytes - arrived);
@@ -55,37 +56,30 @@ final class Delivery implements Stage
     }
 
     @Override
-    public boolean isDone()
-    {
+    public boolean isDone() {
         return arrived == bytes;
     }
 
     @Override
-    public int chunkCount()
-    {
+    public int chunkCount() {
         return Chunks.count(bytes, chunkBytes);
     }
 
     @Override
-    public int chunksReady()
-    {
+    public int chunksReady() {
         return arrived == bytes ? chunkCount() : arrived / chunkBytes;
     }
 
     @Override
-    public void feed(final int chunks)
-    {
+    public void feed(final int chunks) {
         throw new IllegalStateException("the delivery is fed by nobody");
     }
 
     @Override
-    public String describeWait()
-    {
+    public String describeWait() {
         return "byte " + arrived + " of " + bytes + " from the tree";
     }
 
     @Override
-    public void abort()
-    {
-    }
+    public void abort() {}
 }

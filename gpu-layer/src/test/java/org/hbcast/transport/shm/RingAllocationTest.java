@@ -1,44 +1,38 @@
 package org.hbcast.transport.shm;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.engine.RingRole;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
-import java.nio.ByteBuffer;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 /** Per-call and per-chunk work must not allocate: a broadcast every few microseconds must not feed the GC. */
-class RingAllocationTest
-{
+class RingAllocationTest {
     @Test
-    void resetAndProgressAllocateNothingAfterWarmUp() throws Exception
-    {
+    void resetAndProgressAllocateNothingAfterWarmUp() throws Exception {
         final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         assumeTrue(threads.isThreadAllocatedMemorySupported(), "allocation counting not supported");
         threads.setThreadAllocatedMemoryEnabled(true);
         final int n = 3;
         final int chunk = 512;
         try (ShmTestDirectory dir = ShmTestDirectory.create();
-             ShmTestNode node = ShmTestNode.create(dir.path(), n, 2, chunk))
-        {
+                ShmTestNode node = ShmTestNode.create(dir.path(), n, 2, chunk)) {
             @SuppressWarnings("unchecked")
             final RingPipeline<MutableDirectBuffer>[] rings = new RingPipeline[n];
             final UnsafeBuffer[] memory = new UnsafeBuffer[n];
             final ByteBuffer[] buffers = new ByteBuffer[n];
             final RingRole[][] roles = new RingRole[n][n];
-            for (int rank = 0; rank < n; rank++)
-            {
+            for (int rank = 0; rank < n; rank++) {
                 rings[rank] = node.links(rank).newPipeline();
                 buffers[rank] = ByteBuffer.allocateDirect(16 * chunk);
                 memory[rank] = new UnsafeBuffer(0, 0);
-                for (int start = 0; start < n; start++)
-                {
+                for (int start = 0; start < n; start++) {
                     roles[start][rank] = node.links(rank).role(start);
                 }
             }
@@ -52,25 +46,24 @@ class RingAllocationTest
     }
 
     /** Every rank stepped by this one thread: the non-blocking pipelines make that possible. */
-    private static void runCalls(final RingPipeline<MutableDirectBuffer>[] rings, final UnsafeBuffer[] memory,
-        final ByteBuffer[] buffers, final RingRole[][] roles, final int calls)
-    {
+    private static void runCalls(
+            final RingPipeline<MutableDirectBuffer>[] rings,
+            final UnsafeBuffer[] memory,
+            final ByteBuffer[] buffers,
+            final RingRole[][] roles,
+            final int calls) {
         final int n = rings.length;
-        for (int call = 0; call < calls; call++)
-        {
+        for (int call = 0; call < calls; call++) {
             final int start = call % n;
             final int bytes = 1 + (call * 977) % buffers[0].capacity();
-            for (int rank = 0; rank < n; rank++)
-            {
+            for (int rank = 0; rank < n; rank++) {
                 memory[rank].wrap(buffers[rank]);
                 rings[rank].reset(roles[start][rank], memory[rank], bytes, 512);
             }
             boolean done = false;
-            while (!done)
-            {
+            while (!done) {
                 done = true;
-                for (int rank = 0; rank < n; rank++)
-                {
+                for (int rank = 0; rank < n; rank++) {
                     rings[rank].progress();
                     done &= rings[rank].isDone();
                 }

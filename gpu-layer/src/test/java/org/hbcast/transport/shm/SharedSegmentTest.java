@@ -1,11 +1,12 @@
 package org.hbcast.transport.shm;
 
-import com.sun.security.auth.module.UnixSystem;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.sun.security.auth.module.UnixSystem;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -16,70 +17,61 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
-class SharedSegmentTest
-{
+class SharedSegmentTest {
     private ShmTestDirectory dir;
 
     @BeforeEach
-    void createDirectory() throws IOException
-    {
+    void createDirectory() throws IOException {
         dir = ShmTestDirectory.create();
     }
 
     @AfterEach
-    void removeDirectory() throws IOException
-    {
+    void removeDirectory() throws IOException {
         dir.close();
     }
 
     @Test
-    void createsOwnerOnlyFileUnderRandomName() throws IOException
-    {
-        try (SharedSegment segment = SharedSegment.create(dir.path(), 10_000))
-        {
+    void createsOwnerOnlyFileUnderRandomName() throws IOException {
+        try (SharedSegment segment = SharedSegment.create(dir.path(), 10_000)) {
             assertTrue(segment.name().matches("hbcast-[0-9a-f]{32}-[0-9]+-[0-9]+-[0-9]+"), segment.name());
             assertEquals(SegmentCreator.current(), SegmentCreator.ofName(segment.name()));
             assertEquals(dir.path().resolve(segment.name()), segment.path());
-            assertEquals("rw-------", PosixFilePermissions.toString(
-                Files.getPosixFilePermissions(segment.path(), LinkOption.NOFOLLOW_LINKS)));
-            assertEquals((long)new UnixSystem().getUid(),
-                ((Number)Files.getAttribute(segment.path(), "unix:uid")).longValue());
+            assertEquals(
+                    "rw-------",
+                    PosixFilePermissions.toString(
+                            Files.getPosixFilePermissions(segment.path(), LinkOption.NOFOLLOW_LINKS)));
+            assertEquals(
+                    (long) new UnixSystem().getUid(),
+                    ((Number) Files.getAttribute(segment.path(), "unix:uid")).longValue());
             assertEquals(10_000, Files.size(segment.path()));
             assertEquals(10_000, segment.capacity());
             assertTrue(segment.isOwner());
-            for (int i = 0; i < segment.capacity(); i++)
-            {
+            for (int i = 0; i < segment.capacity(); i++) {
                 assertEquals(0, segment.buffer().getByte(i), "byte " + i);
             }
         }
     }
 
     @Test
-    void namesDoNotRepeat() throws IOException
-    {
+    void namesDoNotRepeat() throws IOException {
         final Set<String> names = new HashSet<>();
-        for (int i = 0; i < 1000; i++)
-        {
+        for (int i = 0; i < 1000; i++) {
             assertTrue(names.add(SharedSegment.newName()));
         }
     }
 
     @Test
-    void creationIsExclusive() throws IOException
-    {
+    void creationIsExclusive() throws IOException {
         final String name = SharedSegment.newName();
-        try (SharedSegment first = SharedSegment.create(dir.path(), name, 4096))
-        {
+        try (SharedSegment first = SharedSegment.create(dir.path(), name, 4096)) {
             first.buffer().putLong(0, 42);
-            final FileAlreadyExistsException ex = assertThrows(FileAlreadyExistsException.class,
-                () -> SharedSegment.create(dir.path(), name, 4096));
+            final FileAlreadyExistsException ex =
+                    assertThrows(FileAlreadyExistsException.class, () -> SharedSegment.create(dir.path(), name, 4096));
             assertTrue(ex.getMessage().contains("exclusively"), ex.getMessage());
             assertTrue(Files.exists(first.path()), "the failed create must not remove the existing file");
             assertEquals(42, first.buffer().getLong(0));
@@ -87,8 +79,7 @@ class SharedSegmentTest
     }
 
     @Test
-    void refusesNameSomebodyCreatedFirst() throws IOException
-    {
+    void refusesNameSomebodyCreatedFirst() throws IOException {
         final String name = SharedSegment.newName();
         final Path planted = Files.writeString(dir.path().resolve(name), "planted");
         assertThrows(FileAlreadyExistsException.class, () -> SharedSegment.create(dir.path(), name, 4096));
@@ -96,11 +87,9 @@ class SharedSegmentTest
     }
 
     @Test
-    void openedMappingSharesMemoryWithCreator() throws IOException
-    {
+    void openedMappingSharesMemoryWithCreator() throws IOException {
         try (SharedSegment owner = SharedSegment.create(dir.path(), 8192);
-             SharedSegment peer = SharedSegment.open(owner.path(), 8192))
-        {
+                SharedSegment peer = SharedSegment.open(owner.path(), 8192)) {
             assertFalse(peer.isOwner());
             owner.buffer().putLongOrdered(4096, 0x1234_5678_9ABCL);
             assertEquals(0x1234_5678_9ABCL, peer.buffer().getLongVolatile(4096));
@@ -111,11 +100,9 @@ class SharedSegmentTest
     }
 
     @Test
-    void unlinkRemovesFileButKeepsMappingsShared() throws IOException
-    {
+    void unlinkRemovesFileButKeepsMappingsShared() throws IOException {
         try (SharedSegment owner = SharedSegment.create(dir.path(), 4096);
-             SharedSegment peer = SharedSegment.open(owner.path()))
-        {
+                SharedSegment peer = SharedSegment.open(owner.path())) {
             owner.unlink();
             assertFalse(owner.isLinked());
             assertFalse(Files.exists(owner.path(), LinkOption.NOFOLLOW_LINKS));
@@ -123,14 +110,14 @@ class SharedSegmentTest
             owner.buffer().putLong(64, 99);
             assertEquals(99, peer.buffer().getLong(64));
             owner.unlink();
-            final NoSuchFileException ex = assertThrows(NoSuchFileException.class, () -> SharedSegment.open(owner.path()));
+            final NoSuchFileException ex =
+                    assertThrows(NoSuchFileException.class, () -> SharedSegment.open(owner.path()));
             assertTrue(ex.getMessage().contains("does not exist"), ex.getMessage());
         }
     }
 
     @Test
-    void closeLeavesNothingAndStaleAccessFailsCleanly() throws IOException
-    {
+    void closeLeavesNothingAndStaleAccessFailsCleanly() throws IOException {
         final SharedSegment segment = SharedSegment.create(dir.path(), 4096);
         final UnsafeBuffer stale = segment.buffer();
         segment.close();
@@ -141,10 +128,8 @@ class SharedSegmentTest
     }
 
     @Test
-    void peerCloseDoesNotRemoveOwnersFile() throws IOException
-    {
-        try (SharedSegment owner = SharedSegment.create(dir.path(), 4096))
-        {
+    void peerCloseDoesNotRemoveOwnersFile() throws IOException {
+        try (SharedSegment owner = SharedSegment.create(dir.path(), 4096)) {
             SharedSegment.open(owner.path()).close();
             assertTrue(Files.exists(owner.path()));
         }
@@ -152,20 +137,16 @@ class SharedSegmentTest
     }
 
     @Test
-    void openRejectsWrongSize() throws IOException
-    {
-        try (SharedSegment owner = SharedSegment.create(dir.path(), 4096))
-        {
+    void openRejectsWrongSize() throws IOException {
+        try (SharedSegment owner = SharedSegment.create(dir.path(), 4096)) {
             final IOException ex = assertThrows(IOException.class, () -> SharedSegment.open(owner.path(), 8192));
             assertTrue(ex.getMessage().contains("4096 bytes, expected 8192"), ex.getMessage());
         }
     }
 
     @Test
-    void openRejectsLooserPermissions() throws IOException
-    {
-        try (SharedSegment owner = SharedSegment.create(dir.path(), 4096))
-        {
+    void openRejectsLooserPermissions() throws IOException {
+        try (SharedSegment owner = SharedSegment.create(dir.path(), 4096)) {
             Files.setPosixFilePermissions(owner.path(), PosixFilePermissions.fromString("rw-r--r--"));
             final IOException ex = assertThrows(IOException.class, () -> SharedSegment.open(owner.path()));
             assertTrue(ex.getMessage().contains("mode rw-r--r--, expected rw-------"), ex.getMessage());
@@ -173,10 +154,8 @@ class SharedSegmentTest
     }
 
     @Test
-    void openRejectsSymbolicLink() throws IOException
-    {
-        try (SharedSegment owner = SharedSegment.create(dir.path(), 4096))
-        {
+    void openRejectsSymbolicLink() throws IOException {
+        try (SharedSegment owner = SharedSegment.create(dir.path(), 4096)) {
             final Path link = Files.createSymbolicLink(dir.path().resolve("hbcast-link"), owner.path());
             final IOException ex = assertThrows(IOException.class, () -> SharedSegment.open(link));
             assertTrue(ex.getMessage().contains("symbolic link"), ex.getMessage());
@@ -184,19 +163,16 @@ class SharedSegmentTest
     }
 
     @Test
-    void openRejectsDirectory() throws IOException
-    {
+    void openRejectsDirectory() throws IOException {
         final Path sub = Files.createDirectory(dir.path().resolve("hbcast-dir"));
         final IOException ex = assertThrows(IOException.class, () -> SharedSegment.open(sub));
         assertTrue(ex.getMessage().contains("not a regular file"), ex.getMessage());
     }
 
     @Test
-    void openRejectsFileOfAnotherUser() throws IOException
-    {
+    void openRejectsFileOfAnotherUser() throws IOException {
         assumeTrue(new UnixSystem().getUid() == 0, "only root can give a file away");
-        try (SharedSegment owner = SharedSegment.create(dir.path(), 4096))
-        {
+        try (SharedSegment owner = SharedSegment.create(dir.path(), 4096)) {
             Files.setAttribute(owner.path(), "unix:uid", 65534);
             final IOException ex = assertThrows(IOException.class, () -> SharedSegment.open(owner.path()));
             assertTrue(ex.getMessage().contains("owned by uid 65534"), ex.getMessage());
@@ -204,8 +180,7 @@ class SharedSegmentTest
     }
 
     @Test
-    void rejectsNonPositiveSize()
-    {
+    void rejectsNonPositiveSize() {
         assertThrows(IllegalArgumentException.class, () -> SharedSegment.create(dir.path(), 0));
     }
 }

@@ -1,20 +1,5 @@
 package org.hbcast.transport.shm;
 
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.hbcast.engine.RingPipeline;
-import org.hbcast.engine.RingRole;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Arrays;
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -23,33 +8,48 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.List;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.hbcast.engine.RingPipeline;
+import org.hbcast.engine.RingRole;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
 /** One shared-memory link at a time: its layout, its flow control, and connecting a ring of them. */
-class ShmLinkTest
-{
+class ShmLinkTest {
     private ShmTestDirectory dir;
 
     @BeforeEach
-    void createDirectory() throws IOException
-    {
+    void createDirectory() throws IOException {
         dir = ShmTestDirectory.create();
     }
 
     @AfterEach
-    void removeDirectory() throws IOException
-    {
+    void removeDirectory() throws IOException {
         dir.close();
     }
 
     @Test
-    void layoutKeepsSharedWordsOnSeparateLinesAndSlotsOnAPage()
-    {
-        final int[] lines = {LinkLayout.MAGIC_OFFSET, LinkLayout.TAIL_OFFSET, LinkLayout.HEAD_OFFSET,
-            LinkLayout.ABORT_OFFSET, LinkLayout.SLOT_LENGTHS_OFFSET};
-        for (int i = 1; i < lines.length; i++)
-        {
+    void layoutKeepsSharedWordsOnSeparateLinesAndSlotsOnAPage() {
+        final int[] lines = {
+            LinkLayout.MAGIC_OFFSET,
+            LinkLayout.TAIL_OFFSET,
+            LinkLayout.HEAD_OFFSET,
+            LinkLayout.ABORT_OFFSET,
+            LinkLayout.SLOT_LENGTHS_OFFSET
+        };
+        for (int i = 1; i < lines.length; i++) {
             assertEquals(128, lines[i] - lines[i - 1]);
         }
-        assertTrue(LinkLayout.SLOT_LENGTHS_OFFSET + LinkLayout.MAX_SLOT_COUNT * Integer.BYTES <= LinkLayout.SLOTS_OFFSET);
+        assertTrue(
+                LinkLayout.SLOT_LENGTHS_OFFSET + LinkLayout.MAX_SLOT_COUNT * Integer.BYTES <= LinkLayout.SLOTS_OFFSET);
         assertEquals(0, LinkLayout.SLOTS_OFFSET % 4096);
         assertEquals(64, LinkLayout.slotBytesFor(1));
         assertEquals(64, LinkLayout.slotBytesFor(64));
@@ -65,21 +65,17 @@ class ShmLinkTest
     }
 
     @Test
-    void senderNeverOverwritesASlotTheReceiverHasNotReleased() throws IOException
-    {
+    void senderNeverOverwritesASlotTheReceiverHasNotReleased() throws IOException {
         final int slots = 3;
         try (ShmInbox inbox = ShmInbox.create(dir.path(), 1, slots, 100);
-             ShmOutbox outbox = ShmOutbox.open(inbox.path(), 0, 1))
-        {
+                ShmOutbox outbox = ShmOutbox.open(inbox.path(), 0, 1)) {
             final UnsafeBuffer source = new UnsafeBuffer(new byte[10 * 128]);
-            for (int i = 0; i < source.capacity(); i++)
-            {
-                source.putByte(i, (byte)(i / 128 + 1));
+            for (int i = 0; i < source.capacity(); i++) {
+                source.putByte(i, (byte) (i / 128 + 1));
             }
             assertEquals(128, outbox.maxChunkBytes());
             assertFalse(inbox.hasChunk());
-            for (int k = 0; k < slots; k++)
-            {
+            for (int k = 0; k < slots; k++) {
                 assertTrue(outbox.hasCredit());
                 assertTrue(outbox.trySend(source, k * 128L, 128 - k));
             }
@@ -99,8 +95,7 @@ class ShmLinkTest
             // The freed slot is slot 0; slots 1 and 2 still hold chunks 2 and 3 untouched.
             assertTrue(outbox.trySend(source, 3 * 128L, 128));
             assertFalse(outbox.trySend(source, 4 * 128L, 128));
-            for (int k = 1; k <= 3; k++)
-            {
+            for (int k = 1; k <= 3; k++) {
                 assertTrue(inbox.hasChunk());
                 final int length = inbox.chunkLength();
                 assertEquals(k == 3 ? 128 : 128 - k, length);
@@ -116,21 +111,18 @@ class ShmLinkTest
         assertEquals(List.of(), dir.entries());
     }
 
-    private static void assertChunk(final UnsafeBuffer dest, final int length, final int value)
-    {
+    private static void assertChunk(final UnsafeBuffer dest, final int length, final int value) {
         final byte[] actual = new byte[length];
         dest.getBytes(0, actual);
         final byte[] expected = new byte[length];
-        Arrays.fill(expected, (byte)value);
+        Arrays.fill(expected, (byte) value);
         assertArrayEquals(expected, actual);
     }
 
     @Test
-    void chunkLengthsOutsideTheSlotAreRefused() throws IOException
-    {
+    void chunkLengthsOutsideTheSlotAreRefused() throws IOException {
         try (ShmInbox inbox = ShmInbox.create(dir.path(), 1, 2, 64);
-             ShmOutbox outbox = ShmOutbox.open(inbox.path(), 0, 1))
-        {
+                ShmOutbox outbox = ShmOutbox.open(inbox.path(), 0, 1)) {
             final UnsafeBuffer source = new UnsafeBuffer(new byte[1000]);
             assertThrows(IllegalArgumentException.class, () -> outbox.trySend(source, 0, 0));
             assertThrows(IllegalArgumentException.class, () -> outbox.trySend(source, 0, 65));
@@ -139,14 +131,16 @@ class ShmLinkTest
     }
 
     @Test
-    void outboxRefusesWhatIsNotTheRightNeighboursInbox() throws IOException
-    {
+    void outboxRefusesWhatIsNotTheRightNeighboursInbox() throws IOException {
         try (ShmInbox inbox = ShmInbox.create(dir.path(), 3, 2, 64);
-             SharedSegment other = SharedSegment.create(dir.path(), 8192))
-        {
+                SharedSegment other = SharedSegment.create(dir.path(), 8192)) {
             final IOException wrongOwner = assertThrows(IOException.class, () -> ShmOutbox.open(inbox.path(), 1, 2));
-            assertTrue(wrongOwner.getMessage().endsWith("belongs to node rank 3, but the right neighbour of node " +
-                "rank 1 is node rank 2"), wrongOwner.getMessage());
+            assertTrue(
+                    wrongOwner
+                            .getMessage()
+                            .endsWith("belongs to node rank 3, but the right neighbour of node "
+                                    + "rank 1 is node rank 2"),
+                    wrongOwner.getMessage());
             final IOException notInbox = assertThrows(IOException.class, () -> ShmOutbox.open(other.path(), 1, 2));
             assertTrue(notInbox.getMessage().endsWith("is not a ring inbox (no magic word)"), notInbox.getMessage());
             other.buffer().putInt(LinkLayout.VERSION_OFFSET, 99);
@@ -157,14 +151,11 @@ class ShmLinkTest
     }
 
     @Test
-    void connectingLinksEachRankToItsRightNeighbourAndUnlinkingLeavesNothing() throws IOException
-    {
+    void connectingLinksEachRankToItsRightNeighbourAndUnlinkingLeavesNothing() throws IOException {
         final int n = 3;
-        try (ShmTestNode node = ShmTestNode.create(dir.path(), n, 4, 256))
-        {
+        try (ShmTestNode node = ShmTestNode.create(dir.path(), n, 4, 256)) {
             assertEquals(List.of(), dir.entries(), "every inbox is unlinked once the ring is connected");
-            for (int rank = 0; rank < n; rank++)
-            {
+            for (int rank = 0; rank < n; rank++) {
                 final ShmRingLinks links = node.links(rank);
                 assertEquals((rank + 1) % n, links.outbox().peerRank());
                 assertEquals((rank + n - 1) % n, links.inbox().peerRank());
@@ -181,10 +172,8 @@ class ShmLinkTest
     }
 
     @Test
-    void ringOfOneHasNoLinksAndNothingToDo() throws IOException
-    {
-        try (ShmTestNode node = ShmTestNode.create(dir.path(), 1, 8, 4096))
-        {
+    void ringOfOneHasNoLinksAndNothingToDo() throws IOException {
+        try (ShmTestNode node = ShmTestNode.create(dir.path(), 1, 8, 4096)) {
             final ShmRingLinks links = node.links(0);
             assertNull(links.outbox());
             assertEquals(RingRole.ALONE, links.role(0));
@@ -192,38 +181,41 @@ class ShmLinkTest
             ring.reset(RingRole.ALONE, new UnsafeBuffer(new byte[100]), 100, 64);
             assertTrue(ring.isDone());
             assertEquals(0, ring.progress());
-            assertThrows(IllegalArgumentException.class,
-                () -> ring.reset(RingRole.FIRST, new UnsafeBuffer(new byte[100]), 100, 64));
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> ring.reset(RingRole.FIRST, new UnsafeBuffer(new byte[100]), 100, 64));
         }
     }
 
     @Test
-    void connectRefusesPathsOutOfOrderAndMismatchedSlotSizes() throws IOException
-    {
+    void connectRefusesPathsOutOfOrderAndMismatchedSlotSizes() throws IOException {
         try (ShmInbox zero = ShmInbox.create(dir.path(), 0, 2, 4096);
-             ShmInbox one = ShmInbox.create(dir.path(), 1, 2, 1024))
-        {
-            final IllegalArgumentException order = assertThrows(IllegalArgumentException.class,
-                () -> ShmRingLinks.connect(zero, List.of(one.path(), zero.path()), 0));
+                ShmInbox one = ShmInbox.create(dir.path(), 1, 2, 1024)) {
+            final IllegalArgumentException order = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> ShmRingLinks.connect(zero, List.of(one.path(), zero.path()), 0));
             assertTrue(order.getMessage().contains("out of node-rank order"), order.getMessage());
             assertThrows(IllegalArgumentException.class, () -> ShmRingLinks.connect(zero, List.of(zero.path()), 1));
-            final IOException slots = assertThrows(IOException.class,
-                () -> ShmRingLinks.connect(zero, new String[] {zero.path().toString(), one.path().toString()}, 0));
-            assertEquals("node rank 1's inbox has 1024-byte slots, node rank 0's has 4096: every rank of a node " +
-                "must use the same slot size", slots.getMessage());
+            final IOException slots = assertThrows(
+                    IOException.class,
+                    () -> ShmRingLinks.connect(
+                            zero,
+                            new String[] {zero.path().toString(), one.path().toString()},
+                            0));
+            assertEquals(
+                    "node rank 1's inbox has 1024-byte slots, node rank 0's has 4096: every rank of a node "
+                            + "must use the same slot size",
+                    slots.getMessage());
             assertTrue(Files.exists(zero.path()), "a failed connect leaves the caller's inbox alone");
         }
         assertEquals(List.of(), dir.entries());
     }
 
     @Test
-    void inboxFilesAreOwnerOnly() throws IOException
-    {
-        try (ShmInbox inbox = ShmInbox.create(dir.path(), 0, 2, 64))
-        {
+    void inboxFilesAreOwnerOnly() throws IOException {
+        try (ShmInbox inbox = ShmInbox.create(dir.path(), 0, 2, 64)) {
             final Path path = inbox.path();
-            assertEquals("rw-------", PosixFilePermissions.toString(
-                Files.getPosixFilePermissions(path)));
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(path)));
             assertTrue(path.getFileName().toString().startsWith(SharedSegment.NAME_PREFIX));
         }
     }
