@@ -434,7 +434,11 @@ public final class Broadcaster implements AutoCloseable {
         }
         if (device == null) {
             device = DeviceNode.connect(
-                    comm, topology, settings.ringSlots(), slotBytes(settings, selector.largestChunk()));
+                    comm,
+                    topology,
+                    settings.ringSlots(),
+                    slotBytes(settings, selector.largestChunk()),
+                    settings.timeout().toNanos());
         }
         Plan plan = selector.plan(bytes, MemoryKind.DEVICE);
         try {

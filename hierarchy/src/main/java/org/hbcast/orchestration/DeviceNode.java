@@ -11,7 +11,9 @@ import org.hbcast.device.DeviceBuffer;
 import org.hbcast.device.PinnedBuffer;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.mpi.Topology;
+import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageException;
+import org.hbcast.stage.StageLoop;
 import org.hbcast.transport.cuda.CudaRingMember;
 import org.hbcast.transport.cuda.IpcDescriptor;
 import org.hbcast.transport.cuda.NeighbourExchange;
@@ -36,12 +38,16 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
     private final Intracomm nodeComm;
     private final CudaRingMember ring;
     private final StagingCopies staging;
+    /** The loop of the baseline's whole-message copies: the one idle policy and timeout, like every call. */
+    private final StageLoop wholeCopy;
+
     private PinnedBuffer pinned;
 
-    private DeviceNode(Intracomm nodeComm, CudaRingMember ring, StagingCopies staging) {
+    private DeviceNode(Intracomm nodeComm, CudaRingMember ring, StagingCopies staging, long timeoutNs) {
         this.nodeComm = nodeComm;
         this.ring = ring;
         this.staging = staging;
+        this.wholeCopy = new StageLoop(timeoutNs);
     }
 
     /**
@@ -50,7 +56,7 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
      * block's path and its slots' IPC handle), agreed over the whole communicator, since ranks on other
      * nodes would otherwise wait for this one. If any rank fails, all fail with its reason.
      */
-    public static DeviceNode connect(Intracomm comm, Topology topology, int ringSlots, int slotBytes)
+    public static DeviceNode connect(Intracomm comm, Topology topology, int ringSlots, int slotBytes, long timeoutNs)
             throws MPIException {
         Intracomm nodeComm = topology.nodeComm();
         int position = nodeComm.getRank();
@@ -67,7 +73,7 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
                         ringSlots,
                         slotBytes),
                 m -> descriptor(m.controlPath().toString(), m.slotDescriptor()),
-                (member, descriptors) -> attach(nodeComm, member, descriptors),
+                (member, descriptors) -> attach(nodeComm, member, descriptors, timeoutNs),
                 CudaRingMember::unlinkControl);
     }
 
@@ -96,13 +102,13 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
     }
 
     /** Maps the right neighbour's control block and slots, from the node's descriptors; makes the staging stream. */
-    private static DeviceNode attach(Intracomm nodeComm, CudaRingMember member, String[] descriptors)
+    private static DeviceNode attach(Intracomm nodeComm, CudaRingMember member, String[] descriptors, long timeoutNs)
             throws IOException {
         String[] paths = new String[descriptors.length];
         byte[] slots = new byte[descriptors.length * IpcDescriptor.BYTES];
         decode(descriptors, paths, slots);
         member.connect(paths, slots);
-        return new DeviceNode(nodeComm, member, new StagingCopies(member.device(), STAGING_WINDOW));
+        return new DeviceNode(nodeComm, member, new StagingCopies(member.device(), STAGING_WINDOW), timeoutNs);
     }
 
     /** The ring's stage of a call along the node from node rank {@code first} (see {@link CudaRingMember#start}). */
@@ -162,10 +168,9 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
 
     private void copyWhole(boolean toHost, DeviceBuffer buf, PinnedBuffer host, long bytes) {
         staging.start(toHost, buf, host.address(), bytes, (int) bytes, false);
-        while (!staging.isDone()) {
-            if (staging.progress() == 0) {
-                Thread.onSpinWait();
-            }
+        Stage stalled = wholeCopy.clear().add(staging, false).run();
+        if (stalled != null) {
+            throw new StageException("timed out waiting for " + stalled.describeWait());
         }
     }
 
