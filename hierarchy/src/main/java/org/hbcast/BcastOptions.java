@@ -10,6 +10,7 @@ import org.hbcast.call.CountRule;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.PlanChoices;
+import org.hbcast.schedule.TreeShape;
 
 /**
  * Settings of a {@link HierarchicalBcast}: the algorithm, chunk size, tree radix, timeout, virtual
@@ -29,6 +30,8 @@ import org.hbcast.plan.PlanChoices;
  * @param ringSlots slots per intra-node ring link ({@code HBCAST_RING_SLOTS}, default 8)
  * @param intra how chunks move inside a node: the ring, the fan-out segment, or the selector's choice
  *        per size ({@code HBCAST_INTRA=auto|ring|fanout}, default auto)
+ * @param inter the shape of the schedule among node leaders, or null for the selector's choice per
+ *        size and layout ({@code HBCAST_INTER=auto|knomial|chain|two-tree}, default auto)
  * @param trials whether {@code auto} times its candidate plans on a size's first calls and keeps the
  *        fastest (see {@link TrialSchedule}; {@code HBCAST_TRIALS=1|0}, default on)
  */
@@ -42,6 +45,7 @@ public record BcastOptions(
         CountRule counts,
         int ringSlots,
         IntraNode intra,
+        TreeShape inter,
         boolean trials) {
 
     /** Largest chunk: bounds the ring's slots (and so its shared memory). */
@@ -82,7 +86,7 @@ public record BcastOptions(
     /** The options the environment asks for (see the README); defaults where a variable is unset. */
     /** What these options fix of a call's plan, for the selector. */
     public PlanChoices planChoices() {
-        return new PlanChoices(algorithm, intra, chunkBytes, radix, trials);
+        return new PlanChoices(algorithm, intra, inter, chunkBytes, radix, trials);
     }
 
     /**
@@ -96,6 +100,7 @@ public record BcastOptions(
                 && algorithm == Algorithm.AUTO
                 && counts == CountRule.ROOT
                 && intra == IntraNode.AUTO
+                && inter == null
                 && chunkBytes == 0
                 && radix == 0;
     }
@@ -123,12 +128,25 @@ public record BcastOptions(
                 countsVar(env),
                 intVar(env, "HBCAST_RING_SLOTS", 8, 1, MAX_RING_SLOTS),
                 intraVar(env, "HBCAST_INTRA"),
+                interVar(env, "HBCAST_INTER"),
                 boolVar(env, "HBCAST_TRIALS", true));
     }
 
     private static IntraNode intraVar(Map<String, String> env, String name) {
         String v = env.get(name);
         return v == null || v.isBlank() ? IntraNode.AUTO : IntraNode.parse(name, v);
+    }
+
+    private static TreeShape interVar(Map<String, String> env, String name) {
+        String v = env.get(name);
+        if (v == null || v.isBlank() || v.strip().equalsIgnoreCase("auto")) {
+            return null;
+        }
+        try {
+            return TreeShape.parse(name, v);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + "='" + v + "' must be auto, knomial, chain or two-tree", e);
+        }
     }
 
     /** {@code HBCAST_COUNTS}, or {@code HBCAST_CHECK=1} (its older name for {@code equal}); they must not contradict. */
@@ -210,28 +228,29 @@ public record BcastOptions(
     }
 
     public BcastOptions withAlgorithm(Algorithm a) {
-        return new BcastOptions(a, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, trials);
+        return new BcastOptions(
+                a, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, inter, trials);
     }
 
     public BcastOptions withChunkBytes(int bytes) {
         return new BcastOptions(
-                algorithm, bytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, trials);
+                algorithm, bytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, inter, trials);
     }
 
     public BcastOptions withRadix(int k) {
         return new BcastOptions(
-                algorithm, chunkBytes, k, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, trials);
+                algorithm, chunkBytes, k, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, inter, trials);
     }
 
     /** A tuning table to use; {@code Path.of("none")} for none (the model alone). */
     public BcastOptions withTuningFile(Path file) {
         return new BcastOptions(
-                algorithm, chunkBytes, radix, file, timeout, nodeSizes, counts, ringSlots, intra, trials);
+                algorithm, chunkBytes, radix, file, timeout, nodeSizes, counts, ringSlots, intra, inter, trials);
     }
 
     public BcastOptions withNodeSizes(String sizes) {
         return new BcastOptions(
-                algorithm, chunkBytes, radix, tuningFile, timeout, sizes, counts, ringSlots, intra, trials);
+                algorithm, chunkBytes, radix, tuningFile, timeout, sizes, counts, ringSlots, intra, inter, trials);
     }
 
     /** Check mode on ({@link CountRule#EQUAL}) or off (back to {@link CountRule#ROOT}). */
@@ -241,17 +260,23 @@ public record BcastOptions(
 
     public BcastOptions withCounts(CountRule rule) {
         return new BcastOptions(
-                algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, rule, ringSlots, intra, trials);
+                algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, rule, ringSlots, intra, inter, trials);
     }
 
     /** In-run selection on or off (see {@link #trials()}). */
     public BcastOptions withTrials(boolean on) {
         return new BcastOptions(
-                algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, on);
+                algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, inter, on);
+    }
+
+    /** The leaders' schedule fixed to {@code shape}, or left to the selector (null). */
+    public BcastOptions withInter(TreeShape shape) {
+        return new BcastOptions(
+                algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, shape, trials);
     }
 
     public BcastOptions withIntra(IntraNode i) {
         return new BcastOptions(
-                algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, i, trials);
+                algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, i, inter, trials);
     }
 }

@@ -1,6 +1,8 @@
 package org.hbcast;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +11,7 @@ import java.util.Map;
 import org.hbcast.call.CountRule;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
+import org.hbcast.schedule.TreeShape;
 import org.junit.jupiter.api.Test;
 
 class BcastOptionsTest {
@@ -44,6 +47,29 @@ class BcastOptionsTest {
         assertEquals(
                 IntraNode.RING,
                 BcastOptions.defaults().withIntra(IntraNode.RING).intra());
+    }
+
+    @Test
+    void theLeadersScheduleIsTheSelectorsUnlessOneIsAskedFor() {
+        assertNull(BcastOptions.fromEnvironment(Map.of()).inter());
+        assertNull(
+                BcastOptions.fromEnvironment(Map.of("HBCAST_INTER", " auto ")).inter());
+        assertEquals(
+                TreeShape.CHAIN,
+                BcastOptions.fromEnvironment(Map.of("HBCAST_INTER", "Chain")).inter());
+        assertEquals(
+                TreeShape.TWO_TREE,
+                BcastOptions.fromEnvironment(Map.of("HBCAST_INTER", "two-tree")).inter());
+        assertEquals(
+                TreeShape.TWO_TREE,
+                BcastOptions.fromEnvironment(Map.of("HBCAST_INTER", "two-tree"))
+                        .planChoices()
+                        .inter());
+        assertEquals(
+                TreeShape.KNOMIAL,
+                BcastOptions.defaults().withInter(TreeShape.KNOMIAL).inter());
+        assertFalse(
+                BcastOptions.fromEnvironment(Map.of("HBCAST_INTER", "chain")).keepsLearnt());
     }
 
     @Test
@@ -114,6 +140,7 @@ class BcastOptionsTest {
                 Map.of("HBCAST_CHECK", "1", "HBCAST_COUNTS", "trusted"));
         assertMessage("HBCAST_RING_SLOTS=0 is outside", Map.of("HBCAST_RING_SLOTS", "0"));
         assertMessage("HBCAST_INTRA='fan-out' must be auto, ring or fanout", Map.of("HBCAST_INTRA", "fan-out"));
+        assertMessage("HBCAST_INTER='ring' must be auto, knomial, chain or two-tree", Map.of("HBCAST_INTER", "ring"));
     }
 
     private static void assertMessage(String fragment, Map<String, String> env) {

@@ -5,6 +5,7 @@ import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The correctness matrix of the host broadcast on real MPI launches; every rank must check every call. */
@@ -118,6 +119,39 @@ class HierarchicalBcastMpiTest {
                 "few",
                 "no",
                 2);
+    }
+
+    /** The leaders' chain and two trees: uneven nodes, every root, counts around the chunks, both transports. */
+    @ParameterizedTest(name = "leaders' {0} over nodes {1}, {2} inside")
+    @CsvSource({
+        "chain, '1,3,2,1', ring",
+        "two-tree, '2,1,2,1,1', ring",
+        "two-tree, '3,1,2', fanout",
+        "chain, '2,2,1', fanout"
+    })
+    void leadersSchedulesEveryRoot(String inter, String nodes, String intra) {
+        assertMatrix(
+                matrix().nodeSizes(nodes)
+                        .env("HBCAST_INTER", inter)
+                        .env("HBCAST_INTRA", intra)
+                        .args("roots=all", "medium=few", "algorithms=hierarchical")
+                        .run(),
+                "all",
+                "few",
+                "no",
+                1);
+    }
+
+    @Test
+    void randomBackToBackCallsDownTwoTrees() {
+        MpiLaunch.program(BcastMatrixProgram.class)
+                .nodeSizes("2,1,1,2")
+                .env("HBCAST_CHUNK_BYTES", "8192")
+                .env("HBCAST_INTER", "two-tree")
+                .args("suite=random", "calls=120")
+                .run()
+                .assertAllRanksOk()
+                .assertCasesOnEveryRank(120);
     }
 
     @Test

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  * The layering of the modules, checked on the compiled library and bench (tests excluded): which
  * packages may use which, and where Open MPI's bindings ({@code mpi.*}) may be touched, so that
  * another binding could replace them. Modules and their packages: mpi-layer {@code org.hbcast.stage}
- * (the stage contract and the one loop, free of MPI) and {@code org.hbcast.mpi}; gpu-layer
+ * (the stage contract and the one loop, free of MPI), {@code org.hbcast.schedule} (the shapes of
+ * pipelined trees, pure functions) and {@code org.hbcast.mpi}; gpu-layer
  * {@code org.hbcast.engine} (moves chunks whatever the memory), {@code org.hbcast.transport.shm},
  * {@code org.hbcast.transport.cuda} and {@code org.hbcast.device}; hierarchy {@code org.hbcast} (the API only), {@code org.hbcast.plan} (the
  * vocabulary of plans), {@code org.hbcast.tuning} (cost model, calibration, tables),
@@ -58,6 +59,7 @@ class ArchitectureTest {
         for (String name : new String[] {
             "org.hbcast.mpi.HeaderRelay",
             "org.hbcast.stage.StageLoop",
+            "org.hbcast.schedule.TwoTree",
             "org.hbcast.transport.shm.CallBoard",
             "org.hbcast.HierarchicalBcast",
             "org.hbcast.orchestration.PlanDriver",
@@ -89,6 +91,20 @@ class ArchitectureTest {
                 .dependOnClassesThat()
                 .resideInAnyPackage(all(MPI_LAYER, "mpi..", GPU_LAYER, "jcuda.."))
                 .because("the tree, the node's transports and the staging copies all implement the stage contract")
+                .check(classes);
+    }
+
+    @Test
+    void theSchedulesArePureFunctionsOfTheJdkAlone() {
+        classes()
+                .that()
+                .resideInAPackage("org.hbcast.schedule..")
+                .and()
+                .haveSimpleNameNotEndingWith("Test")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage("org.hbcast.schedule..", "java..")
+                .because("the tree shapes are pure: the stage, the cost model and the simulator all play them out")
                 .check(classes);
     }
 

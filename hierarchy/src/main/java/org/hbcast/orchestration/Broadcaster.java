@@ -236,7 +236,7 @@ public final class Broadcaster implements AutoCloseable {
             bcast(buf, buf.capacity(), MPI.BYTE, i % size);
         }
         for (Plan p : selector.distinctHostPlans()) {
-            Plan small = new Plan(p.algorithm(), WARMUP_CHUNK_BYTES, p.radix(), p.intra(), "warm-up");
+            Plan small = p.withChunk(WARMUP_CHUNK_BYTES, "warm-up");
             for (int i = 0; i < WARMUP_PLAN_CALLS; i++) {
                 message.bind(buf, buf.capacity(), ElementType.BYTE, i % size, rank, size, null);
                 try {

@@ -12,9 +12,9 @@ import org.hbcast.device.DeviceBuffer;
 import org.hbcast.device.PinnedBuffer;
 import org.hbcast.engine.FanoutPipeline;
 import org.hbcast.engine.RingPipeline;
-import org.hbcast.mpi.KnomialBroadcast;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
+import org.hbcast.mpi.TreeBroadcast;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.Plan;
 import org.hbcast.stage.Stage;
@@ -33,6 +33,7 @@ import org.hbcast.transport.shm.ShmRingLinks;
  * rank                   host memory            device memory
  * root's leader          tree, node             staging to host, tree (fed), node
  * other node leaders     tree, node (fed)       tree, staging to GPU (fed), node (fed)
+ * (tree: the leaders' schedule, a k-nomial tree, chain or two trees as the plan says)
  * other ranks            node                   node
  * flat tree (KNOMIAL)    tree                   staging and tree as a leader, no node stage
  * </pre>
@@ -50,7 +51,7 @@ final class PlanDriver {
     private final int size;
     private final int[] everyRank;
     private final int[] leaders;
-    private final KnomialBroadcast tree;
+    private final TreeBroadcast tree;
     private final StageLoop loop;
     /** The node's ring links for host memory, and the engine's pipeline over them (null where no host plan uses them). */
     private final ShmRingLinks ring;
@@ -71,7 +72,7 @@ final class PlanDriver {
         this.everyRank = new int[size];
         Arrays.setAll(everyRank, r -> r);
         this.leaders = new int[layout.nodeCount()];
-        this.tree = new KnomialBroadcast(comm, TAG);
+        this.tree = new TreeBroadcast(comm, TAG);
         this.loop = new StageLoop(timeoutNs);
         this.ring = ring;
         this.ringPipeline = ring == null ? null : ring.newPipeline();
@@ -104,49 +105,34 @@ final class PlanDriver {
         Stage stalled;
         try {
             loop.clear();
-            if (plan.algorithm() == Algorithm.KNOMIAL) {
-                if (size > 1) {
-                    addTree(
-                            everyRank,
-                            size,
-                            rank,
-                            root,
-                            plan.radix(),
-                            chunk,
-                            bytes,
-                            root,
-                            hostData,
-                            entryBytes,
-                            deviceData,
-                            device);
-                }
-            } else {
-                int myNode = topology.node();
+            boolean flat = plan.algorithm() == Algorithm.KNOMIAL;
+            int myNode = topology.node();
+            if (!flat) {
                 layout.leaders(root, leaders);
-                boolean leader = leaders[myNode] == rank;
-                if (leader && leaders.length > 1) {
-                    addTree(
-                            leaders,
-                            leaders.length,
-                            myNode,
-                            layout.nodeOf(root),
-                            plan.radix(),
-                            chunk,
-                            bytes,
-                            root,
-                            hostData,
-                            entryBytes,
-                            deviceData,
-                            device);
-                }
-                if (layout.nodeSize(myNode) > 1) {
-                    boolean fed = leader && rank != root;
-                    int first = layout.positionOf(leaders[myNode]);
-                    Stage node = deviceData != null
-                            ? device.startRing(deviceData, bytes, chunk, first, fed)
-                            : startHostNode(plan, hostData, bytes, chunk, first, leader, fed);
-                    loop.add(node, fed);
-                }
+            }
+            boolean leader = flat || leaders[myNode] == rank;
+            int[] participants = flat ? everyRank : leaders;
+            if (leader && participants.length > 1) {
+                addTree(
+                        plan,
+                        participants,
+                        flat ? rank : myNode,
+                        flat ? root : layout.nodeOf(root),
+                        chunk,
+                        bytes,
+                        root,
+                        hostData,
+                        entryBytes,
+                        deviceData,
+                        device);
+            }
+            if (!flat && layout.nodeSize(myNode) > 1) {
+                boolean fed = leader && rank != root;
+                int first = layout.positionOf(leaders[myNode]);
+                Stage node = deviceData != null
+                        ? device.startRing(deviceData, bytes, chunk, first, fed)
+                        : startHostNode(plan, hostData, bytes, chunk, first, leader, fed);
+                loop.add(node, fed);
             }
             stalled = loop.run();
         } catch (RuntimeException e) {
@@ -162,16 +148,15 @@ final class PlanDriver {
     }
 
     /**
-     * The tree among {@code participants}; for device memory, with the staging copies before it (at
+     * The leaders' schedule among {@code participants} (every rank for the flat tree); for device memory, with the staging copies before it (at
      * the root: the tree sends what is on the host) or after it (elsewhere: the node gets what is on
      * the GPU).
      */
     private void addTree(
+            Plan plan,
             int[] participants,
-            int n,
             int me,
             int rootIndex,
-            int radix,
             int chunk,
             long bytes,
             int root,
@@ -181,14 +166,36 @@ final class PlanDriver {
             DeviceNode device) {
         boolean sends = rank == root;
         if (deviceData == null) {
-            tree.start(participants, n, me, rootIndex, radix, hostData, entryBytes, bytes, chunk, false);
+            tree.start(
+                    plan.leaderShape(),
+                    participants,
+                    participants.length,
+                    me,
+                    rootIndex,
+                    plan.radix(),
+                    hostData,
+                    entryBytes,
+                    bytes,
+                    chunk,
+                    false);
             loop.add(tree, false);
             return;
         }
         PinnedBuffer host = device.pinnedAtLeast(bytes);
         StagingCopies staging = device.staging();
         staging.start(sends, deviceData, host.address(), bytes, chunk, !sends);
-        tree.start(participants, n, me, rootIndex, radix, host.buffer(), 1, bytes, chunk, sends);
+        tree.start(
+                plan.leaderShape(),
+                participants,
+                participants.length,
+                me,
+                rootIndex,
+                plan.radix(),
+                host.buffer(),
+                1,
+                bytes,
+                chunk,
+                sends);
         if (sends) {
             loop.add(staging, false).add(tree, true);
         } else {

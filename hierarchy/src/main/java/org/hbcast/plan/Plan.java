@@ -1,11 +1,13 @@
 package org.hbcast.plan;
 
 import java.util.Objects;
+import org.hbcast.schedule.TreeShape;
 
 /**
  * What one broadcast will do: the algorithm (never {@link Algorithm#AUTO}), the chunk size both
  * levels pipeline over, the tree radix, how chunks move inside nodes (ring or fan-out; the
- * hierarchy's choice, ignored by the flat algorithms), why it was chosen, and the time the cost
+ * hierarchy's choice, ignored by the flat algorithms), the shape of the leaders' schedule (the
+ * hierarchy's; the flat tree is k-nomial), why it was chosen, and the time the cost
  * model predicts and a tuning table measured for it (NaN where there is none).
  */
 public record Plan(
@@ -13,6 +15,7 @@ public record Plan(
         int chunkBytes,
         int radix,
         IntraNode intra,
+        TreeShape inter,
         String reason,
         double predictedSeconds,
         double measuredSeconds) {
@@ -29,11 +32,22 @@ public record Plan(
         if (Objects.requireNonNull(intra, "intra") == IntraNode.AUTO) {
             throw new IllegalArgumentException("a plan names a concrete intra-node transport");
         }
+        Objects.requireNonNull(inter, "inter");
     }
 
-    /** A plan without predicted or measured times. */
+    /** A plan without predicted or measured times, its leaders on a k-nomial tree. */
     public Plan(Algorithm algorithm, int chunkBytes, int radix, IntraNode intra, String reason) {
-        this(algorithm, chunkBytes, radix, intra, reason, Double.NaN, Double.NaN);
+        this(algorithm, chunkBytes, radix, intra, TreeShape.KNOMIAL, reason, Double.NaN, Double.NaN);
+    }
+
+    /** This plan with other chunks, and no predicted or measured times. */
+    public Plan withChunk(int bytes, String why) {
+        return new Plan(algorithm, bytes, radix, intra, inter, why, Double.NaN, Double.NaN);
+    }
+
+    /** The leaders' schedule this plan runs: its own for the hierarchy, the k-nomial tree over every rank otherwise. */
+    public TreeShape leaderShape() {
+        return algorithm == Algorithm.HIERARCHICAL ? inter : TreeShape.KNOMIAL;
     }
 
     /** True when this plan moves chunks through the node's fan-out segment. */

@@ -6,6 +6,7 @@ import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
+import org.hbcast.schedule.TreeShape;
 import org.hbcast.tuning.Calibration;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
@@ -43,13 +44,11 @@ public record Explanation(
                 "fingerprint: %s (id %s)",
                 inputs.fingerprint().canonical(),
                 inputs.fingerprint().id());
-        line(
-                sb,
-                "chosen:      %s, chunk %s, radix %d",
-                name(plan.algorithm(), plan.intra()),
-                size(plan.chunkBytes()),
-                plan.radix());
+        line(sb, "chosen:      %s, chunk %s, radix %d", name(plan), size(plan.chunkBytes()), plan.radix());
         line(sb, "why:         %s", plan.reason());
+        if (plan.algorithm() == Algorithm.HIERARCHICAL && shape.nodes() > 2) {
+            line(sb, "leaders:     %s", leaders(plan, shape.nodes()));
+        }
         if (bytes > 1 && Long.bitCount(bytes) != 1) {
             long low = Long.highestOneBit(bytes);
             line(
@@ -71,7 +70,7 @@ public record Explanation(
                 line(
                         sb,
                         "  %-20s chunk %-9s radix %d  %s",
-                        name(c.algorithm(), c.intra()),
+                        name(c.algorithm(), c.intra(), c.inter()),
                         size(c.chunkBytes()),
                         c.radix(),
                         time(c.seconds()));
@@ -82,7 +81,7 @@ public record Explanation(
                     sb,
                     "table at %s: best %s, chunk %s, radix %d, %s (%d points measured)",
                     size(e.bytes()),
-                    name(e.algorithm(), e.intra()),
+                    name(e.algorithm(), e.intra(), e.inter()),
                     size(e.chunkBytes()),
                     e.radix(),
                     time(e.seconds()),
@@ -139,9 +138,46 @@ public record Explanation(
                 + size(c.chunks().get(c.chunks().size() - 1).chunkBytes());
     }
 
+    /**
+     * Why the leaders' schedule suits the message: how many sends one chunk takes to reach the last
+     * leader (latency) and how often the busiest leader's link carries each chunk (bandwidth), beside
+     * the k-nomial tree's. Allocates: for explanations only.
+     */
+    static String leaders(Plan plan, int nodes) {
+        TreeShape s = plan.inter();
+        TreeShape k = TreeShape.KNOMIAL;
+        return String.format(
+                Locale.ROOT,
+                "%s among %d node leaders: the first chunk reaches the last leader after %d sends, the busiest"
+                        + " leader's link carries each chunk %.1f times (k-nomial radix %d: %d sends, %.1f times)",
+                s,
+                nodes,
+                s.fillSends(nodes, plan.radix()),
+                s.busiestSendsPerChunk(nodes, plan.radix()),
+                plan.radix(),
+                k.fillSends(nodes, plan.radix()),
+                k.busiestSendsPerChunk(nodes, plan.radix()));
+    }
+
     /** "hierarchical/fanout" for the hierarchy (its transport inside nodes matters), the algorithm alone otherwise. */
     public static String name(Algorithm algorithm, IntraNode intra) {
-        return algorithm == Algorithm.HIERARCHICAL ? algorithm + "/" + intra : algorithm.toString();
+        return name(algorithm, intra, TreeShape.KNOMIAL);
+    }
+
+    /**
+     * As {@link #name(Algorithm, IntraNode)}, with the leaders' schedule where it is not the k-nomial
+     * tree: "hierarchical/ring/chain".
+     */
+    public static String name(Algorithm algorithm, IntraNode intra, TreeShape inter) {
+        if (algorithm != Algorithm.HIERARCHICAL) {
+            return algorithm.toString();
+        }
+        return inter == TreeShape.KNOMIAL ? algorithm + "/" + intra : algorithm + "/" + intra + "/" + inter;
+    }
+
+    /** The name of {@code plan}'s algorithm, transport and leaders' schedule. */
+    public static String name(Plan plan) {
+        return name(plan.algorithm(), plan.intra(), plan.inter());
     }
 
     private static void line(StringBuilder sb, String format, Object... args) {

@@ -63,7 +63,7 @@ public final class InRunSelection {
             // largest size, a power of two, is the size programs use most.
             Plan chosen = selector.plan(1L << c);
             for (int p = 0; p < plans[c].length && !inline[c]; p++) {
-                if (plans[c][p].algorithm() == chosen.algorithm() && plans[c][p].intra() == chosen.intra()) {
+                if (Explanation.name(plans[c][p]).equals(Explanation.name(chosen))) {
                     incumbent[c] = p;
                 }
             }

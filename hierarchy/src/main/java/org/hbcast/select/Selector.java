@@ -12,6 +12,7 @@ import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
 import org.hbcast.plan.PlanChoices;
+import org.hbcast.schedule.TreeShape;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Interpolation;
@@ -20,7 +21,7 @@ import org.hbcast.tuning.TuningInputs;
 import org.hbcast.tuning.TuningTable;
 
 /**
- * Chooses the plan of a call (algorithm, intra-node transport, chunk, radix) from the message size,
+ * Chooses the plan of a call (algorithm, intra-node transport, leaders' schedule, chunk, radix) from the message size,
  * the layout and the memory kind. For {@code auto}: the tuning table of this fingerprint where there
  * is one (interpolating between measured sizes on a log scale, the largest measured size above the
  * range), the calibrated cost model below the table's sizes or without one. Options that name an
@@ -133,6 +134,7 @@ public final class Selector {
                         options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(),
                         a,
                         t,
+                        options.inter(),
                         options.chunkBytes(),
                         options.radix());
                 list.add(plan(
@@ -140,6 +142,7 @@ public final class Selector {
                         clampChunk(c.chunkBytes(), size),
                         c.radix(),
                         c.intra(),
+                        c.inter(),
                         size,
                         MemoryKind.HOST,
                         "timed in this run against the other plans of its size (the cost model's chunk and radix; "
@@ -178,7 +181,7 @@ public final class Selector {
         Map<String, Plan> distinct = new LinkedHashMap<>();
         for (Plan p : (Iterable<Plan>) hostPlansAndTrials()::iterator) {
             if (p.algorithm() != Algorithm.NATIVE) {
-                distinct.putIfAbsent(p.algorithm() + "/" + p.intra() + "/" + p.radix(), p);
+                distinct.putIfAbsent(p.algorithm() + "/" + p.intra() + "/" + p.inter() + "/" + p.radix(), p);
             }
         }
         return List.copyOf(distinct.values());
@@ -233,8 +236,8 @@ public final class Selector {
             throw new IllegalArgumentException("message size must not be negative, got " + bytes);
         }
         Plan plan = plan(bytes, memory);
-        double predicted =
-                model.predict(plan.algorithm(), plan.intra(), bytes, plan.chunkBytes(), plan.radix(), shape, memory);
+        double predicted = model.predict(
+                plan.algorithm(), plan.intra(), plan.inter(), bytes, plan.chunkBytes(), plan.radix(), shape, memory);
         double measured = memory == MemoryKind.HOST && !tableTimes.isEmpty() && bytes >= tableSizes[0]
                 ? Interpolation.logLog(tableTimes, bytes)
                 : Double.NaN;
@@ -243,7 +246,11 @@ public final class Selector {
             for (IntraNode t : a == Algorithm.HIERARCHICAL
                     ? CostModel.candidateIntra(shape, memory, IntraNode.AUTO)
                     : List.of(IntraNode.RING)) {
-                alternatives.add(model.best(Math.max(bytes, 1), shape, memory, modelMaxChunk(), a, t, 0, 0));
+                for (TreeShape s : a == Algorithm.HIERARCHICAL
+                        ? CostModel.candidateInter(shape, null)
+                        : List.of(TreeShape.KNOMIAL)) {
+                    alternatives.add(model.best(Math.max(bytes, 1), shape, memory, modelMaxChunk(), a, t, s, 0, 0));
+                }
             }
         }
         List<TuningTable.Entry> nearby = new ArrayList<>();
@@ -269,13 +276,15 @@ public final class Selector {
                 options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(),
                 fixed,
                 options.intra(),
+                options.inter(),
                 options.chunkBytes(),
                 options.radix());
         String fixedParts = fixedParts();
         boolean allFixed = fixed != Algorithm.AUTO
                 && options.chunkBytes() > 0
                 && options.radix() > 0
-                && (fixed != Algorithm.HIERARCHICAL || options.intra() != IntraNode.AUTO);
+                && (fixed != Algorithm.HIERARCHICAL
+                        || (options.intra() != IntraNode.AUTO && (options.inter() != null || shape.nodes() <= 2)));
         String set = allFixed
                 ? "set by options"
                 : fixedParts.isEmpty() ? "cost model" : "options fix " + fixedParts + "; the rest from the cost model";
@@ -284,6 +293,7 @@ public final class Selector {
                 clampChunk(c.chunkBytes(), size),
                 c.radix(),
                 c.intra(),
+                c.inter(),
                 size,
                 memory,
                 set + " (" + inputs.calibrationSource() + ")",
@@ -307,6 +317,9 @@ public final class Selector {
         }
         if (options.intra() != IntraNode.AUTO) {
             parts.add("the intra-node transport");
+        }
+        if (options.inter() != null) {
+            parts.add("the leaders' schedule");
         }
         return String.join(" and ", parts);
     }
@@ -334,6 +347,7 @@ public final class Selector {
                 clampChunk(options.chunkBytes() > 0 ? options.chunkBytes() : chunk, size),
                 options.radix() > 0 ? options.radix() : near.radix(),
                 options.intra() != IntraNode.AUTO ? options.intra() : near.intra(),
+                options.inter() != null ? options.inter() : near.inter(),
                 size,
                 MemoryKind.HOST,
                 why,
@@ -345,12 +359,20 @@ public final class Selector {
             int chunk,
             int radix,
             IntraNode intra,
+            TreeShape inter,
             long size,
             MemoryKind memory,
             String reason,
             double measured) {
         return new Plan(
-                a, chunk, radix, intra, reason, model.predict(a, intra, size, chunk, radix, shape, memory), measured);
+                a,
+                chunk,
+                radix,
+                intra,
+                inter,
+                reason,
+                model.predict(a, intra, inter, size, chunk, radix, shape, memory),
+                measured);
     }
 
     /**

@@ -119,8 +119,7 @@ public final class TrialSchedule {
         if (inlineOption(c, o)) {
             return "inline";
         }
-        Plan p = optionPlan(c, o);
-        return Explanation.name(p.algorithm(), p.intra());
+        return Explanation.name(optionPlan(c, o));
     }
 
     /** How many options class {@code c} chooses among (0 or 1: it does not try). */

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import org.hbcast.mpi.KnomialTree;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
+import org.hbcast.schedule.TreeShape;
 
 /**
  * Predicted broadcast times from the calibrated links and curves (the formulas, with what the
@@ -28,7 +28,10 @@ import org.hbcast.plan.MemoryKind;
  * <li>segmented k-nomial tree over {@code N}: {@code F * step + (S - 1) * R * gap}, where {@code F} is the
  *     number of sends before the first segment reaches the last participant (sends farthest first;
  *     {@code (k - 1) * ceil(log_k N)} for a full tree) and {@code R} the root's child count: the root
- *     sends every segment {@code R} times. With {@code S = 1} this is the unsegmented tree;
+ *     sends every segment {@code R} times. With {@code S = 1} this is the unsegmented tree. The leaders'
+ *     other shapes ({@link TreeShape}) follow the same formula with their own {@code F} and, for
+ *     {@code R}, the sends per chunk of their busiest participant: 1 for the chain ({@code F = N - 1})
+ *     and for the two trees ({@code F} about {@code 2 log2 N});
  * <li>hierarchical: the measured two-level curve where the calibration has one for the layout
  *     ({@code fill(c) + (S - 1) * stage(c, m)}, as inside a node); otherwise tree among leaders and
  *     ring or fan-out inside the nodes overlapped over the same chunks: both fill times plus
@@ -46,7 +49,7 @@ public final class CostModel {
     /** Open MPI tuned's segment size for large pipelined broadcasts. */
     public static final int NATIVE_SEGMENT_BYTES = 128 << 10;
 
-    private static final Map<Long, int[]> TREES = new ConcurrentHashMap<>();
+    private static final Map<Long, double[]> TREES = new ConcurrentHashMap<>();
 
     private final Calibration calibration;
     private final int cores;
@@ -72,8 +75,12 @@ public final class CostModel {
         return calibration;
     }
 
-    /** The best choice of one search: predicted seconds for (algorithm, intra-node transport, chunk, radix). */
-    public record Choice(Algorithm algorithm, IntraNode intra, int chunkBytes, int radix, double seconds) {}
+    /**
+     * The best choice of one search: predicted seconds for (algorithm, intra-node transport, chunk,
+     * radix, the leaders' schedule).
+     */
+    public record Choice(
+            Algorithm algorithm, IntraNode intra, int chunkBytes, int radix, TreeShape inter, double seconds) {}
 
     /**
      * Predicted seconds of broadcasting {@code bytes} with {@code algorithm} (not AUTO) in chunks of
@@ -83,6 +90,19 @@ public final class CostModel {
     public double predict(
             Algorithm algorithm,
             IntraNode intra,
+            long bytes,
+            int chunkBytes,
+            int radix,
+            ClusterShape shape,
+            MemoryKind memory) {
+        return predict(algorithm, intra, TreeShape.KNOMIAL, bytes, chunkBytes, radix, shape, memory);
+    }
+
+    /** As {@link #predict(Algorithm, IntraNode, long, int, int, ClusterShape, MemoryKind)}, the leaders moving chunks down {@code inter}. */
+    public double predict(
+            Algorithm algorithm,
+            IntraNode intra,
+            TreeShape inter,
             long bytes,
             int chunkBytes,
             int radix,
@@ -98,7 +118,7 @@ public final class CostModel {
         long c = Math.min(chunkBytes, bytes);
         long chunks = (bytes + c - 1) / c;
         return switch (algorithm) {
-            case HIERARCHICAL -> hierarchical(intra, c, chunks, radix, shape, memory);
+            case HIERARCHICAL -> hierarchical(intra, inter, c, chunks, radix, shape, memory);
             case KNOMIAL -> staged(flatTree(c, chunks, radix, shape), shape.ranks() > 1, c, chunks, memory);
             case NATIVE -> nativeTime(bytes, shape, memory);
             case AUTO -> throw new IllegalArgumentException("predict needs a concrete algorithm");
@@ -123,7 +143,7 @@ public final class CostModel {
         if (n <= 1) {
             return 0;
         }
-        int[] shape = treeShape(n, radix);
+        double[] shape = treeShape(TreeShape.KNOMIAL, n, radix);
         return shape[0] * link.seconds(chunkBytes) + (chunks - 1) * shape[1] * link.gapSeconds(chunkBytes);
     }
 
@@ -139,7 +159,7 @@ public final class CostModel {
             return 0;
         }
         LinkCalibration link = mpiLink(shape);
-        int[] tree = treeShape(n, radix);
+        double[] tree = treeShape(TreeShape.KNOMIAL, n, radix);
         boolean oneHost = shape.nodes() == 1 || shape.virtual();
         int hostRanks = oneHost ? n : shape.maxNodeSize();
         double perSegment = hostRanks > cores ? Math.max(tree[1], 2.0 * (hostRanks - 1) / cores) : tree[1];
@@ -159,29 +179,23 @@ public final class CostModel {
         return curve == null ? 1 : Math.max(1, curve.stage(c, m) / curve.stage(c, 4 * c));
     }
 
-    /** {fill sends, root children} of a tree, remembered: the selector asks for the same few trees often. */
-    private static int[] treeShape(int n, int radix) {
-        return TREES.computeIfAbsent(
-                ((long) n << 8) | radix, key -> new int[] {fillSends(n, radix), rootChildren(n, radix)});
+    /**
+     * {fill sends, sends per chunk of the busiest participant} of a shape, remembered: the selector asks
+     * for the same few trees often.
+     */
+    private static double[] treeShape(TreeShape tree, int n, int radix) {
+        return TREES.computeIfAbsent(((long) tree.ordinal() << 40) | ((long) n << 8) | radix, key ->
+                new double[] {tree.fillSends(n, radix), tree.busiestSendsPerChunk(n, radix)});
     }
 
-    /** Sends, one after another, until the first segment has reached every participant. */
+    /** Sends, one after another, until the first segment has reached every participant of a k-nomial tree. */
     public static int fillSends(int n, int radix) {
-        int[] arrival = new int[n];
-        int[] kids = new int[KnomialTree.maxChildren(n, radix)];
-        int latest = 0;
-        for (int rel = 0; rel < n; rel++) {
-            int count = KnomialTree.children(rel, n, radix, kids);
-            for (int j = 0; j < count; j++) {
-                arrival[kids[j]] = arrival[rel] + j + 1;
-                latest = Math.max(latest, arrival[kids[j]]);
-            }
-        }
-        return latest;
+        return TreeShape.KNOMIAL.fillSends(n, radix);
     }
 
+    /** The k-nomial root's children: it sends every segment that many times. */
     public static int rootChildren(int n, int radix) {
-        return n <= 1 ? 0 : KnomialTree.children(0, n, radix, new int[KnomialTree.maxChildren(n, radix)]);
+        return (int) TreeShape.KNOMIAL.busiestSendsPerChunk(n, radix);
     }
 
     /**
@@ -193,21 +207,23 @@ public final class CostModel {
      * 256 KiB chunks 1.2 to 2.6 times too cheap. Elsewhere the levels are composed.
      */
     private double hierarchical(
-            IntraNode intra, long c, long chunks, int radix, ClusterShape shape, MemoryKind memory) {
+            IntraNode intra, TreeShape inter, long c, long chunks, int radix, ClusterShape shape, MemoryKind memory) {
         NodeCurve measured = memory == MemoryKind.HOST ? calibration.twoLevelCurve(intra, shape) : null;
         if (measured == null) {
-            return composed(intra, c, chunks, radix, shape, memory);
+            return composed(intra, inter, c, chunks, radix, shape, memory);
         }
+        // The curve was measured over a binomial tree among the leaders.
         double seconds = measured.fill(c) + (chunks - 1) * measured.stage(c, chunks * c);
-        return radix == 2
+        return radix == 2 && inter == TreeShape.KNOMIAL
                 ? seconds
                 : seconds
-                        * composed(intra, c, chunks, radix, shape, memory)
-                        / composed(intra, c, chunks, 2, shape, memory);
+                        * composed(intra, inter, c, chunks, radix, shape, memory)
+                        / composed(intra, TreeShape.KNOMIAL, c, chunks, 2, shape, memory);
     }
 
     /** The two-level pipeline from its levels: both fill times, then the slower stage per further chunk. */
-    private double composed(IntraNode intra, long c, long chunks, int radix, ClusterShape shape, MemoryKind memory) {
+    private double composed(
+            IntraNode intra, TreeShape inter, long c, long chunks, int radix, ClusterShape shape, MemoryKind memory) {
         int nodes = shape.nodes();
         int n = shape.maxNodeSize();
         double intraFill = n > 1 ? intraFill(intra, c, n, memory) : 0;
@@ -216,7 +232,7 @@ public final class CostModel {
             return intraFill + (chunks - 1) * intraStage;
         }
         LinkCalibration net = interNodeLink(shape);
-        int[] tree = treeShape(nodes, radix);
+        double[] tree = treeShape(inter, nodes, radix);
         double fill = tree[0] * net.seconds(c) + intraFill;
         double stage = Math.max(tree[1] * net.gapSeconds(c), intraStage);
         if (memory == MemoryKind.DEVICE) {
@@ -303,6 +319,19 @@ public final class CostModel {
                 : List.of(IntraNode.RING);
     }
 
+    /**
+     * The leaders' schedules worth trying: {@code requested} when it names one, else the k-nomial tree,
+     * and from three nodes on (with two, every shape is the same single hop) the chain and the two trees.
+     */
+    public static List<TreeShape> candidateInter(ClusterShape shape, TreeShape requested) {
+        if (requested != null) {
+            return List.of(requested);
+        }
+        return shape.nodes() > 2
+                ? List.of(TreeShape.KNOMIAL, TreeShape.CHAIN, TreeShape.TWO_TREE)
+                : List.of(TreeShape.KNOMIAL);
+    }
+
     /** The algorithms worth trying on {@code shape}: the hierarchy only where some node has a ring. */
     public static List<Algorithm> candidateAlgorithms(ClusterShape shape, MemoryKind memory) {
         List<Algorithm> list = new ArrayList<>();
@@ -365,6 +394,23 @@ public final class CostModel {
             IntraNode intra,
             int chunkBytes,
             int radix) {
+        return best(bytes, shape, memory, maxChunk, algorithm, intra, null, chunkBytes, radix);
+    }
+
+    /**
+     * As {@link #best(long, ClusterShape, MemoryKind, int, Algorithm, IntraNode, int, int)}, with the
+     * leaders' schedule fixed to {@code inter}, or chosen where it is null.
+     */
+    public Choice best(
+            long bytes,
+            ClusterShape shape,
+            MemoryKind memory,
+            int maxChunk,
+            Algorithm algorithm,
+            IntraNode intra,
+            TreeShape inter,
+            int chunkBytes,
+            int radix) {
         List<Algorithm> algorithms =
                 algorithm == Algorithm.AUTO ? candidateAlgorithms(shape, memory) : List.of(algorithm);
         List<Integer> chunks =
@@ -374,12 +420,18 @@ public final class CostModel {
             List<Integer> radices = radix > 0 ? List.of(radix) : candidateRadices(a, shape);
             List<IntraNode> transports =
                     a == Algorithm.HIERARCHICAL ? candidateIntra(shape, memory, intra) : List.of(IntraNode.RING);
+            List<TreeShape> shapes =
+                    a == Algorithm.HIERARCHICAL ? candidateInter(shape, inter) : List.of(TreeShape.KNOMIAL);
             for (IntraNode t : transports) {
-                for (int c : a == Algorithm.NATIVE ? chunks.subList(chunks.size() - 1, chunks.size()) : chunks) {
-                    for (int k : a == Algorithm.NATIVE ? radices.subList(0, 1) : radices) {
-                        double time = predict(a, t, bytes, c, k, shape, memory);
-                        if (best == null || time < best.seconds()) {
-                            best = new Choice(a, t, c, k, time);
+                for (TreeShape s : shapes) {
+                    for (int c : a == Algorithm.NATIVE ? chunks.subList(chunks.size() - 1, chunks.size()) : chunks) {
+                        // Only the k-nomial tree has a radix.
+                        for (int k :
+                                a == Algorithm.NATIVE || s != TreeShape.KNOMIAL ? radices.subList(0, 1) : radices) {
+                            double time = predict(a, t, s, bytes, c, k, shape, memory);
+                            if (best == null || time < best.seconds()) {
+                                best = new Choice(a, t, c, k, s, time);
+                            }
                         }
                     }
                 }

@@ -4,6 +4,7 @@ import java.util.List;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
+import org.hbcast.schedule.TreeShape;
 
 /**
  * A measured tuning table (written by the tuner, JSON): for one fingerprint and memory kind, the best
@@ -36,16 +37,24 @@ public record TuningTable(
 
     /**
      * One measured point of the sweep; {@code intra} is the hierarchy's transport inside nodes (ring
-     * where a table written before the fan-out existed does not say).
+     * where a table written before the fan-out existed does not say), {@code inter} the leaders'
+     * schedule (the k-nomial tree where a table written before the other shapes does not say).
      */
-    public record Point(Algorithm algorithm, int chunkBytes, int radix, double seconds, IntraNode intra) {
+    public record Point(
+            Algorithm algorithm, int chunkBytes, int radix, double seconds, IntraNode intra, TreeShape inter) {
         public Point {
             intra = intra == null ? IntraNode.RING : intra;
+            inter = inter == null ? TreeShape.KNOMIAL : inter;
         }
 
-        /** A point of a flat algorithm or of the hierarchy with the ring. */
+        /** A point of a flat algorithm or of the hierarchy with the ring over a k-nomial tree. */
         public Point(Algorithm algorithm, int chunkBytes, int radix, double seconds) {
-            this(algorithm, chunkBytes, radix, seconds, IntraNode.RING);
+            this(algorithm, chunkBytes, radix, seconds, IntraNode.RING, TreeShape.KNOMIAL);
+        }
+
+        /** A point whose leaders use the k-nomial tree. */
+        public Point(Algorithm algorithm, int chunkBytes, int radix, double seconds, IntraNode intra) {
+            this(algorithm, chunkBytes, radix, seconds, intra, TreeShape.KNOMIAL);
         }
     }
 
@@ -57,15 +66,29 @@ public record TuningTable(
             int radix,
             double seconds,
             List<Point> points,
-            IntraNode intra) {
+            IntraNode intra,
+            TreeShape inter) {
         public Entry {
             points = points == null ? List.of() : List.copyOf(points);
             intra = intra == null ? IntraNode.RING : intra;
+            inter = inter == null ? TreeShape.KNOMIAL : inter;
         }
 
-        /** An entry whose best point is a flat algorithm or the hierarchy with the ring. */
+        /** An entry whose best point is a flat algorithm or the hierarchy with the ring over a k-nomial tree. */
         public Entry(long bytes, Algorithm algorithm, int chunkBytes, int radix, double seconds, List<Point> points) {
-            this(bytes, algorithm, chunkBytes, radix, seconds, points, IntraNode.RING);
+            this(bytes, algorithm, chunkBytes, radix, seconds, points, IntraNode.RING, TreeShape.KNOMIAL);
+        }
+
+        /** An entry whose leaders use the k-nomial tree. */
+        public Entry(
+                long bytes,
+                Algorithm algorithm,
+                int chunkBytes,
+                int radix,
+                double seconds,
+                List<Point> points,
+                IntraNode intra) {
+            this(bytes, algorithm, chunkBytes, radix, seconds, points, intra, TreeShape.KNOMIAL);
         }
     }
 

@@ -13,6 +13,7 @@ import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
+import org.hbcast.schedule.TreeShape;
 import org.hbcast.tuning.Calibration;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
@@ -158,6 +159,41 @@ class SelectorTest {
     }
 
     @Test
+    void manyNodesMoveLargeMessagesDownABandwidthOptimalScheduleAndExplainSaysWhy() {
+        for (String layout : new String[] {"4,2,2", "8,3,3", "16x2", "64x4"}) {
+            Selector s = modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), layout, 1 << 20);
+            Plan big = s.plan(64 << 20);
+            // Every leader's link carries each chunk once, not once per child of the k-nomial root.
+            assertNotEquals(TreeShape.KNOMIAL, big.inter(), layout + ": " + big);
+            String text = s.explain(64 << 20, MemoryKind.HOST).text();
+            assertTrue(text.contains("leaders:     " + big.inter() + " among"), text);
+            assertTrue(text.contains("carries each chunk 1.0 times (k-nomial radix"), text);
+            assertTrue(text.contains("hierarchical/ring/chain") && text.contains("hierarchical/ring/two-tree"), text);
+        }
+        // With two nodes every shape is the one hop: the k-nomial tree, named as before.
+        Plan two = modelOnly(AUTO, "2x2", 1 << 20).plan(64 << 20);
+        assertEquals(TreeShape.KNOMIAL, two.inter());
+        assertEquals("hierarchical/ring", Explanation.name(two.algorithm(), two.intra(), two.inter()));
+        // Far more nodes than chunks: a chain's fill costs more than its bandwidth saves.
+        Plan wide = modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), "1024x2", 1 << 20)
+                .plan(64 << 10);
+        assertNotEquals(TreeShape.CHAIN, wide.inter(), wide.toString());
+    }
+
+    @Test
+    void theLeadersScheduleOptionFixesItAtEverySize() {
+        for (TreeShape shape : TreeShape.values()) {
+            Selector s = modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL).withInter(shape), "4,2,2", 1 << 20);
+            for (long m = 1; m <= 1L << 28; m *= 4) {
+                assertEquals(shape, s.plan(m).inter(), shape + " at " + m);
+            }
+            assertTrue(
+                    s.plan(1 << 20).reason().contains("the leaders' schedule"),
+                    s.plan(1 << 20).reason());
+        }
+    }
+
+    @Test
     void explainNamesTheCurvesAndWhetherTheyPriceThisLayout() {
         List<NodeCurve.ChunkCost> chunks = List.of(
                 new NodeCurve.ChunkCost(32 << 10, 40e-6, List.of(new TimedSize(16 << 20, 20e-6))),
@@ -277,13 +313,12 @@ class SelectorTest {
             java.util.Set<String> kinds = new java.util.HashSet<>();
             for (Plan p : plans) {
                 assertNotEquals(Algorithm.NATIVE, p.algorithm(), layout);
-                assertTrue(kinds.add(p.algorithm() + "/" + p.intra() + "/" + p.radix()), layout + ": " + plans);
+                assertTrue(kinds.add(Explanation.name(p) + "/" + p.radix()), layout + ": " + plans);
             }
             for (long bytes = 1; bytes <= 1L << 30; bytes *= 2) {
                 Plan p = selector.plan(bytes);
                 assertTrue(
-                        p.algorithm() == Algorithm.NATIVE
-                                || kinds.contains(p.algorithm() + "/" + p.intra() + "/" + p.radix()),
+                        p.algorithm() == Algorithm.NATIVE || kinds.contains(Explanation.name(p) + "/" + p.radix()),
                         layout + " " + bytes + ": " + p);
             }
         }
@@ -306,7 +341,8 @@ class SelectorTest {
                 java.util.Set<String> kinds = new java.util.HashSet<>();
                 long smallest = c == 0 ? 1 : (1L << (c - 1)) + 1;
                 for (Plan p : plans) {
-                    assertTrue(kinds.add(Explanation.name(p.algorithm(), p.intra())), layout + " class " + c);
+                    assertTrue(
+                            kinds.add(Explanation.name(p.algorithm(), p.intra())), layout + " class " + c + ": " + p);
                     assertTrue(p.chunkBytes() <= Math.max(64, smallest), layout + " class " + c + ": " + p);
                 }
                 boolean nativeChosen = s.plan(smallest).algorithm() == Algorithm.NATIVE;

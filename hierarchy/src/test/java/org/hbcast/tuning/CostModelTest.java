@@ -9,6 +9,7 @@ import java.util.List;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
+import org.hbcast.schedule.TreeShape;
 import org.junit.jupiter.api.Test;
 
 class CostModelTest {
@@ -185,5 +186,37 @@ class CostModelTest {
                         2,
                         ClusterShape.parse("1x4"),
                         MemoryKind.HOST));
+    }
+
+    @Test
+    void theLeadersChainAndTwoTreesSendEachChunkOnceFromEveryLeader() {
+        long m = 64 << 20;
+        int c = 256 << 10;
+        long chunks = m / c;
+        for (int nodes : new int[] {3, 5, 16, 256}) {
+            ClusterShape shape = ClusterShape.parse(nodes + "x1");
+            double knomial = model.predict(
+                    Algorithm.HIERARCHICAL, IntraNode.RING, TreeShape.KNOMIAL, m, c, 2, shape, MemoryKind.HOST);
+            double twoTrees = model.predict(
+                    Algorithm.HIERARCHICAL, IntraNode.RING, TreeShape.TWO_TREE, m, c, 2, shape, MemoryKind.HOST);
+            double chain = model.predict(
+                    Algorithm.HIERARCHICAL, IntraNode.RING, TreeShape.CHAIN, m, c, 2, shape, MemoryKind.HOST);
+            // F * step + (S - 1) * R * gap, with R = 1 for both and F = N - 1 for the chain.
+            assertEquals(
+                    TreeShape.TWO_TREE.fillSends(nodes, 2) * net.seconds(c) + (chunks - 1) * net.gapSeconds(c),
+                    twoTrees,
+                    twoTrees * 1e-12);
+            assertEquals((nodes - 1) * net.seconds(c) + (chunks - 1) * net.gapSeconds(c), chain, chain * 1e-12);
+            assertTrue(twoTrees < knomial / 1.5, nodes + " nodes: " + twoTrees + " vs " + knomial);
+        }
+        // Within 1.15x of the bound m / B + ceil(log2 N) * ts at 256 nodes, with the model's own chunk: 64 MiB
+        // over 1 Gbit/s links is 512 MiB over the fixture's 1 GB/s.
+        ClusterShape wide = ClusterShape.parse("256x1");
+        long big = 512L << 20;
+        CostModel.Choice best =
+                model.best(big, wide, MemoryKind.HOST, 1 << 20, Algorithm.HIERARCHICAL, IntraNode.RING, null, 0, 0);
+        double bound = big / net.bytesPerSecond() + 8 * net.startupSeconds();
+        assertEquals(TreeShape.TWO_TREE, best.inter(), best.toString());
+        assertTrue(best.seconds() < 1.15 * bound, best + " vs bound " + bound);
     }
 }

@@ -6,6 +6,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
+import org.hbcast.schedule.KnomialTree;
 
 /**
  * Carries a call's header (and, for small messages, its data) down a k-nomial tree of node leaders,

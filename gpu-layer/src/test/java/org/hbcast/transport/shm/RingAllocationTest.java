@@ -1,6 +1,6 @@
 package org.hbcast.transport.shm;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.management.ManagementFactory;
@@ -41,7 +41,10 @@ class RingAllocationTest {
             runCalls(rings, memory, buffers, roles, 2_000);
             final long after = threads.getCurrentThreadAllocatedBytes();
             final long calibration = threads.getCurrentThreadAllocatedBytes() - after;
-            assertEquals(0, after - before - calibration, "bytes allocated by 2000 broadcasts");
+            // Any allocation per call costs at least 16 bytes a call, 32,000 here; a one-off of a few dozen bytes
+            // (a deoptimisation or a lazily loaded class when the machine is loaded) is not what this guards.
+            final long allocated = after - before - calibration;
+            assertTrue(allocated < 2_000, "bytes allocated by 2000 broadcasts: " + allocated);
         }
     }
 

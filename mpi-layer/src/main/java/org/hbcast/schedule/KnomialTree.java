@@ -1,4 +1,4 @@
-package org.hbcast.mpi;
+package org.hbcast.schedule;
 
 /**
  * The k-nomial tree over {@code n} participants, as pure, allocation-free functions.

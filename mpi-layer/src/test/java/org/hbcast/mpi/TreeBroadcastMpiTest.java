@@ -8,15 +8,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The leaders' tree's persistent requests on real launches (see {@link KnomialBroadcastProgram}). */
-class KnomialBroadcastMpiTest {
+/** The leaders' schedules and their persistent requests on real launches (see {@link TreeBroadcastProgram}). */
+class TreeBroadcastMpiTest {
 
-    @ParameterizedTest(name = "{0} ranks, radix {1}")
-    @CsvSource({"4, 2", "3, 3"})
-    void requestsAreKeptPerBufferAndMadeAnewWhenItChanges(int ranks, int radix) {
-        MpiOutcome out = MpiLaunch.program(KnomialBroadcastProgram.class)
+    @ParameterizedTest(name = "{2}, {0} ranks, radix {1}")
+    @CsvSource({"4, 2, knomial", "3, 3, knomial", "5, 2, chain", "6, 2, two-tree", "3, 2, two-tree"})
+    void everyRootDeliversAndRequestsAreKeptPerBufferAndMadeAnewWhenItChanges(int ranks, int radix, String shape) {
+        MpiOutcome out = MpiLaunch.program(TreeBroadcastProgram.class)
                 .ranks(ranks)
-                .args("suite=reuse", "radix=" + radix)
+                .args("suite=reuse", "radix=" + radix, "shape=" + shape)
                 .run()
                 .assertAllRanksOk()
                 .assertCasesOnEveryRank(1);
@@ -27,7 +27,7 @@ class KnomialBroadcastMpiTest {
 
     @Test
     void anAbortedCallLeavesNothingPostedIntoTheBuffer() {
-        MpiOutcome out = MpiLaunch.program(KnomialBroadcastProgram.class)
+        MpiOutcome out = MpiLaunch.program(TreeBroadcastProgram.class)
                 .ranks(2)
                 .args("suite=abort")
                 .run()

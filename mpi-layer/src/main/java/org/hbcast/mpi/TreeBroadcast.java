@@ -6,41 +6,56 @@ import mpi.Intracomm;
 import mpi.MPIException;
 import mpi.Prequest;
 import mpi.Request;
+import org.hbcast.schedule.KnomialTree;
+import org.hbcast.schedule.TreeShape;
 import org.hbcast.stage.Chunks;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageException;
 
 /**
- * The leaders' tree as a {@link Stage}: a pipelined k-nomial broadcast over non-blocking
- * point-to-point, one message per chunk, so that it runs in one loop with the stages inside the node.
+ * The leaders' schedule as a {@link Stage}: a pipelined broadcast down the trees of a
+ * {@link TreeShape} (k-nomial, chain or two trees) over non-blocking point-to-point, one message per
+ * chunk, so that it runs in one loop with the stages inside the node.
  *
  * <p>Participants are given as communicator ranks indexed by tree position (for the hierarchy: the
- * leader of every node, the root's node led by the root itself). A participant forwards chunk
- * {@code s} to all its children, farthest first, as soon as it has arrived, while later chunks are
- * still in flight; {@link #chunksReady()} tells the next stage how many leading chunks it may use.
- * Receives are posted a window ahead; sends are bounded by the same window. A root started as fed
- * sends only the chunks {@link #feed} releases (a device leader's staging copies fill its buffer).
+ * leader of every node, the root's node led by the root itself). Chunk {@code s} travels down tree
+ * {@code s % trees}: a participant forwards it to its children in that tree, farthest first, as soon
+ * as it has arrived, while later chunks are still in flight; {@link #chunksReady()} tells the next
+ * stage how many leading chunks it may use. Receives are posted a window ahead; sends are bounded by
+ * the same window and leave in chunk order. A root started as fed sends only the chunks
+ * {@link #feed} releases (a device leader's staging copies fill its buffer).
  *
  * <p>Chunks go as {@code MPI.BYTE}; both ends describe the same bytes, so the datatype only
- * matters for validation, which happens before this class is used.
+ * matters for validation, which happens before this class is used. Between two ranks chunks go in
+ * chunk order, so MPI's non-overtaking rule matches them with one tag.
  *
  * <p>Each transfer is a persistent request kept per (peer, chunk) while the same buffer comes back
  * cut alike ({@link PersistentRequests}, as {@link ChunkViews} keeps the slices): after the first
  * calls that meet every peer, a call allocates nothing. A failed call cancels its receives and
  * frees every request, so no late message lands in the caller's buffer; {@link #close()} frees them.
  */
-public final class KnomialBroadcast implements Stage, AutoCloseable {
+public final class TreeBroadcast implements Stage, AutoCloseable {
     /** Chunks in flight per direction: enough to keep the network busy, few enough to stay cheap. */
     static final int WINDOW = 8;
 
+    private static final int MAX_TREES = 2;
+
     private final ChunkViews views = new ChunkViews();
     private final PersistentRequests requests;
-    private int[] children = new int[0];
-    private Request[] receives = new Request[WINDOW];
+    /** Per tree: the parent's communicator rank (-1 at the root) and the children's. */
+    private final int[] parents = new int[MAX_TREES];
+
+    private final int[][] children = new int[MAX_TREES][0];
+    private final int[] childCounts = new int[MAX_TREES];
+    private int maxChildren;
+    private int trees;
+    private final Request[] receives = new Request[WINDOW];
+    /** Receives completed ahead of {@code received}, by window slot. */
+    private final boolean[] arrived = new boolean[WINDOW];
+
     private Request[] sends = new Request[0];
 
-    private int childCount;
-    private int parentRank;
+    private boolean root;
     private int chunks;
     private int received; // leading chunks that have arrived (at the root: fed, or all of them)
     private int receivesPosted;
@@ -50,21 +65,24 @@ public final class KnomialBroadcast implements Stage, AutoCloseable {
     /** The call was aborted: its requests are cancelled and freed, only the description of the wait is left. */
     private boolean aborted;
 
-    public KnomialBroadcast(Intracomm comm, int tag) {
+    public TreeBroadcast(Intracomm comm, int tag) {
         this.requests = new PersistentRequests(comm, tag);
     }
 
     /**
      * Starts a broadcast.
      *
+     * @param shape the trees the chunks go down
      * @param participants communicator ranks by tree index; {@code n} of them are used
      * @param me this rank's tree index
      * @param rootIndex the tree index of the root
+     * @param radix the k-nomial tree's radix (ignored by the other shapes)
      * @param data a direct buffer holding (at the root) or receiving the message from its address on
      * @param elementBytes bytes per element of {@code data} (slices are made in elements)
      * @param fed at the root: its chunks are not in {@code data} yet, {@link #feed} releases them
      */
     public void start(
+            TreeShape shape,
             int[] participants,
             int n,
             int me,
@@ -86,33 +104,43 @@ public final class KnomialBroadcast implements Stage, AutoCloseable {
             aborted = false;
         }
         int rel = KnomialTree.toRelative(me, rootIndex, n);
-        int max = KnomialTree.maxChildren(n, radix);
-        if (children.length < max) {
-            children = new int[max];
-        }
-        childCount = KnomialTree.children(rel, n, radix, children);
-        for (int c = 0; c < childCount; c++) {
-            children[c] = participants[KnomialTree.toAbsolute(children[c], rootIndex, n)];
-        }
-        parentRank =
-                rel == 0 ? -1 : participants[KnomialTree.toAbsolute(KnomialTree.parent(rel, n, radix), rootIndex, n)];
         if (fed && rel != 0) {
             throw new IllegalArgumentException(
                     "only the root is fed its chunks; tree index " + me + " is not the root");
         }
+        trees = shape.trees();
+        maxChildren = 0;
+        for (int t = 0; t < trees; t++) {
+            int max = shape.maxChildren(n, radix);
+            if (children[t].length < max) {
+                children[t] = new int[max];
+            }
+            int[] kids = children[t];
+            int count = shape.children(t, rel, n, radix, kids);
+            for (int c = 0; c < count; c++) {
+                kids[c] = participants[KnomialTree.toAbsolute(kids[c], rootIndex, n)];
+            }
+            childCounts[t] = count;
+            maxChildren = Math.max(maxChildren, count);
+            int parent = shape.parent(t, rel, n, radix);
+            parents[t] = parent < 0 ? -1 : participants[KnomialTree.toAbsolute(parent, rootIndex, n)];
+        }
+        root = rel == 0;
         if (!views.reset(data, elementBytes, bytes, chunkBytes)) {
             // The requests point into the previous buffer's chunks.
             freeRequests();
         }
         chunks = Chunks.count(bytes, chunkBytes);
-        if (sends.length < WINDOW * Math.max(childCount, 1)) {
-            sends = new Request[WINDOW * Math.max(childCount, 1)];
+        if (sends.length < WINDOW * Math.max(maxChildren, 1)) {
+            sends = new Request[WINDOW * Math.max(maxChildren, 1)];
         }
-        received = parentRank < 0 && !fed ? chunks : 0;
+        Arrays.fill(arrived, false);
+        received = root && !fed ? chunks : 0;
         this.fed = fed;
         receivesPosted = 0;
-        forwarded = 0;
-        sendsCompleted = 0;
+        // A leaf of every tree forwards nothing: its sends are done from the start.
+        forwarded = maxChildren == 0 ? chunks : 0;
+        sendsCompleted = forwarded;
     }
 
     /** At a root started as fed: chunks {@code [0, ready)} hold data and may be sent. */
@@ -134,35 +162,46 @@ public final class KnomialBroadcast implements Stage, AutoCloseable {
         try {
             return exchange();
         } catch (MPIException e) {
-            throw new StageException("MPI failed in the leaders' tree: " + e.getMessage(), e);
+            throw new StageException("MPI failed in the leaders' schedule: " + e.getMessage(), e);
         }
     }
 
     private int exchange() throws MPIException {
         int work = 0;
-        while (parentRank >= 0 && receivesPosted < chunks && receivesPosted - received < WINDOW) {
+        while (!root && receivesPosted < chunks && receivesPosted - received < WINDOW) {
             int s = receivesPosted++;
-            receives[s % WINDOW] = requests.startReceive(parentRank, s, chunks, views.view(s), views.chunkLength(s));
+            receives[s % WINDOW] =
+                    requests.startReceive(parents[s % trees], s, chunks, views.view(s), views.chunkLength(s));
             work++;
         }
-        while (received < receivesPosted && receives[received % WINDOW].test()) {
-            receives[received % WINDOW] = null;
+        // Chunks of two trees come from two parents: any of the window may complete first.
+        for (int s = received; s < receivesPosted; s++) {
+            Request r = receives[s % WINDOW];
+            if (r != null && r.test()) {
+                receives[s % WINDOW] = null;
+                arrived[s % WINDOW] = true;
+                work++;
+            }
+        }
+        while (received < receivesPosted && arrived[received % WINDOW]) {
+            arrived[received % WINDOW] = false;
             received++;
-            work++;
         }
-        while (forwarded < received && forwarded - sendsCompleted < WINDOW && childCount > 0) {
-            int s = forwarded++;
+        while (forwarded < chunks && forwarded - sendsCompleted < WINDOW) {
+            int s = forwarded;
+            int count = childCounts[s % trees];
+            if (count > 0 && !present(s)) {
+                break;
+            }
             Buffer view = views.view(s);
             int length = views.chunkLength(s);
-            int base = (s % WINDOW) * childCount;
-            for (int c = 0; c < childCount; c++) {
-                sends[base + c] = requests.startSend(children[c], s, chunks, view, length);
+            int base = (s % WINDOW) * maxChildren;
+            int[] kids = children[s % trees];
+            for (int c = 0; c < count; c++) {
+                sends[base + c] = requests.startSend(kids[c], s, chunks, view, length);
             }
+            forwarded++;
             work++;
-        }
-        if (childCount == 0) {
-            forwarded = received;
-            sendsCompleted = received;
         }
         while (sendsCompleted < forwarded && sendsDone(sendsCompleted)) {
             sendsCompleted++;
@@ -171,9 +210,14 @@ public final class KnomialBroadcast implements Stage, AutoCloseable {
         return work;
     }
 
+    /** Chunk {@code s} is in the buffer: among the leading ones, or arrived ahead of them. */
+    private boolean present(int s) {
+        return s < received || (s < receivesPosted && arrived[s % WINDOW]);
+    }
+
     private boolean sendsDone(int s) throws MPIException {
-        int base = (s % WINDOW) * childCount;
-        for (int c = 0; c < childCount; c++) {
+        int base = (s % WINDOW) * maxChildren;
+        for (int c = 0; c < maxChildren; c++) {
             Request r = sends[base + c];
             if (r != null) {
                 if (!r.test()) {
@@ -208,13 +252,14 @@ public final class KnomialBroadcast implements Stage, AutoCloseable {
             return "chunk " + received + " of " + chunks + " to be staged into the root's buffer";
         }
         if (received < chunks) {
-            return "chunk " + received + " of " + chunks + " from rank " + parentRank + " (tree parent)";
+            return "chunk " + received + " of " + chunks + " from rank " + parents[received % trees]
+                    + " (parent in the leaders' schedule)";
         }
-        int base = (sendsCompleted % WINDOW) * childCount;
-        for (int c = 0; c < childCount; c++) {
+        int base = (sendsCompleted % WINDOW) * maxChildren;
+        for (int c = 0; c < maxChildren; c++) {
             if (sends[base + c] != null) {
-                return "the send of chunk " + sendsCompleted + " of " + chunks + " to rank " + children[c]
-                        + " (tree child)";
+                return "the send of chunk " + sendsCompleted + " of " + chunks + " to rank "
+                        + children[sendsCompleted % trees][c] + " (child in the leaders' schedule)";
             }
         }
         return "nothing";

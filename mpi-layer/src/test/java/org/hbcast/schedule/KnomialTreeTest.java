@@ -1,4 +1,4 @@
-package org.hbcast.mpi;
+package org.hbcast.schedule;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

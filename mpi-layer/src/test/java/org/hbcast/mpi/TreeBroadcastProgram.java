@@ -6,12 +6,13 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import mpi.Intracomm;
 import mpi.MPI;
+import org.hbcast.schedule.TreeShape;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageLoop;
 import org.hbcast.testing.MpiTestProgram;
 
 /**
- * The leaders' tree alone, over every rank of the job, with its persistent requests:
+ * The leaders' schedule alone (any {@link TreeShape}, {@code shape=}), over every rank of the job, with its persistent requests:
  * <ul>
  *   <li>{@code suite=reuse}: calls with rotating roots on one buffer, then two buffers in turn, then
  *       the first buffer cut into other chunks and back, each checked byte by byte; once every root
@@ -20,7 +21,7 @@ import org.hbcast.testing.MpiTestProgram;
  *       call after all; nothing lands in rank 1's buffer, and the next call on the same objects works.</li>
  * </ul>
  */
-public final class KnomialBroadcastProgram {
+public final class TreeBroadcastProgram {
     private static final int TAG = 0x4862;
     private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
 
@@ -33,9 +34,10 @@ public final class KnomialBroadcastProgram {
             }
             int radix = Integer.parseInt(opt.getOrDefault("radix", "2"));
             String suite = opt.getOrDefault("suite", "reuse");
+            TreeShape shape = TreeShape.parse("shape", opt.getOrDefault("shape", "knomial"));
             String detail =
                     switch (suite) {
-                        case "reuse" -> reuse(world, radix);
+                        case "reuse" -> reuse(world, shape, radix);
                         case "abort" -> abort(world);
                         default -> throw new IllegalArgumentException("unknown suite " + suite);
                     };
@@ -44,7 +46,7 @@ public final class KnomialBroadcastProgram {
         });
     }
 
-    private static String reuse(Intracomm world, int radix) throws Exception {
+    private static String reuse(Intracomm world, TreeShape shape, int radix) throws Exception {
         int size = world.getSize();
         int[] everyRank = new int[size];
         for (int r = 0; r < size; r++) {
@@ -55,17 +57,17 @@ public final class KnomialBroadcastProgram {
         ByteBuffer a = ByteBuffer.allocateDirect(bytes);
         ByteBuffer b = ByteBuffer.allocateDirect(bytes);
         StageLoop loop = new StageLoop(TIMEOUT_NS);
-        try (KnomialBroadcast tree = new KnomialBroadcast(world, TAG)) {
+        try (TreeBroadcast tree = new TreeBroadcast(world, TAG)) {
             int call = 0;
             for (int i = 0; i < 2 * size; i++) {
-                run(world, tree, loop, everyRank, radix, a, bytes, chunk, call++);
+                run(world, tree, loop, shape, everyRank, radix, a, bytes, chunk, call++);
             }
             int kept = tree.persistentRequests();
             if (kept == 0 && size > 1) {
                 throw new AssertionError("no persistent request kept after " + call + " calls");
             }
             for (int i = 0; i < 3 * size; i++) {
-                run(world, tree, loop, everyRank, radix, a, bytes, chunk, call++);
+                run(world, tree, loop, shape, everyRank, radix, a, bytes, chunk, call++);
             }
             if (tree.persistentRequests() != kept) {
                 throw new AssertionError(
@@ -73,17 +75,17 @@ public final class KnomialBroadcastProgram {
             }
             // Another buffer each call: the requests of the last one must never be started on this one.
             for (int i = 0; i < 2 * size; i++) {
-                run(world, tree, loop, everyRank, radix, i % 2 == 0 ? b : a, bytes, chunk, call++);
+                run(world, tree, loop, shape, everyRank, radix, i % 2 == 0 ? b : a, bytes, chunk, call++);
             }
             // The same buffer cut otherwise, and a shorter message in it, then as at first.
             for (int i = 0; i < size; i++) {
-                run(world, tree, loop, everyRank, radix, a, bytes, chunk / 2, call++);
+                run(world, tree, loop, shape, everyRank, radix, a, bytes, chunk / 2, call++);
             }
             for (int i = 0; i < size; i++) {
-                run(world, tree, loop, everyRank, radix, a, bytes / 3, chunk, call++);
+                run(world, tree, loop, shape, everyRank, radix, a, bytes / 3, chunk, call++);
             }
             for (int i = 0; i < size; i++) {
-                run(world, tree, loop, everyRank, radix, a, bytes, chunk, call++);
+                run(world, tree, loop, shape, everyRank, radix, a, bytes, chunk, call++);
             }
             tree.close();
             if (tree.persistentRequests() != 0) {
@@ -96,8 +98,9 @@ public final class KnomialBroadcastProgram {
     /** One checked call of {@code bytes} of {@code buf} from root {@code call % size}. */
     private static void run(
             Intracomm world,
-            KnomialBroadcast tree,
+            TreeBroadcast tree,
             StageLoop loop,
+            TreeShape shape,
             int[] ranks,
             int radix,
             ByteBuffer buf,
@@ -113,7 +116,7 @@ public final class KnomialBroadcastProgram {
         } else {
             stale(buf);
         }
-        tree.start(ranks, size, rank, root, radix, buf, 1, bytes, chunk, false);
+        tree.start(shape, ranks, size, rank, root, radix, buf, 1, bytes, chunk, false);
         Stage stalled = loop.clear().add(tree, false).run();
         if (stalled != null) {
             throw new AssertionError("call " + call + " timed out waiting for " + stalled.describeWait());
@@ -135,10 +138,10 @@ public final class KnomialBroadcastProgram {
             world.barrier();
             return "idle";
         }
-        try (KnomialBroadcast tree = new KnomialBroadcast(world, TAG)) {
+        try (TreeBroadcast tree = new TreeBroadcast(world, TAG)) {
             if (rank == 1) {
                 stale(buf);
-                tree.start(pair, 2, 1, 0, 2, buf, 1, bytes, chunk, false);
+                tree.start(TreeShape.KNOMIAL, pair, 2, 1, 0, 2, buf, 1, bytes, chunk, false);
                 tree.progress(); // posts the receives of the window
                 if (tree.persistentRequests() != chunks) {
                     throw new AssertionError(
@@ -152,7 +155,7 @@ public final class KnomialBroadcastProgram {
             world.barrier();
             if (rank == 0) {
                 fill(buf, bytes, 1);
-                tree.start(pair, 2, 0, 0, 2, buf, 1, bytes, chunk, false);
+                tree.start(TreeShape.KNOMIAL, pair, 2, 0, 0, 2, buf, 1, bytes, chunk, false);
                 if (loop.clear().add(tree, false).run() != null) {
                     throw new AssertionError("the root's sends did not complete");
                 }
@@ -173,7 +176,7 @@ public final class KnomialBroadcastProgram {
             }
             world.barrier();
             // The aborted tree starts over: a whole call on the same objects.
-            run(world, tree, loop, pair, 2, buf, bytes, chunk, 2);
+            run(world, tree, loop, TreeShape.KNOMIAL, pair, 2, buf, bytes, chunk, 2);
             return rank == 1 ? "nothing landed after the abort; the next call delivered" : "sent";
         }
     }
