@@ -21,6 +21,7 @@ import org.hbcast.HierarchicalBcast;
 import org.hbcast.call.CountRule;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
+import org.hbcast.schedule.TreeShape;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -106,7 +107,7 @@ public final class OsuBcast implements Callable<Integer> {
             names = "--impl",
             split = ",",
             description =
-                    "implementations: native, knomial, hierarchical (or hierarchical/ring, hierarchical/fanout), auto, staged (native through host memory, for -d cuda), each optionally with :root, :equal or :trusted for its count rule (HBCAST_COUNTS), e.g. auto:trusted (default native,hierarchical)")
+                    "implementations: native, knomial, hierarchical (or hierarchical/ring, hierarchical/fanout), auto, each optionally with the leaders' schedule /knomial, /chain or /two-tree (e.g. hierarchical/ring/two-tree, knomial/chain), staged (native through host memory, for -d cuda), each optionally with :root, :equal or :trusted for its count rule (HBCAST_COUNTS), e.g. auto:trusted (default native,hierarchical)")
     List<String> impls = List.of("native", "hierarchical");
 
     @Option(
@@ -225,16 +226,22 @@ public final class OsuBcast implements Callable<Integer> {
         return allValid ? 0 : 1;
     }
 
-    /** The options of implementation {@code impl}: {@code ALGORITHM[/INTRA][:COUNTS]}. */
+    /**
+     * The options of implementation {@code impl}: {@code ALGORITHM[/INTRA][/INTER][:COUNTS]}, e.g.
+     * {@code hierarchical/ring/two-tree} or {@code knomial/chain}.
+     */
     static BcastOptions options(CommandLine cli, String impl) {
         String[] parts = impl.split(":", 2);
         try {
             // Native on device buffers is the staged baseline: device to host, library bcast, host to device.
-            String[] plan = parts[0].split("/", 2);
+            String[] plan = parts[0].split("/", 3);
             Algorithm algorithm = plan[0].equals("staged") ? Algorithm.NATIVE : Algorithm.parse(plan[0]);
             BcastOptions options = BcastOptions.defaults().withAlgorithm(algorithm);
-            if (plan.length == 2) {
-                options = options.withIntra(IntraNode.parse("--impl " + impl, plan[1]));
+            for (int i = 1; i < plan.length; i++) {
+                // Each further part names the level inside nodes (ring, fanout) or the leaders' schedule.
+                options = isTreeShape(plan[i])
+                        ? options.withInter(TreeShape.parse("--impl " + impl, plan[i]))
+                        : options.withIntra(IntraNode.parse("--impl " + impl, plan[i]));
             }
             return parts.length == 1 ? options : options.withCounts(CountRule.parse("--impl " + impl, parts[1]));
         } catch (IllegalArgumentException e) {
@@ -303,6 +310,15 @@ public final class OsuBcast implements Callable<Integer> {
         double[][] sorted = runs.clone();
         Arrays.sort(sorted, Comparator.comparingDouble(r -> r[0]));
         return sorted[sorted.length / 2];
+    }
+
+    private static boolean isTreeShape(String part) {
+        for (TreeShape shape : TreeShape.values()) {
+            if (shape.toString().equals(part.strip().toLowerCase(java.util.Locale.ROOT))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** OSU's header lines; the column row is OSU's exactly when one implementation is measured. */
