@@ -142,6 +142,21 @@ class HierarchicalBcastMpiTest {
                 1);
     }
 
+    /** The flat tree over every rank down a chain and two trees: every root, counts around the chunks. */
+    @ParameterizedTest(name = "flat {0} over nodes {1}")
+    @CsvSource({"chain, '2,3'", "two-tree, '1,2,2'"})
+    void flatTreeShapesEveryRoot(String inter, String nodes) {
+        assertMatrix(
+                matrix().nodeSizes(nodes)
+                        .env("HBCAST_INTER", inter)
+                        .args("roots=all", "medium=few", "algorithms=knomial")
+                        .run(),
+                "all",
+                "few",
+                "no",
+                1);
+    }
+
     @Test
     void randomBackToBackCallsDownTwoTrees() {
         MpiLaunch.program(BcastMatrixProgram.class)

@@ -7,7 +7,7 @@ import org.hbcast.schedule.TreeShape;
  * What one broadcast will do: the algorithm (never {@link Algorithm#AUTO}), the chunk size both
  * levels pipeline over, the tree radix, how chunks move inside nodes (ring or fan-out; the
  * hierarchy's choice, ignored by the flat algorithms), the shape of the leaders' schedule (the
- * hierarchy's; the flat tree is k-nomial), why it was chosen, and the time the cost
+ * hierarchy's, or the flat tree's over every rank), why it was chosen, and the time the cost
  * model predicts and a tuning table measured for it (NaN where there is none).
  */
 public record Plan(
@@ -45,9 +45,9 @@ public record Plan(
         return new Plan(algorithm, bytes, radix, intra, inter, why, Double.NaN, Double.NaN);
     }
 
-    /** The leaders' schedule this plan runs: its own for the hierarchy, the k-nomial tree over every rank otherwise. */
+    /** The tree this plan runs: among node leaders for the hierarchy, over every rank for the flat tree. */
     public TreeShape leaderShape() {
-        return algorithm == Algorithm.HIERARCHICAL ? inter : TreeShape.KNOMIAL;
+        return algorithm == Algorithm.NATIVE ? TreeShape.KNOMIAL : inter;
     }
 
     /** True when this plan moves chunks through the node's fan-out segment. */

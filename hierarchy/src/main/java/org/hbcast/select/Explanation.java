@@ -47,7 +47,10 @@ public record Explanation(
         line(sb, "chosen:      %s, chunk %s, radix %d", name(plan), size(plan.chunkBytes()), plan.radix());
         line(sb, "why:         %s", plan.reason());
         if (plan.algorithm() == Algorithm.HIERARCHICAL && shape.nodes() > 2) {
-            line(sb, "leaders:     %s", leaders(plan, shape.nodes()));
+            line(sb, "leaders:     %s", leaders(plan, shape.nodes(), "node leaders"));
+        }
+        if (plan.algorithm() == Algorithm.KNOMIAL && shape.ranks() > 2) {
+            line(sb, "tree:        %s", leaders(plan, shape.ranks(), "ranks"));
         }
         if (bytes > 1 && Long.bitCount(bytes) != 1) {
             long low = Long.highestOneBit(bytes);
@@ -143,15 +146,16 @@ public record Explanation(
      * leader (latency) and how often the busiest leader's link carries each chunk (bandwidth), beside
      * the k-nomial tree's. Allocates: for explanations only.
      */
-    static String leaders(Plan plan, int nodes) {
+    static String leaders(Plan plan, int nodes, String participants) {
         TreeShape s = plan.inter();
         TreeShape k = TreeShape.KNOMIAL;
         return String.format(
                 Locale.ROOT,
-                "%s among %d node leaders: the first chunk reaches the last leader after %d sends, the busiest"
-                        + " leader's link carries each chunk %.1f times (k-nomial radix %d: %d sends, %.1f times)",
+                "%s among %d %s: the first chunk reaches the last after %d sends, the busiest one's link"
+                        + " carries each chunk %.1f times (k-nomial radix %d: %d sends, %.1f times)",
                 s,
                 nodes,
+                participants,
                 s.fillSends(nodes, plan.radix()),
                 s.busiestSendsPerChunk(nodes, plan.radix()),
                 plan.radix(),
@@ -169,6 +173,9 @@ public record Explanation(
      * tree: "hierarchical/ring/chain".
      */
     public static String name(Algorithm algorithm, IntraNode intra, TreeShape inter) {
+        if (algorithm == Algorithm.KNOMIAL) {
+            return inter == TreeShape.KNOMIAL ? algorithm.toString() : algorithm + "/" + inter;
+        }
         if (algorithm != Algorithm.HIERARCHICAL) {
             return algorithm.toString();
         }

@@ -283,6 +283,7 @@ public final class Selector {
         boolean allFixed = fixed != Algorithm.AUTO
                 && options.chunkBytes() > 0
                 && options.radix() > 0
+                && (fixed != Algorithm.KNOMIAL || options.inter() != null || shape.ranks() <= 2)
                 && (fixed != Algorithm.HIERARCHICAL
                         || (options.intra() != IntraNode.AUTO && (options.inter() != null || shape.nodes() <= 2)));
         String set = allFixed

@@ -119,7 +119,7 @@ public final class CostModel {
         long chunks = (bytes + c - 1) / c;
         return switch (algorithm) {
             case HIERARCHICAL -> hierarchical(intra, inter, c, chunks, radix, shape, memory);
-            case KNOMIAL -> staged(flatTree(c, chunks, radix, shape), shape.ranks() > 1, c, chunks, memory);
+            case KNOMIAL -> staged(flatTree(inter, c, chunks, radix, shape), shape.ranks() > 1, c, chunks, memory);
             case NATIVE -> nativeTime(bytes, shape, memory);
             case AUTO -> throw new IllegalArgumentException("predict needs a concrete algorithm");
         };
@@ -153,18 +153,18 @@ public final class CostModel {
      * processes each, share its cores, and the pipeline can go no faster than
      * {@code 2 (h - 1) / cores} steps per segment.
      */
-    private double flatTree(long c, long chunks, int radix, ClusterShape shape) {
+    private double flatTree(TreeShape tree, long c, long chunks, int radix, ClusterShape shape) {
         int n = shape.ranks();
         if (n <= 1) {
             return 0;
         }
         LinkCalibration link = mpiLink(shape);
-        double[] tree = treeShape(TreeShape.KNOMIAL, n, radix);
+        double[] sends = treeShape(tree, n, radix);
         boolean oneHost = shape.nodes() == 1 || shape.virtual();
         int hostRanks = oneHost ? n : shape.maxNodeSize();
-        double perSegment = hostRanks > cores ? Math.max(tree[1], 2.0 * (hostRanks - 1) / cores) : tree[1];
+        double perSegment = hostRanks > cores ? Math.max(sends[1], 2.0 * (hostRanks - 1) / cores) : sends[1];
         double memory = oneHost ? cacheFactor(c, chunks * c, n) : 1;
-        return memory * (tree[0] * link.seconds(c) + (chunks - 1) * perSegment * link.gapSeconds(c));
+        return memory * (sends[0] * link.seconds(c) + (chunks - 1) * perSegment * link.gapSeconds(c));
     }
 
     /**
@@ -288,7 +288,7 @@ public final class CostModel {
             return Interpolation.logLog(calibration.nativeTimes(), bytes);
         }
         long c = Math.min(bytes, NATIVE_SEGMENT_BYTES);
-        return flatTree(c, (bytes + c - 1) / c, 2, shape);
+        return flatTree(TreeShape.KNOMIAL, c, (bytes + c - 1) / c, 2, shape);
     }
 
     /** True when Open MPI's broadcast was measured on this very layout. */
@@ -328,6 +328,19 @@ public final class CostModel {
             return List.of(requested);
         }
         return shape.nodes() > 2
+                ? List.of(TreeShape.KNOMIAL, TreeShape.CHAIN, TreeShape.TWO_TREE)
+                : List.of(TreeShape.KNOMIAL);
+    }
+
+    /**
+     * The flat tree's shapes worth trying over every rank of {@code shape}: {@code requested} where set,
+     * else all of them from three ranks (with two, every shape is the one send).
+     */
+    public static List<TreeShape> candidateFlat(ClusterShape shape, TreeShape requested) {
+        if (requested != null) {
+            return List.of(requested);
+        }
+        return shape.ranks() > 2
                 ? List.of(TreeShape.KNOMIAL, TreeShape.CHAIN, TreeShape.TWO_TREE)
                 : List.of(TreeShape.KNOMIAL);
     }
@@ -421,7 +434,11 @@ public final class CostModel {
             List<IntraNode> transports =
                     a == Algorithm.HIERARCHICAL ? candidateIntra(shape, memory, intra) : List.of(IntraNode.RING);
             List<TreeShape> shapes =
-                    a == Algorithm.HIERARCHICAL ? candidateInter(shape, inter) : List.of(TreeShape.KNOMIAL);
+                    switch (a) {
+                        case HIERARCHICAL -> candidateInter(shape, inter);
+                        case KNOMIAL -> candidateFlat(shape, inter);
+                        default -> List.of(TreeShape.KNOMIAL);
+                    };
             for (IntraNode t : transports) {
                 for (TreeShape s : shapes) {
                     for (int c : a == Algorithm.NATIVE ? chunks.subList(chunks.size() - 1, chunks.size()) : chunks) {

@@ -69,8 +69,10 @@ class SelectorTest {
 
     @Test
     void optionsWinAndChunksNeverExceedTheSlotsOrTheMessage() {
-        BcastOptions o =
-                AUTO.withAlgorithm(Algorithm.KNOMIAL).withChunkBytes(1 << 22).withRadix(4);
+        BcastOptions o = AUTO.withAlgorithm(Algorithm.KNOMIAL)
+                .withChunkBytes(1 << 22)
+                .withRadix(4)
+                .withInter(TreeShape.KNOMIAL);
         Selector s = modelOnly(o, "1x4", 1 << 20);
         Plan p = s.plan(1 << 24);
         assertEquals(Algorithm.KNOMIAL, p.algorithm());
@@ -178,6 +180,36 @@ class SelectorTest {
         Plan wide = modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), "1024x2", 1 << 20)
                 .plan(64 << 10);
         assertNotEquals(TreeShape.CHAIN, wide.inter(), wide.toString());
+    }
+
+    @Test
+    void theFlatTreeRunsTheShapeTheOptionNamesAndExplainSaysSo() {
+        for (TreeShape shape : TreeShape.values()) {
+            Selector s = modelOnly(AUTO.withAlgorithm(Algorithm.KNOMIAL).withInter(shape), "4,2,2", 1 << 20);
+            for (long m = 1; m <= 1L << 26; m *= 8) {
+                Plan p = s.plan(m);
+                assertEquals(shape, p.inter(), shape + " at " + m);
+                assertEquals(shape, p.leaderShape(), shape + " at " + m);
+            }
+            String text = s.explain(16 << 20, MemoryKind.HOST).text();
+            assertTrue(text.contains("tree:        " + shape + " among 8 ranks"), text);
+            assertTrue(
+                    text.contains("chosen:      " + (shape == TreeShape.KNOMIAL ? "knomial," : "knomial/" + shape)),
+                    text);
+        }
+        // Left open, the flat tree's shape is the model's choice: a chain or two trees for a large message over
+        // eight ranks (each rank sends each chunk about once), never a shape other than the one send over two.
+        Plan open = modelOnly(AUTO.withAlgorithm(Algorithm.KNOMIAL), "4,2,2", 1 << 20)
+                .plan(64 << 20);
+        assertNotEquals(TreeShape.KNOMIAL, open.inter(), open.toString());
+        assertEquals(
+                TreeShape.KNOMIAL,
+                modelOnly(AUTO.withAlgorithm(Algorithm.KNOMIAL), "1x2", 1 << 20)
+                        .plan(64 << 20)
+                        .inter());
+        // Native runs Open MPI's own tree, whatever the plan records.
+        Plan nativePlan = new Plan(Algorithm.NATIVE, 1 << 20, 2, IntraNode.RING, TreeShape.CHAIN, "test", 0, 0);
+        assertEquals(TreeShape.KNOMIAL, nativePlan.leaderShape());
     }
 
     @Test
