@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Whole host {@code bcast} calls allocate nothing after warm-up (see {@link AllocationProgram}):
  * {@value #CALLS} calls after as many of warm-up, roots rotating, on every rank of four: the node's
  * board of headers, the ring, the fan-out, the flat tree and the leaders' tree (persistent requests,
- * see {@code KnomialBroadcast}), on one node and on two virtual nodes.
+ * see {@code TreeBroadcast}), on one node and on two virtual nodes.
  *
  * <p>The bound is {@value #SLACK} bytes for all {@value #CALLS} calls, not per call: one object of
  * the smallest size (16 bytes) per call would show as 32,000 bytes, so anything under it is zero
