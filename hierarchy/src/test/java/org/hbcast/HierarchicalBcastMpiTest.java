@@ -96,6 +96,33 @@ class HierarchicalBcastMpiTest {
         assertMatrix(matrix().testBedOf(3, 2, 1).args("roots=all", "medium=few").run(), "all", "few", "no", 2);
     }
 
+    /**
+     * A network-bound bed as the many-nodes benchmarks use (every host link shaped to 1 Gbit/s, uneven
+     * hosts of 2+1+1): each leaders' schedule with each transport inside the node, every root.
+     */
+    @ParameterizedTest(name = "shaped bed 2+1+1, leaders' {0}, {1} inside")
+    @CsvSource({
+        "knomial, ring",
+        "knomial, fanout",
+        "chain, ring",
+        "chain, fanout",
+        "two-tree, ring",
+        "two-tree, fanout"
+    })
+    void shapedTestBedOfUnevenHostsEveryScheduleAndRoot(String inter, String intra) {
+        assertMatrix(
+                matrix().testBedOf(2, 1, 1)
+                        .netem("rate 1gbit")
+                        .env("HBCAST_INTER", inter)
+                        .env("HBCAST_INTRA", intra)
+                        .args("roots=all", "medium=few", "algorithms=hierarchical")
+                        .run(),
+                "all",
+                "few",
+                "no",
+                1);
+    }
+
     @Test
     void twoHundredRandomBackToBackCalls() {
         MpiLaunch.program(BcastMatrixProgram.class)
