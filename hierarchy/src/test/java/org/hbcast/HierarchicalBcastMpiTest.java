@@ -101,13 +101,7 @@ class HierarchicalBcastMpiTest {
      * hosts of 2+1+1): each leaders' schedule with each transport inside the node, every root.
      */
     @ParameterizedTest(name = "shaped bed 2+1+1, leaders' {0}, {1} inside")
-    @CsvSource({
-        "knomial, ring",
-        "knomial, fanout",
-        "chain, ring",
-        "chain, fanout",
-        "two-tree, ring",
-        "two-tree, fanout"
+    @CsvSource({"knomial, ring", "knomial, fanout", "chain, ring", "chain, fanout", "two-tree, ring", "two-tree, fanout"
     })
     void shapedTestBedOfUnevenHostsEveryScheduleAndRoot(String inter, String intra) {
         assertMatrix(

@@ -12,6 +12,7 @@ import mpi.MPI;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.bench.MpiCommand;
+import org.hbcast.bench.report.LinkBound;
 import org.hbcast.plan.Algorithm;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -77,6 +78,11 @@ public final class OceanModel implements Callable<Integer> {
     Path json;
 
     @Option(
+            names = "--link-bound",
+            description = "the link bound measured by LinkProbe --json: print each broadcast's fraction of it")
+    Path linkBound;
+
+    @Option(
             names = "--progress",
             negatable = true,
             description = "progress bar on standard error"
@@ -115,6 +121,7 @@ public final class OceanModel implements Callable<Integer> {
         int rank = world.getRank();
         OceanSettings settings = settings(world.getSize());
         Map<String, Algorithm> algorithms = algorithms();
+        LinkBound bound = linkBound != null ? LinkBound.read(linkBound) : null; // a bad file fails before any step
         boolean bar = rank == 0 && (progress != null ? progress : System.console() != null);
 
         Intracomm comm = world.dup();
@@ -153,6 +160,9 @@ public final class OceanModel implements Callable<Integer> {
             return 0;
         }
         report.print(System.out);
+        if (bound != null) {
+            report.printLinkBound(System.out, bound);
+        }
         if (json != null) {
             report.writeJson(json);
         }

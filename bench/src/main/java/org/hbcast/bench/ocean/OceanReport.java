@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.hbcast.bench.report.LinkBound;
 
 /**
  * The ocean benchmark's report: per implementation the median run (by total time) of its repeats,
@@ -129,6 +130,30 @@ public final class OceanReport {
             out.printf(
                     "# bit-identical: NO (the runs ended in %d different states: %s)%n",
                     hex.size(), String.join(", ", hex));
+        }
+        out.flush();
+    }
+
+    /**
+     * Each implementation's broadcast against the link bound: the run's wind fields at the link's rate
+     * over the slowest rank's time in broadcast (which includes waiting for the root), so 100% is the
+     * link's full rate for every field.
+     */
+    public void printLinkBound(PrintStream out, LinkBound link) {
+        long bytes = WindField.bytes(settings.nx(), settings.ny());
+        for (String impl : runs.keySet()) {
+            RunResult r = median(impl);
+            double boundS = r.broadcasts() * link.boundUs(bytes) / 1e6;
+            out.printf(
+                    Locale.ROOT,
+                    "# link bound %s: %d broadcasts take %.3f s at %.1f MB/s; the slowest rank spent %.3f s in"
+                            + " broadcast: %.0f%% of the bound%n",
+                    impl,
+                    r.broadcasts(),
+                    boundS,
+                    link.bytesPerSecond() / 1e6,
+                    r.bcastMaxS(),
+                    100 * boundS / r.bcastMaxS());
         }
         out.flush();
     }

@@ -40,6 +40,9 @@ public final class CompareReport implements Callable<Integer> {
     @Option(names = "--json", description = "write the merged results here")
     Path json;
 
+    @Option(names = "--link", description = "the link bound measured by LinkProbe --json (multi-host layouts)")
+    Path link;
+
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
         System.exit(commandLine().execute(args));
@@ -57,7 +60,8 @@ public final class CompareReport implements Callable<Integer> {
     public Integer call() throws Exception {
         Comparison c = ComparisonMerge.merge(
                 layout != null ? layout : dir.getFileName().toString(), configs(dir), runs(dir));
-        String md = MarkdownReport.render(c);
+        LinkBound bound = link != null ? LinkBound.read(link) : null;
+        String md = MarkdownReport.render(c, bound);
         System.out.print(md);
         if (markdown != null) {
             Files.writeString(markdown, md);
@@ -68,7 +72,10 @@ public final class CompareReport implements Callable<Integer> {
         if (json != null) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("comparison", c);
-            doc.put("goals", Goals.of(c));
+            doc.put("goals", Goals.of(c, bound));
+            if (bound != null) {
+                doc.put("linkBound", bound);
+            }
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), doc);
         }
         return 0;

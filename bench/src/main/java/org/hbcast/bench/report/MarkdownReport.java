@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** Renders a {@link Comparison} as markdown: the latency table, what each column is, the goals. */
 public final class MarkdownReport {
@@ -12,6 +14,11 @@ public final class MarkdownReport {
     private MarkdownReport() {}
 
     public static String render(Comparison c) {
+        return render(c, null);
+    }
+
+    /** As {@link #render(Comparison)}, with each column's fraction of {@code link}'s bound where it is measured. */
+    public static String render(Comparison c, LinkBound link) {
         boolean copies = c.rows().stream().anyMatch(r -> r.memcpyUs() != null);
         boolean bound = c.rows().stream().anyMatch(r -> r.copyBoundFraction() != null);
         StringBuilder md = new StringBuilder();
@@ -62,8 +69,17 @@ public final class MarkdownReport {
         }
         md.append('\n');
         notes(md, c, bound);
+        if (link != null) {
+            Map<Long, Map<String, Double>> us = new TreeMap<>();
+            c.rows().forEach(r -> us.put(r.size(), r.latencyUs()));
+            md.append('\n')
+                    .append(link.table(
+                            "Fraction of the link bound (OSU-style figures)",
+                            c.columns().stream().map(Comparison.Column::name).toList(),
+                            us));
+        }
         md.append("\nGoals:\n\n");
-        for (Goals.Goal g : Goals.of(c)) {
+        for (Goals.Goal g : Goals.of(c, link)) {
             md.append("- ")
                     .append(g.goal())
                     .append(": ")

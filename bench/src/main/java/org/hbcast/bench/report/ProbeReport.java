@@ -6,8 +6,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -35,6 +38,9 @@ public final class ProbeReport implements Callable<Integer> {
     @Option(names = "--md", description = "also write the markdown here")
     Path markdown;
 
+    @Option(names = "--link", description = "the link bound measured by LinkProbe --json (multi-host layouts)")
+    Path link;
+
     /** One probe run: its name, implementations, sizes and figures (us[impl][size]). */
     record Run(String name, List<String> impls, long[] sizes, double[][] us, JsonNode cold, String method) {
         int column(String impl) {
@@ -59,7 +65,7 @@ public final class ProbeReport implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        String md = renderDirectory(dir);
+        String md = renderDirectory(dir, link != null ? LinkBound.read(link) : null);
         System.out.print(md);
         if (markdown != null) {
             Files.writeString(markdown, md);
@@ -69,6 +75,11 @@ public final class ProbeReport implements Callable<Integer> {
 
     /** The report of the probe runs in {@code dir}. */
     public static String renderDirectory(Path dir) throws IOException {
+        return renderDirectory(dir, null);
+    }
+
+    /** As {@link #renderDirectory(Path)}, with every implementation's fraction of {@code link}'s bound. */
+    public static String renderDirectory(Path dir, LinkBound link) throws IOException {
         List<Run> natives = new ArrayList<>();
         Run own = null;
         try (Stream<Path> files = Files.list(dir)) {
@@ -85,7 +96,40 @@ public final class ProbeReport implements Callable<Integer> {
         if (natives.isEmpty() && own == null) {
             throw new IOException("no UserProbe JSON files in " + dir);
         }
-        return render(natives, own);
+        String md = render(natives, own);
+        return link == null ? md : md + "\n" + boundTable(natives, own, link);
+    }
+
+    /**
+     * Each Open MPI configuration (its {@code mpi} column), auto beside it, and hbcast's own plans,
+     * as fractions of the link bound; auto's figure is the one of hbcast's own run where there is one.
+     */
+    static String boundTable(List<Run> natives, Run own, LinkBound link) {
+        Map<Long, Map<String, Double>> us = new TreeMap<>();
+        List<String> columns = new ArrayList<>();
+        for (Run r : natives) {
+            columns.add(r.name());
+            for (int i = 0; i < r.sizes().length; i++) {
+                us.computeIfAbsent(r.sizes()[i], k -> new LinkedHashMap<>()).put(r.name(), r.us()[r.column("mpi")][i]);
+                us.get(r.sizes()[i]).putIfAbsent("auto", r.us()[r.column("auto")][i]);
+            }
+        }
+        if (own != null) {
+            for (String impl : own.impls()) {
+                if (!columns.contains(impl)) {
+                    columns.add(impl);
+                }
+            }
+            for (int i = 0; i < own.sizes().length; i++) {
+                for (String impl : own.impls()) {
+                    us.computeIfAbsent(own.sizes()[i], k -> new LinkedHashMap<>())
+                            .put(impl, own.us()[own.column(impl)][i]);
+                }
+            }
+        } else if (!natives.isEmpty()) {
+            columns.add("auto");
+        }
+        return link.table("Fraction of the link bound (user-style figures)", columns, us);
     }
 
     static Run read(Path file) throws IOException {
