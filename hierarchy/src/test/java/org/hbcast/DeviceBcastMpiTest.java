@@ -28,12 +28,14 @@ class DeviceBcastMpiTest {
     /**
      * Every rank ran every case of {@link DeviceBcastProgram}'s matrix: for each of the three
      * algorithms, nine counts from every root of {@code roots}, three of doubles, two large ones
-     * ({@code large}), one more from every root with the IPC cache warm, and the cache's own case.
+     * ({@code large}), every root with each of the two buffers in direct mode (so every rank has mapped
+     * every buffer it sends into, see {@link DeviceMatrix}), one more from every root with the IPC
+     * cache warm, and the cache's own case.
      */
     private static void assertMatrix(MpiOutcome out, String roots, boolean large) {
         int size = out.ranks();
         int rootCount = roots.equals("all") ? size : 1 + (size > 2 ? 1 : 0) + (size > 1 ? 1 : 0);
-        out.assertAllRanksOk().assertCasesOnEveryRank(3 * (9 * rootCount + 3 + (large ? 2 : 0) + rootCount + 1));
+        out.assertAllRanksOk().assertCasesOnEveryRank(3 * (9 * rootCount + 3 + (large ? 2 : 0) + 2 * rootCount + rootCount + 1));
     }
 
     @ParameterizedTest(name = "{0} ranks on one node")

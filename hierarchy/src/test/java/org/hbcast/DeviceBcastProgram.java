@@ -35,7 +35,6 @@ import org.hbcast.testing.RankReport;
  */
 public final class DeviceBcastProgram {
     private static final int MIB = 1 << 20;
-    private static final int LARGE = 32 * MIB + 5;
     private static final int GUARD = 64;
     private static final byte SENTINEL = (byte) 0xA5;
 
@@ -62,18 +61,18 @@ public final class DeviceBcastProgram {
         BcastOptions base = BcastOptions.defaults();
         int chunk = base.chunkBytes() != 0 ? base.chunkBytes() : Selector.MODEL_MAX_CHUNK_BYTES;
         int direct = (int) org.hbcast.transport.cuda.CudaRingMember.DIRECT_MIN_BYTES;
-        int[] counts = {0, 1, 7, chunk - 1, chunk, chunk + 1, 3 * chunk + 17, direct - 1, direct + 3};
+        DeviceMatrix matrix = new DeviceMatrix(chunk, direct);
         int calls = 0;
         StringBuilder detail = new StringBuilder();
         for (Algorithm algorithm : algorithms(opt)) {
             try (HierarchicalBcast hb = HierarchicalBcast.create(world, base.withAlgorithm(algorithm));
-                    Buffers buffers = new Buffers(hb, large ? LARGE : direct + 3 * Double.BYTES)) {
-                for (int count : counts) {
+                    Buffers buffers = new Buffers(hb, matrix.bufferBytes(large))) {
+                for (int count : matrix.byteCounts()) {
                     for (int root : roots) {
                         check(report, hb, world, buffers, calls % 2, MPI.BYTE, ElementType.BYTE, count, root, ++calls);
                     }
                 }
-                for (int count : new int[] {chunk / 8 - 1, chunk / 8 + 1, direct / 8 + 3}) {
+                for (int count : matrix.doubleCounts()) {
                     check(
                             report,
                             hb,
@@ -87,12 +86,25 @@ public final class DeviceBcastProgram {
                             ++calls);
                 }
                 if (large) {
-                    check(report, hb, world, buffers, 0, MPI.BYTE, ElementType.BYTE, LARGE, size / 2, ++calls);
-                    check(report, hb, world, buffers, 1, MPI.BYTE, ElementType.BYTE, LARGE, 0, ++calls);
+                    check(
+                            report,
+                            hb,
+                            world,
+                            buffers,
+                            0,
+                            MPI.BYTE,
+                            ElementType.BYTE,
+                            DeviceMatrix.LARGE,
+                            size / 2,
+                            ++calls);
+                    check(report, hb, world, buffers, 1, MPI.BYTE, ElementType.BYTE, DeviceMatrix.LARGE, 0, ++calls);
+                }
+                for (int[] p : DeviceMatrix.mappingPairs(roots)) {
+                    check(report, hb, world, buffers, p[1], MPI.BYTE, ElementType.BYTE, direct + 3, p[0], ++calls);
                 }
                 long opens = hb.deviceIpcOpens();
-                for (int root : roots) {
-                    check(report, hb, world, buffers, calls % 2, MPI.BYTE, ElementType.BYTE, direct + 3, root, ++calls);
+                for (int[] p : DeviceMatrix.reusePairs(roots, calls)) {
+                    check(report, hb, world, buffers, p[1], MPI.BYTE, ElementType.BYTE, direct + 3, p[0], ++calls);
                 }
                 report.figure("ipcOpens " + algorithm, opens);
                 report.check("no IPC handle opened again (" + algorithm + ")", () -> {

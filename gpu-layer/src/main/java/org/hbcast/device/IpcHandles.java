@@ -44,14 +44,45 @@ public final class IpcHandles {
         }
     }
 
+    /** The JCuda release whose private layout this class was checked against (the build pins it). */
+    public static final String CHECKED_JCUDA = "12.6.0";
+
+    /** The JCuda release on the class path, from its jar's Maven metadata; "unknown" where it has none. */
+    public static String jcudaVersion() {
+        try (var in = cudaIpcMemHandle.class.getResourceAsStream("/META-INF/maven/org.jcuda/jcuda/pom.properties")) {
+            if (in == null) {
+                return "unknown";
+            }
+            final java.util.Properties p = new java.util.Properties();
+            p.load(in);
+            return p.getProperty("version", "unknown");
+        } catch (final java.io.IOException ex) {
+            return "unknown";
+        }
+    }
+
+    /**
+     * Reaches the field and checks, on load, that it is what this class expects: 64 bytes on a fresh
+     * handle. Another JCuda may lay the handle out otherwise; it then fails here, naming both releases,
+     * not later with handles that open the wrong memory.
+     */
     private static Field reservedField() {
         try {
             final Field field = cudaIpcMemHandle.class.getDeclaredField("reserved");
             field.setAccessible(true);
+            final Object bytes = field.get(new cudaIpcMemHandle());
+            if (!(bytes instanceof byte[] b) || b.length != HANDLE_BYTES) {
+                throw new IllegalStateException("cudaIpcMemHandle.reserved is "
+                        + (bytes == null
+                                ? "null"
+                                : bytes.getClass().getSimpleName()
+                                        + (bytes instanceof byte[] b2 ? " of " + b2.length : ""))
+                        + ", expected byte[" + HANDLE_BYTES + "]");
+            }
             return field;
         } catch (final ReflectiveOperationException | RuntimeException ex) {
-            throw new ExceptionInInitializerError(
-                    "cannot reach JCuda's cudaIpcMemHandle.reserved (" + ex + "): put JCuda on the class path");
+            throw new ExceptionInInitializerError("cannot use JCuda's cudaIpcMemHandle (" + ex + "); hbcast was checked"
+                    + " against JCuda " + CHECKED_JCUDA + ", the class path has JCuda " + jcudaVersion());
         }
     }
 }

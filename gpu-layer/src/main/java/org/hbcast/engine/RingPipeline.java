@@ -58,6 +58,12 @@ public final class RingPipeline<M> implements Stage {
                 throw new IllegalArgumentException("links belong to different ranks: sender " + sender.localRank()
                         + ", receiver " + receiver.localRank());
             }
+            if (sender.peerRank() < 0 || receiver.peerRank() < 0) {
+                // Every failure message names the neighbours: a link that does not know its peer would say "-1".
+                throw new IllegalArgumentException("node rank " + sender.localRank()
+                        + "'s links do not name their neighbours: right " + sender.peerRank() + ", left "
+                        + receiver.peerRank() + " (connect both before the pipeline)");
+            }
             localRank = sender.localRank();
             maxChunkBytes = Math.min(sender.maxChunkBytes(), receiver.maxChunkBytes());
         }

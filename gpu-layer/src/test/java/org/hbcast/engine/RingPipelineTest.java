@@ -159,6 +159,18 @@ class RingPipelineTest {
     }
 
     @Test
+    void aLinkThatDoesNotKnowItsNeighbourIsRefusedBeforeAnyMessageCouldNameNodeRankMinusOne() {
+        final ArrayLink right = new ArrayLink(1, 2, 2, 4);
+        final ArrayLink unnamedLeft = new ArrayLink(-1, 1, 2, 4);
+        final IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> new RingPipeline<>(right.new Sender(), unnamedLeft.new Receiver()));
+        assertTrue(e.getMessage().contains("left -1"), e.getMessage());
+        final ArrayLink left = new ArrayLink(0, 1, 2, 4);
+        assertEquals(1, new RingPipeline<>(right.new Sender(), left.new Receiver()).localRank());
+    }
+
+    @Test
     void zeroBytesIsDoneAtOnceAndMovesNoCounter() {
         final ArrayRing ring = new ArrayRing(2, 2, 8);
         final RingPipeline<byte[]> first = ring.pipelines.get(0).reset(RingRole.FIRST, new byte[0], 0, 8);

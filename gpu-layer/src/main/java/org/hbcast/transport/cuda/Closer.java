@@ -1,6 +1,7 @@
 package org.hbcast.transport.cuda;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 
 /** Runs every release step even when one fails, and rethrows the first failure: for close methods. */
 final class Closer {
@@ -21,6 +22,15 @@ final class Closer {
             } else {
                 first.addSuppressed(ex);
             }
+        }
+    }
+
+    /** As {@link #rethrow}, for close methods that throw no checked exception: an IOException is wrapped. */
+    void rethrowUnchecked() {
+        try {
+            rethrow();
+        } catch (final IOException ex) {
+            throw new UncheckedIOException(ex);
         }
     }
 

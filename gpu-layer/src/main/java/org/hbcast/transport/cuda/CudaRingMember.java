@@ -130,6 +130,8 @@ public final class CudaRingMember implements AutoCloseable {
             outbox.close();
             throw ex;
         }
+        // Without it the receiver's errors name the left neighbour "node rank -1".
+        control.connectFrom((position - 1 + ringSize) % ringSize);
         receiver = new CudaIpcReceiver(control, slots, slotMemory, stream);
         pipeline = new RingPipeline<>(sender, receiver);
     }

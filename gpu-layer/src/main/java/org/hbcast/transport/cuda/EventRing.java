@@ -27,10 +27,19 @@ public final class EventRing implements AutoCloseable {
         CudaContext.use(device);
         events = new cudaEvent_t[count];
         for (int i = 0; i < count; i++) {
-            events[i] = new cudaEvent_t();
-            CudaException.check(
-                    JCuda.cudaEventCreateWithFlags(events[i], JCuda.cudaEventDisableTiming),
-                    "cudaEventCreateWithFlags");
+            final cudaEvent_t event = new cudaEvent_t();
+            final int rc = JCuda.cudaEventCreateWithFlags(event, JCuda.cudaEventDisableTiming);
+            if (rc != 0) {
+                // The events made so far would leak: destroy them, reporting the creation's failure first.
+                final CudaException failure = new CudaException("cudaEventCreateWithFlags", rc);
+                try {
+                    close();
+                } catch (final RuntimeException ex) {
+                    failure.addSuppressed(ex);
+                }
+                throw failure;
+            }
+            events[i] = event;
         }
     }
 
@@ -60,14 +69,22 @@ public final class EventRing implements AutoCloseable {
 
     /** Destroys the events (after waiting for each). Idempotent. */
     @Override
+    /**
+     * Waits for every recorded event and destroys them all, even when one step fails; then throws the
+     * first failure (later ones suppressed in it), so a sticky CUDA error is not lost at close.
+     */
     public void close() {
         if (!closed) {
             closed = true;
             CudaContext.use(device);
+            final Closer closer = new Closer();
             for (final cudaEvent_t event : events) {
-                JCuda.cudaEventSynchronize(event);
-                JCuda.cudaEventDestroy(event);
+                if (event != null) {
+                    closer.run(() -> CudaException.check(JCuda.cudaEventSynchronize(event), "cudaEventSynchronize"));
+                    closer.run(() -> CudaException.check(JCuda.cudaEventDestroy(event), "cudaEventDestroy"));
+                }
             }
+            closer.rethrowUnchecked();
         }
     }
 }

@@ -71,8 +71,11 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
         return new ShmInbox(segment, ownerRank, slotCount, slotBytes);
     }
 
-    /** Records who the left neighbour is, for error messages; set when the ring is connected. */
-    void connectFrom(final int leftRank) {
+    /**
+     * Records who the left neighbour is, for error messages; set when the ring is connected (by the
+     * shared-memory ring and by the CUDA ring, whose control block this is).
+     */
+    public void connectFrom(final int leftRank) {
         this.leftRank = leftRank;
     }
 
