@@ -45,7 +45,9 @@ public final class DevicePointer extends Pointer {
                     .findVarHandle(NativePointerObject.class, "nativePointer", long.class);
         } catch (final ReflectiveOperationException | IllegalAccessError | SecurityException ex) {
             throw new ExceptionInInitializerError(
-                    "cannot reach JCuda's NativePointerObject.nativePointer (" + ex + "): put JCuda on the class path");
+                    "cannot reach JCuda's NativePointerObject.nativePointer (" + ex + "); hbcast was checked against"
+                            + " JCuda " + IpcHandles.CHECKED_JCUDA + ", the class path has JCuda "
+                            + IpcHandles.jcudaVersion());
         }
     }
 }
