@@ -1,5 +1,6 @@
 package org.hbcast.device;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -81,6 +82,11 @@ public final class CudaDevices {
         if (isLinux() && Arrays.stream(DRIVER_MARKS).noneMatch(p -> Files.exists(Path.of(p)))) {
             // Loading JCuda only to hear "insufficient driver" costs about a second at start-up.
             return new CudaDevices(List.of(), "no NVIDIA driver (none of " + String.join(", ", DRIVER_MARKS) + ")");
+        }
+        try {
+            JCudaNatives.prepare();
+        } catch (final IOException ex) {
+            return new CudaDevices(List.of(), "JCuda natives: " + ex.getMessage());
         }
         try {
             JCuda.setExceptionsEnabled(false);
