@@ -2,9 +2,13 @@ package org.hbcast;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -19,6 +23,38 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Tag("gpu")
 class DeviceBcastMpiTest {
+    /** Broadcasts verified byte for byte by rank 0 over every launch, by path ({@link DeviceBcastProgram#PATHS}). */
+    private static final long[] VERIFIED = new long[DeviceBcastProgram.PATHS.length];
+
+    /** Adds a launch's verified broadcasts (rank 0's count: every rank verified the same calls). */
+    private static void tally(MpiOutcome out) {
+        for (int p = 0; p < VERIFIED.length; p++) {
+            VERIFIED[p] += out.longFigure(0, "verified " + DeviceBcastProgram.PATHS[p]);
+        }
+    }
+
+    /**
+     * Writes the counts where scripts/gpu-test reads them ({@code HBCAST_GPU_VERIFIED_FILE}, else
+     * target/gpu-verified.txt): one "PATH COUNT" line per path, so that a run that verified nothing
+     * on some path cannot pass for a GPU run.
+     */
+    @AfterAll
+    static void writeVerifiedCounts() throws IOException {
+        String file = System.getenv().getOrDefault("HBCAST_GPU_VERIFIED_FILE", "target/gpu-verified.txt");
+        StringBuilder sb = new StringBuilder();
+        for (int p = 0; p < VERIFIED.length; p++) {
+            sb.append(DeviceBcastProgram.PATHS[p])
+                    .append(' ')
+                    .append(VERIFIED[p])
+                    .append('\n');
+        }
+        Path path = Path.of(file);
+        if (path.getParent() != null) {
+            Files.createDirectories(path.getParent());
+        }
+        Files.writeString(path, sb);
+    }
+
     @BeforeEach
     void needsGpu() {
         CudaDevices devices = CudaDevices.get();
@@ -33,9 +69,11 @@ class DeviceBcastMpiTest {
      * cache warm, and the cache's own case.
      */
     private static void assertMatrix(MpiOutcome out, String roots, boolean large) {
+        tally(out);
         int size = out.ranks();
         int rootCount = roots.equals("all") ? size : 1 + (size > 2 ? 1 : 0) + (size > 1 ? 1 : 0);
-        out.assertAllRanksOk().assertCasesOnEveryRank(3 * (9 * rootCount + 3 + (large ? 2 : 0) + 2 * rootCount + rootCount + 1));
+        out.assertAllRanksOk()
+                .assertCasesOnEveryRank(3 * (9 * rootCount + 3 + (large ? 2 : 0) + 2 * rootCount + rootCount + 1));
     }
 
     @ParameterizedTest(name = "{0} ranks on one node")
@@ -102,11 +140,12 @@ class DeviceBcastMpiTest {
 
     @Test
     void hundredRandomBackToBackCalls() {
-        MpiLaunch.program(DeviceBcastProgram.class)
+        MpiOutcome out = MpiLaunch.program(DeviceBcastProgram.class)
                 .nodeSizes("3,2")
                 .args("suite=random", "calls=100")
                 .run()
                 .assertAllRanksOk()
                 .assertCasesOnEveryRank(100);
+        tally(out);
     }
 }

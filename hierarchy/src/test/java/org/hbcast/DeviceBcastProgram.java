@@ -38,6 +38,15 @@ public final class DeviceBcastProgram {
     private static final int GUARD = 64;
     private static final byte SENTINEL = (byte) 0xA5;
 
+    /**
+     * Hierarchical broadcasts this rank verified byte for byte, by the path the CUDA ring took: slot
+     * mode (below {@link org.hbcast.transport.cuda.CudaRingMember#DIRECT_MIN_BYTES}), direct mode, and
+     * across virtual nodes, where the leaders stage chunks through the host. scripts/gpu-test prints them.
+     */
+    private static final long[] VERIFIED = new long[3];
+
+    static final String[] PATHS = {"slot", "direct", "virtual-nodes-staged"};
+
     public static void main(String[] args) throws Exception {
         MpiTestProgram.run(args, (world, rest, report) -> {
             Map<String, String> opt = BcastMatrixProgram.parse(rest);
@@ -45,12 +54,17 @@ public final class DeviceBcastProgram {
                 throw new IllegalStateException(
                         "no CUDA device: " + CudaDevices.get().unavailableReason());
             }
-            return switch (opt.getOrDefault("suite", "matrix")) {
-                case "matrix" -> matrix(world, opt, report);
-                case "random" -> random(world, opt, report);
-                case "allocation" -> allocation(world, opt, report);
-                default -> throw new IllegalArgumentException("unknown suite " + opt.get("suite"));
-            };
+            String summary =
+                    switch (opt.getOrDefault("suite", "matrix")) {
+                        case "matrix" -> matrix(world, opt, report);
+                        case "random" -> random(world, opt, report);
+                        case "allocation" -> allocation(world, opt, report);
+                        default -> throw new IllegalArgumentException("unknown suite " + opt.get("suite"));
+                    };
+            for (int p = 0; p < PATHS.length; p++) {
+                report.figure("verified " + PATHS[p], VERIFIED[p]);
+            }
+            return summary;
         });
     }
 
@@ -252,6 +266,12 @@ public final class DeviceBcastProgram {
                         + host[i] + ", expected " + want
                         + (i >= bytes ? " (guard zone: written past the message)" : ""));
             }
+        }
+        if (bytes > 0 && hb.plan(bytes).algorithm() == Algorithm.HIERARCHICAL) {
+            VERIFIED[
+                    hb.topology().layout().nodeCount() > 1
+                            ? 2
+                            : bytes < org.hbcast.transport.cuda.CudaRingMember.DIRECT_MIN_BYTES ? 0 : 1]++;
         }
     }
 

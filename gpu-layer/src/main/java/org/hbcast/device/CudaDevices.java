@@ -38,13 +38,37 @@ public final class CudaDevices {
         return PROBED;
     }
 
-    /** Prints the devices, or why there are none: a quick check of a node (exit status 0 either way). */
+    /**
+     * Prints the devices (or why there are none), the CUDA driver's and runtime's versions as JCuda
+     * reports them, and where JCuda's natives were put: a quick check of a node, next to
+     * {@code nvidia-smi -L} in scripts/gpu-test (exit status 0 either way).
+     */
     public static void main(final String[] args) {
         final CudaDevices devices = get();
         System.out.println(
                 devices.available()
                         ? "CUDA devices: " + devices.count() + " " + devices.names()
                         : "CUDA devices: none (" + devices.unavailableReason() + ")");
+        System.out.println("JCuda: " + IpcHandles.jcudaVersion() + ", natives "
+                + (JCudaNatives.prepared() ? "in " + System.getProperty("java.io.tmpdir") : "not loaded"));
+        if (JCudaNatives.prepared()) {
+            try {
+                final int[] driver = new int[1];
+                final int[] runtime = new int[1];
+                final int drc = JCuda.cudaDriverGetVersion(driver);
+                final int rrc = JCuda.cudaRuntimeGetVersion(runtime);
+                System.out.println("CUDA driver " + version(drc, driver[0]) + ", runtime " + version(rrc, runtime[0]));
+            } catch (final UnsatisfiedLinkError | CudaException | NoClassDefFoundError ex) {
+                System.out.println("CUDA versions: unknown (" + ex.getMessage() + ")");
+            }
+        }
+    }
+
+    /** "12.4" from CUDA's 12040, or the error. */
+    private static String version(final int rc, final int v) {
+        return rc != cudaError.cudaSuccess
+                ? "unknown (" + cudaError.stringFor(rc) + ")"
+                : v / 1000 + "." + (v % 1000) / 10;
     }
 
     /** True when at least one CUDA device can be used. */
