@@ -101,7 +101,8 @@ public final class DeviceBuffer implements AutoCloseable {
     public void copyFromHost(final byte[] source, final long offset, final int length) {
         checkRange(offset, length, source.length);
         CudaContext.use(device);
-        CudaException.check(
+        CudaException.check(JCuda.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        completed(
                 JCuda.cudaMemcpy(
                         pointer.withByteOffset(offset),
                         Pointer.to(source),
@@ -114,7 +115,8 @@ public final class DeviceBuffer implements AutoCloseable {
     public void copyToHost(final long offset, final byte[] dest, final int length) {
         checkRange(offset, length, dest.length);
         CudaContext.use(device);
-        CudaException.check(
+        CudaException.check(JCuda.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        completed(
                 JCuda.cudaMemcpy(
                         Pointer.to(dest),
                         pointer.withByteOffset(offset),
@@ -127,7 +129,8 @@ public final class DeviceBuffer implements AutoCloseable {
     public void copyFromHost(final ByteBuffer source, final long offset) {
         checkRange(offset, source.remaining(), source.remaining());
         CudaContext.use(device);
-        CudaException.check(
+        CudaException.check(JCuda.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        completed(
                 JCuda.cudaMemcpy(
                         pointer.withByteOffset(offset),
                         Pointer.toBuffer(source),
@@ -141,7 +144,8 @@ public final class DeviceBuffer implements AutoCloseable {
         checkRange(0, length, length);
         dest.checkRange(0, length, length);
         CudaContext.use(device);
-        CudaException.check(
+        CudaException.check(JCuda.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        completed(
                 JCuda.cudaMemcpy(dest.pointer, pointer, length, cudaMemcpyKind.cudaMemcpyDeviceToDevice),
                 "cudaMemcpy device to device");
     }
@@ -150,7 +154,22 @@ public final class DeviceBuffer implements AutoCloseable {
     public void fill(final int value) {
         requireOpen();
         CudaContext.use(device);
-        CudaException.check(JCuda.cudaMemset(pointer, value, Math.max(bytes, 1)), "cudaMemset");
+        CudaException.check(JCuda.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        completed(JCuda.cudaMemset(pointer, value, Math.max(bytes, 1)), "cudaMemset");
+    }
+
+    /**
+     * Makes a helper truly synchronous. {@code cudaMemcpy} from pageable host memory may return before
+     * the bytes are on the device, {@code cudaMemset} and device-to-device copies may return before they
+     * complete, and all of them run on the legacy default stream, which the library's non-blocking
+     * streams do not wait for. So the device is synchronized before (work queued on other streams, e.g.
+     * a ring copy into this buffer, has landed) and after (this copy has): a buffer filled here and then
+     * broadcast, or read here after a broadcast, holds exactly those bytes. For tests and benchmarks,
+     * never the broadcast's own path.
+     */
+    private static void completed(final int rc, final String call) {
+        CudaException.check(rc, call);
+        CudaException.check(JCuda.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     }
 
     private void checkRange(final long offset, final long length, final long hostLength) {
