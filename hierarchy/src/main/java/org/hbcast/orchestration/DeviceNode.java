@@ -6,6 +6,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.call.Message;
+import org.hbcast.call.TimedCollectives;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.device.PinnedBuffer;
@@ -43,11 +44,14 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
 
     private PinnedBuffer pinned;
 
+    private final long timeoutNs;
+
     private DeviceNode(Intracomm nodeComm, CudaRingMember ring, StagingCopies staging, long timeoutNs) {
         this.nodeComm = nodeComm;
         this.ring = ring;
         this.staging = staging;
         this.wholeCopy = new StageLoop(timeoutNs);
+        this.timeoutNs = timeoutNs;
     }
 
     /**
@@ -188,7 +192,12 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
         return ring.mappings().opens();
     }
 
-    /** Frees the ring, the staging stream and the pinned memory. Not collective. */
+    /**
+     * Frees the ring, the staging stream and the pinned memory. Collective over the node: every rank
+     * first closes its mappings of its peers' memory, then the node meets, and only then does each
+     * free its own slots, which a peer mapping them would otherwise see freed under it (CUDA leaves
+     * that undefined). A rank that does not come within the timeout (it died) is not waited for longer.
+     */
     @Override
     public void close() throws IOException {
         try {
@@ -199,7 +208,18 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
                 pinned.close();
             }
         } finally {
-            ring.close();
+            try {
+                ring.unmapPeers();
+            } finally {
+                try {
+                    // Between unmapping the peers' memory and freeing one's own; bounded by the timeout.
+                    new TimedCollectives(nodeComm, 1, timeoutNs).barrier();
+                } catch (MPIException e) {
+                    // The node could not meet: free anyway, the peers are gone or failing too.
+                } finally {
+                    ring.close();
+                }
+            }
         }
     }
 }

@@ -45,6 +45,7 @@ public final class CudaRingMember implements AutoCloseable {
     private final IpcHandleCache mappings;
     private CudaIpcSender sender;
     private CudaIpcReceiver receiver;
+    private boolean peersUnmapped;
     private RingPipeline<DeviceBuffer> pipeline;
     private final byte[] myDescriptor = new byte[IpcDescriptor.BYTES];
     private final byte[] rightDescriptor = new byte[IpcDescriptor.BYTES];
@@ -236,15 +237,32 @@ public final class CudaRingMember implements AutoCloseable {
     @Override
     public void close() throws IOException {
         final Closer closer = new Closer();
+        closer.run(this::unmapPeers);
+        closer.run(slotMemory::close);
+        closer.run(stream::close);
+        closer.run(control::close);
+        closer.rethrow();
+    }
+
+    /**
+     * The first half of closing: waits for this rank's copies and closes its mappings of the peers'
+     * memory (the right neighbour's slots and control block, and the cached mappings of its buffers),
+     * keeping its own. CUDA makes freeing memory that another process still maps undefined, so the node
+     * must agree that every rank has done this (a barrier) before any frees its slots in {@link #close}.
+     * Idempotent.
+     */
+    public void unmapPeers() throws IOException {
+        if (peersUnmapped) {
+            return;
+        }
+        peersUnmapped = true;
+        final Closer closer = new Closer();
         closer.run(() -> stream.synchronize());
         if (sender != null) {
             closer.run(sender::close);
             closer.run(receiver::close);
         }
         closer.run(mappings::close);
-        closer.run(slotMemory::close);
-        closer.run(stream::close);
-        closer.run(control::close);
         closer.rethrow();
     }
 }
