@@ -104,10 +104,13 @@ class HierarchicalBcastMpiTest {
     @CsvSource({"knomial, ring", "knomial, fanout", "chain, ring", "chain, fanout", "two-tree, ring", "two-tree, fanout"
     })
     void shapedTestBedOfUnevenHostsEveryScheduleAndRoot(String inter, String intra) {
+        assertSchedulesEveryRoot(matrix().testBedOf(2, 1, 1).netem("rate 1gbit"), inter, intra);
+    }
+
+    /** The hierarchy with the leaders' schedule {@code inter} and {@code intra} inside nodes: every root, few counts. */
+    private static void assertSchedulesEveryRoot(MpiLaunch launch, String inter, String intra) {
         assertMatrix(
-                matrix().testBedOf(2, 1, 1)
-                        .netem("rate 1gbit")
-                        .env("HBCAST_INTER", inter)
+                launch.env("HBCAST_INTER", inter)
                         .env("HBCAST_INTRA", intra)
                         .args("roots=all", "medium=few", "algorithms=hierarchical")
                         .run(),
@@ -151,16 +154,7 @@ class HierarchicalBcastMpiTest {
         "chain, '2,2,1', fanout"
     })
     void leadersSchedulesEveryRoot(String inter, String nodes, String intra) {
-        assertMatrix(
-                matrix().nodeSizes(nodes)
-                        .env("HBCAST_INTER", inter)
-                        .env("HBCAST_INTRA", intra)
-                        .args("roots=all", "medium=few", "algorithms=hierarchical")
-                        .run(),
-                "all",
-                "few",
-                "no",
-                1);
+        assertSchedulesEveryRoot(matrix().nodeSizes(nodes), inter, intra);
     }
 
     /** The flat tree over every rank down a chain and two trees: every root, counts around the chunks. */

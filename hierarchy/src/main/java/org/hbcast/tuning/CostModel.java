@@ -324,23 +324,19 @@ public final class CostModel {
      * and from three nodes on (with two, every shape is the same single hop) the chain and the two trees.
      */
     public static List<TreeShape> candidateInter(ClusterShape shape, TreeShape requested) {
-        if (requested != null) {
-            return List.of(requested);
-        }
-        return shape.nodes() > 2
-                ? List.of(TreeShape.KNOMIAL, TreeShape.CHAIN, TreeShape.TWO_TREE)
-                : List.of(TreeShape.KNOMIAL);
+        return candidateShapes(shape.nodes(), requested);
     }
 
-    /**
-     * The flat tree's shapes worth trying over every rank of {@code shape}: {@code requested} where set,
-     * else all of them from three ranks (with two, every shape is the one send).
-     */
+    /** The flat tree's shapes worth trying over every rank of {@code shape}, as {@link #candidateInter} over ranks. */
     public static List<TreeShape> candidateFlat(ClusterShape shape, TreeShape requested) {
+        return candidateShapes(shape.ranks(), requested);
+    }
+
+    private static List<TreeShape> candidateShapes(int participants, TreeShape requested) {
         if (requested != null) {
             return List.of(requested);
         }
-        return shape.ranks() > 2
+        return participants > 2
                 ? List.of(TreeShape.KNOMIAL, TreeShape.CHAIN, TreeShape.TWO_TREE)
                 : List.of(TreeShape.KNOMIAL);
     }
