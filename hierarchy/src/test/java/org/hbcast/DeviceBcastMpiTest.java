@@ -35,7 +35,8 @@ class DeviceBcastMpiTest {
     private static void assertMatrix(MpiOutcome out, String roots, boolean large) {
         int size = out.ranks();
         int rootCount = roots.equals("all") ? size : 1 + (size > 2 ? 1 : 0) + (size > 1 ? 1 : 0);
-        out.assertAllRanksOk().assertCasesOnEveryRank(3 * (9 * rootCount + 3 + (large ? 2 : 0) + 2 * rootCount + rootCount + 1));
+        out.assertAllRanksOk()
+                .assertCasesOnEveryRank(3 * (9 * rootCount + 3 + (large ? 2 : 0) + 2 * rootCount + rootCount + 1));
     }
 
     @ParameterizedTest(name = "{0} ranks on one node")

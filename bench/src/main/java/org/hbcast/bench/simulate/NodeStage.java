@@ -1,0 +1,25 @@
+package org.hbcast.bench.simulate;
+
+/**
+ * The level inside a node as given figures: a chunk of {@code c} bytes that reached the node's leader
+ * has reached every rank of the node {@code fill(c)} later, and the node takes the next chunk
+ * {@code stage(c)} after the last one began (the level's own pipeline).
+ */
+public interface NodeStage {
+    double fill(long chunkBytes);
+
+    double stage(long chunkBytes);
+
+    /** Nodes of one rank: nothing to do. */
+    NodeStage NONE = new NodeStage() {
+        @Override
+        public double fill(long chunkBytes) {
+            return 0;
+        }
+
+        @Override
+        public double stage(long chunkBytes) {
+            return 0;
+        }
+    };
+}
