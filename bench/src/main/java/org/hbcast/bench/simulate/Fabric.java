@@ -1,10 +1,11 @@
 package org.hbcast.bench.simulate;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
- * The cluster a simulated broadcast runs on: {@code hosts} hosts of {@code ranksPerHost} ranks each
- * (rank {@code r} on host {@code r / ranksPerHost}), one full-duplex NIC per host, and the ports every
+ * The cluster a simulated broadcast runs on: hosts of given numbers of ranks, placed by blocks
+ * (host 0 holds the first ranks), one full-duplex NIC per host, and the ports every
  * transfer occupies. A transfer between hosts holds the sending rank's port and its host's injection
  * for {@code bytes / B}, then its receiver's host ejection for as long; it arrives {@code latency}
  * after it left, once the ejection is free. A transfer inside a host holds the sending rank's port at
@@ -12,8 +13,9 @@ import java.util.Arrays;
  * keeps in time order.
  */
 public final class Fabric {
-    private final int hosts;
-    private final int ranksPerHost;
+    private final int[] nodeSizes;
+    private final int[] firstRank;
+    private final int[] hostOf;
     private final Link network;
     private final Link sharedMemory;
     private final double[] rankFree;
@@ -35,30 +37,63 @@ public final class Fabric {
         }
     }
 
+    /** {@code hosts} hosts of {@code ranksPerHost} ranks each. */
     public Fabric(int hosts, int ranksPerHost, Link network, Link sharedMemory) {
+        this(uniform(hosts, ranksPerHost), network, sharedMemory);
+    }
+
+    /** Hosts of {@code nodeSizes[h]} ranks each. */
+    public Fabric(int[] nodeSizes, Link network, Link sharedMemory) {
+        if (nodeSizes.length < 1) {
+            throw new IllegalArgumentException("need at least one host");
+        }
+        this.nodeSizes = nodeSizes.clone();
+        this.firstRank = new int[nodeSizes.length];
+        int ranks = 0;
+        for (int h = 0; h < nodeSizes.length; h++) {
+            if (nodeSizes[h] < 1) {
+                throw new IllegalArgumentException("host " + h + " needs at least one rank, got " + nodeSizes[h]);
+            }
+            firstRank[h] = ranks;
+            ranks += nodeSizes[h];
+        }
+        this.hostOf = new int[ranks];
+        for (int h = 0; h < nodeSizes.length; h++) {
+            Arrays.fill(hostOf, firstRank[h], firstRank[h] + nodeSizes[h], h);
+        }
+        this.network = Objects.requireNonNull(network, "network");
+        this.sharedMemory = Objects.requireNonNull(sharedMemory, "sharedMemory");
+        this.rankFree = new double[ranks];
+        this.injectFree = new double[nodeSizes.length];
+        this.ejectFree = new double[nodeSizes.length];
+    }
+
+    static int[] uniform(int hosts, int ranksPerHost) {
         if (hosts < 1 || ranksPerHost < 1) {
             throw new IllegalArgumentException(
                     "need at least one host and one rank per host, got " + hosts + " x " + ranksPerHost);
         }
-        this.hosts = hosts;
-        this.ranksPerHost = ranksPerHost;
-        this.network = network;
-        this.sharedMemory = sharedMemory;
-        this.rankFree = new double[hosts * ranksPerHost];
-        this.injectFree = new double[hosts];
-        this.ejectFree = new double[hosts];
+        int[] sizes = new int[hosts];
+        Arrays.fill(sizes, ranksPerHost);
+        return sizes;
     }
 
     public int hosts() {
-        return hosts;
+        return nodeSizes.length;
     }
 
-    public int ranksPerHost() {
-        return ranksPerHost;
+    /** Ranks on {@code host}. */
+    public int nodeSize(int host) {
+        return nodeSizes[host];
+    }
+
+    /** The lowest rank on {@code host}: its leader. */
+    public int leader(int host) {
+        return firstRank[host];
     }
 
     public int ranks() {
-        return hosts * ranksPerHost;
+        return hostOf.length;
     }
 
     public Link network() {
@@ -70,7 +105,7 @@ public final class Fabric {
     }
 
     public int hostOf(int rank) {
-        return rank / ranksPerHost;
+        return hostOf[rank];
     }
 
     /** When {@code rank}'s port has finished the transfers asked of it so far. */

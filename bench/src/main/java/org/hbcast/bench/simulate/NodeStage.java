@@ -6,19 +6,20 @@ package org.hbcast.bench.simulate;
  * {@code stage(c)} after the last one began (the level's own pipeline).
  */
 public interface NodeStage {
-    double fill(long chunkBytes);
+    /** For the node of participant {@code node}. */
+    double fill(int node, long chunkBytes);
 
-    double stage(long chunkBytes);
+    double stage(int node, long chunkBytes);
 
     /** Nodes of one rank: nothing to do. */
     NodeStage NONE = new NodeStage() {
         @Override
-        public double fill(long chunkBytes) {
+        public double fill(int node, long chunkBytes) {
             return 0;
         }
 
         @Override
-        public double stage(long chunkBytes) {
+        public double stage(int node, long chunkBytes) {
             return 0;
         }
     };

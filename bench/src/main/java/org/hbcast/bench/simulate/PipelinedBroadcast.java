@@ -38,8 +38,8 @@ final class PipelinedBroadcast {
             if (stage != NodeStage.NONE) {
                 // The root's node holds every chunk from the start.
                 double start = Math.max(rel == 0 ? 0 : now, stageFree[rel]);
-                stageFree[rel] = start + stage.stage(size);
-                finish = Math.max(finish, start + stage.fill(size));
+                stageFree[rel] = start + stage.stage(rel, size);
+                finish = Math.max(finish, start + stage.fill(rel, size));
             } else {
                 finish = Math.max(finish, now);
             }

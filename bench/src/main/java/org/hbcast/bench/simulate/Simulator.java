@@ -20,7 +20,7 @@ import org.hbcast.tuning.LinkKind;
 import org.hbcast.tuning.TuningInputs;
 
 /**
- * Simulated broadcast times of every {@link Schedule} on one cluster of {@code hosts x ranksPerHost}.
+ * Simulated broadcast times of every {@link Schedule} on one cluster (hosts of given rank counts).
  * hbcast's schedules take the plan (chunk, radix, transport inside nodes) from the library's own
  * {@link Selector}, fed a calibration whose network link is the simulated one, so the simulator plays
  * what the library would run; the level inside a node uses the calibration's figures for it.
@@ -35,6 +35,7 @@ public final class Simulator {
     private final Calibration calibration;
     private final CostModel model;
     private final ClusterShape shape;
+    private final int cores;
     private final Selector[] selectors = new Selector[Schedule.values().length];
 
     /** One simulated broadcast: its time and the plan played. */
@@ -45,16 +46,27 @@ public final class Simulator {
      *        replaced by {@code network}
      */
     public Simulator(int hosts, int ranksPerHost, Fabric.Link network, Calibration calibration) {
+        this(Fabric.uniform(hosts, ranksPerHost), network, calibration);
+    }
+
+    /** Hosts of {@code nodeSizes[h]} ranks each, ranks placed by blocks. */
+    public Simulator(int[] nodeSizes, Fabric.Link network, Calibration calibration) {
         this.calibration = withNetwork(calibration, network);
         LinkCalibration shm = this.calibration.link(LinkKind.MPI_SHARED_MEMORY);
-        this.fabric =
-                new Fabric(hosts, ranksPerHost, network, new Fabric.Link(shm.startupSeconds(), shm.bytesPerSecond()));
+        this.fabric = new Fabric(nodeSizes, network, new Fabric.Link(shm.startupSeconds(), shm.bytesPerSecond()));
         this.model = new CostModel(this.calibration);
         List<Integer> sizes = new ArrayList<>();
-        for (int h = 0; h < hosts; h++) {
-            sizes.add(ranksPerHost);
+        int most = 1;
+        for (int n : nodeSizes) {
+            sizes.add(n);
+            most = Math.max(most, n);
         }
         this.shape = new ClusterShape(sizes, false);
+        this.cores = most;
+    }
+
+    public ClusterShape shape() {
+        return shape;
     }
 
     /** {@code calibration} with its network link replaced by the simulated one. */
@@ -67,6 +79,21 @@ public final class Simulator {
                             : calibration.link(kind));
         }
         return Calibration.measured("simulated", "", links, null, List.of(), calibration.nodeCurves());
+    }
+
+    /**
+     * {@code calibration} with the links inside a node (shared memory, and MPI over it) at {@code copy},
+     * and without measured node curves, which would override them.
+     */
+    static Calibration withIntraNode(Calibration calibration, Fabric.Link copy) {
+        List<LinkCalibration> links = new ArrayList<>();
+        for (LinkKind kind : LinkKind.values()) {
+            links.add(
+                    kind == LinkKind.SHARED_MEMORY || kind == LinkKind.MPI_SHARED_MEMORY
+                            ? new LinkCalibration(kind, copy.latencySeconds(), copy.bytesPerSecond(), "given")
+                            : calibration.link(kind));
+        }
+        return Calibration.measured("simulated", "", links, null, List.of(), List.of());
     }
 
     public Fabric fabric() {
@@ -88,7 +115,7 @@ public final class Simulator {
         int i = schedule.ordinal();
         if (selectors[i] == null) {
             // A host with a core per rank; no table: the model's plan, as on a cluster nobody tuned.
-            HostInfo host = new HostInfo("simulated", Math.max(1, fabric.ranksPerHost()), "", 0, "simulated");
+            HostInfo host = new HostInfo("simulated", cores, "", 0, "simulated");
             TuningInputs inputs = new TuningInputs(
                     Fingerprint.of(host, shape), null, null, calibration, "simulated links", List.of());
             PlanChoices choices = new PlanChoices(schedule.algorithm(), IntraNode.AUTO, schedule.inter(), 0, 0, false);
@@ -155,42 +182,36 @@ public final class Simulator {
 
     /** The calibration's figures for the level inside a node of this cluster. */
     NodeStage intraStage(IntraNode intra, long bytes) {
-        int n = fabric.ranksPerHost();
-        if (n == 1) {
-            return NodeStage.NONE;
-        }
         return new NodeStage() {
             @Override
-            public double fill(long c) {
-                return model.intraFill(intra, c, n, MemoryKind.HOST);
+            public double fill(int node, long c) {
+                int n = fabric.nodeSize(node);
+                return n == 1 ? 0 : model.intraFill(intra, c, n, MemoryKind.HOST);
             }
 
             @Override
-            public double stage(long c) {
-                return model.intraStage(intra, c, bytes, n, MemoryKind.HOST);
+            public double stage(int node, long c) {
+                int n = fabric.nodeSize(node);
+                return n == 1 ? 0 : model.intraStage(intra, c, bytes, n, MemoryKind.HOST);
             }
         };
     }
 
     private Result han(long bytes) {
-        int n = fabric.ranksPerHost();
         Fabric.Link shm = fabric.sharedMemory();
-        int rounds = 32 - Integer.numberOfLeadingZeros(n - 1);
         // Inside a node han runs a binomial tree over shared memory per segment, overlapped with the next
         // segment's transfer among the leaders.
-        NodeStage stage = n == 1
-                ? NodeStage.NONE
-                : new NodeStage() {
-                    @Override
-                    public double fill(long c) {
-                        return rounds * shm.seconds(c);
-                    }
+        NodeStage stage = new NodeStage() {
+            @Override
+            public double fill(int node, long c) {
+                return (32 - Integer.numberOfLeadingZeros(fabric.nodeSize(node) - 1)) * shm.seconds(c);
+            }
 
-                    @Override
-                    public double stage(long c) {
-                        return rounds * shm.seconds(c);
-                    }
-                };
+            @Override
+            public double stage(int node, long c) {
+                return fill(node, c);
+            }
+        };
         double seconds = PipelinedBroadcast.play(
                 fabric, Tree.of(TreeShape.KNOMIAL, fabric.hosts(), 2), leaders(), bytes, HAN_SEGMENT_BYTES, stage);
         return new Result(
@@ -229,7 +250,7 @@ public final class Simulator {
     private int[] leaders() {
         int[] ranks = new int[fabric.hosts()];
         for (int h = 0; h < ranks.length; h++) {
-            ranks[h] = h * fabric.ranksPerHost();
+            ranks[h] = fabric.leader(h);
         }
         return ranks;
     }
