@@ -197,6 +197,18 @@ public final class Simulate implements Callable<Integer> {
             int manyNodes = nodeCounts.size() - 1;
             Map<String, double[][]> byNodes = new LinkedHashMap<>();
             Map<String, double[][]> bySize = new LinkedHashMap<>();
+            double[][] boundByNodes = new double[2][nodeCounts.size()];
+            for (int a = 0; a < nodeCounts.size(); a++) {
+                boundByNodes[0][a] = nodeCounts.get(a);
+                boundByNodes[1][a] = Simulator.lowerBound(sizeList.get(bigSize), nodeCounts.get(a), network);
+            }
+            double[][] boundBySize = new double[2][sizeList.size()];
+            for (int b = 0; b < sizeList.size(); b++) {
+                boundBySize[0][b] = sizeList.get(b);
+                boundBySize[1][b] = Simulator.lowerBound(sizeList.get(b), nodeCounts.get(manyNodes), network);
+            }
+            byNodes.put("bound", boundByNodes);
+            bySize.put("bound", boundBySize);
             for (int k = 0; k < list.size(); k++) {
                 double[][] n = new double[2][nodeCounts.size()];
                 for (int a = 0; a < nodeCounts.size(); a++) {
