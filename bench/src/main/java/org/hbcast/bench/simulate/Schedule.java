@@ -18,6 +18,10 @@ public enum Schedule {
     HIERARCHICAL_CHAIN(Algorithm.HIERARCHICAL, TreeShape.CHAIN),
     /** hbcast's hierarchy, two trees among the leaders. */
     HIERARCHICAL_TWO_TREE(Algorithm.HIERARCHICAL, TreeShape.TWO_TREE),
+    /** hbcast's {@code knomial} algorithm as a user sets it: over every rank, the shape left to the selector. */
+    FLAT(Algorithm.KNOMIAL, null),
+    /** hbcast's {@code hierarchical} algorithm as a user sets it: the leaders' schedule left to the selector. */
+    HIERARCHICAL(Algorithm.HIERARCHICAL, null),
     /** What hbcast's selector chooses for the shape and size. */
     AUTO(Algorithm.AUTO, null),
     /** Open MPI han: a binomial tree among the leaders over 512 KiB segments, then inside each node. */

@@ -31,11 +31,12 @@ public final class Simulate implements Callable<Integer> {
     static final class Links {
         @Option(
                 names = "--bandwidth",
-                description = "network link rate, e.g. 1gbit, 100gbit (default ${DEFAULT-VALUE})")
-        String bandwidth = "100gbit";
+                description =
+                        "network link rate, e.g. 1gbit, 100gbit (default 100gbit; validate: the file's link bound)")
+        String bandwidth;
 
-        @Option(names = "--latency", description = "network latency, e.g. 1.5us (default ${DEFAULT-VALUE})")
-        String latency = "1.5us";
+        @Option(names = "--latency", description = "network latency, e.g. 1.5us (default 1.5us; validate: the file's)")
+        String latency;
 
         @Option(
                 names = "--calibration",
@@ -51,7 +52,9 @@ public final class Simulate implements Callable<Integer> {
         String intraLatency = "1us";
 
         Fabric.Link network() {
-            return new Fabric.Link(LinkFigures.seconds(latency), LinkFigures.bytesPerSecond(bandwidth));
+            return new Fabric.Link(
+                    LinkFigures.seconds(latency == null ? "1.5us" : latency),
+                    LinkFigures.bytesPerSecond(bandwidth == null ? "100gbit" : bandwidth));
         }
 
         Calibration inside() throws IOException {
@@ -69,11 +72,16 @@ public final class Simulate implements Callable<Integer> {
         String describe() {
             return String.format(
                     Locale.ROOT,
-                    "links %s (%.3g GB/s), latency %s; inside nodes: %s",
-                    bandwidth,
+                    "links %.4g Gbit/s (%.3g GB/s), latency %.3g us; %s",
+                    network().bytesPerSecond() * 8 / 1e9,
                     network().bytesPerSecond() / 1e9,
-                    latency,
-                    intraBandwidth != null
+                    network().latencySeconds() * 1e6,
+                    describeInside());
+        }
+
+        String describeInside() {
+            return "inside nodes: "
+                    + (intraBandwidth != null
                             ? "copies at " + intraBandwidth + ", " + intraLatency
                             : calibration == null ? "built-in figures (4 GB/s, 5 us)" : calibration.toString());
         }
@@ -226,13 +234,13 @@ public final class Simulate implements Callable<Integer> {
             SimulationPlot.write(
                     out.resolve("time-vs-nodes.png"),
                     "Simulated broadcast of " + Sizes.label(sizeList.get(bigSize)) + ", " + ranksPerNode
-                            + " ranks per node, " + links.bandwidth + ", " + links.latency,
+                            + " ranks per node, " + links.describe(),
                     "nodes",
                     byNodes);
             SimulationPlot.write(
                     out.resolve("time-vs-size.png"),
                     "Simulated broadcast on " + nodeCounts.get(manyNodes) + " nodes x " + ranksPerNode + ", "
-                            + links.bandwidth + ", " + links.latency,
+                            + links.describe(),
                     "message size (bytes)",
                     bySize);
             System.out.println("wrote " + out.resolve("simulation.md") + ", time-vs-nodes.png, time-vs-size.png");

@@ -47,11 +47,21 @@ final class Validate implements Callable<Integer> {
         long smallest = org.hbcast.bench.ByteSizes.parse(from);
         double worst = 0;
         for (Path file : measured) {
-            JsonNode doc = new ObjectMapper().readTree(file.toFile());
+            JsonNode whole = new ObjectMapper().readTree(file.toFile());
+            // compare's merged.json wraps the comparison beside the link bound it measured.
+            JsonNode doc = whole.has("comparison") ? whole.get("comparison") : whole;
             int[] nodes = layout != null ? parseLayout(layout) : nodesOf(doc, file);
             List<Measured> columns = columns(doc);
-            Simulator sim = new Simulator(nodes, links.network(), links.inside());
-            System.out.printf(Locale.ROOT, "# %s on %s; %s%n", file, sim.shape(), links.describe());
+            Fabric.Link network = network(whole.get("linkBound"), file);
+            Simulator sim = new Simulator(nodes, network, links.inside());
+            System.out.printf(
+                    Locale.ROOT,
+                    "# %s on %s; network %.4g MB/s, latency %.3g us; %s%n",
+                    file,
+                    sim.shape(),
+                    network.bytesPerSecond() / 1e6,
+                    network.latencySeconds() * 1e6,
+                    links.describeInside());
             System.out.printf(
                     Locale.ROOT,
                     "%-26s %-8s %12s %12s %8s%n",
@@ -89,17 +99,35 @@ final class Validate implements Callable<Integer> {
         return 0;
     }
 
+    /** The network link: as given on the command line, else the link bound the file measured. */
+    private Fabric.Link network(JsonNode bound, Path file) {
+        if (links.bandwidth != null || bound == null) {
+            if (links.bandwidth == null) {
+                throw new IllegalArgumentException(
+                        file + " has no measured link bound: give --bandwidth (e.g. 1gbit) and --latency");
+            }
+            return links.network();
+        }
+        double latency = links.latency != null
+                ? LinkFigures.seconds(links.latency)
+                : bound.get("latencyUs").asDouble() * 1e-6;
+        return new Fabric.Link(latency, bound.get("bytesPerSecond").asDouble());
+    }
+
     /** The simulated schedule measured under {@code impl}, or null. */
     static Schedule scheduleOf(String impl) {
         String i = impl.toLowerCase(Locale.ROOT);
         if (i.startsWith("hierarchical")) {
             return i.contains("two-tree")
                     ? Schedule.HIERARCHICAL_TWO_TREE
-                    : i.contains("chain") ? Schedule.HIERARCHICAL_CHAIN : Schedule.HIERARCHICAL_KNOMIAL;
+                    : i.contains("chain")
+                            ? Schedule.HIERARCHICAL_CHAIN
+                            : i.endsWith("/knomial") ? Schedule.HIERARCHICAL_KNOMIAL : Schedule.HIERARCHICAL;
         }
         return switch (i) {
             case "auto" -> Schedule.AUTO;
-            case "knomial" -> Schedule.KNOMIAL;
+                // The library's knomial algorithm leaves the flat shape to the selector unless HBCAST_INTER is set.
+            case "knomial" -> Schedule.FLAT;
             case "chain" -> Schedule.CHAIN;
             case "two-tree" -> Schedule.TWO_TREE;
             case "han" -> Schedule.HAN;

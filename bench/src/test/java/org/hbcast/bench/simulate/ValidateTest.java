@@ -37,7 +37,9 @@ class ValidateTest {
     @Test
     void mapsImplementationNamesToSchedules() {
         assertEquals(Schedule.HIERARCHICAL_CHAIN, Validate.scheduleOf("hierarchical/ring/chain"));
-        assertEquals(Schedule.HIERARCHICAL_KNOMIAL, Validate.scheduleOf("hierarchical/fanout"));
+        assertEquals(Schedule.HIERARCHICAL, Validate.scheduleOf("hierarchical/fanout"));
+        assertEquals(Schedule.HIERARCHICAL_KNOMIAL, Validate.scheduleOf("hierarchical/ring/knomial"));
+        assertEquals(Schedule.FLAT, Validate.scheduleOf("knomial"));
         assertEquals(Schedule.TUNED, Validate.scheduleOf("mpi"));
         assertEquals(Schedule.AUTO, Validate.scheduleOf("auto"));
         assertNull(Validate.scheduleOf("adapt"));
