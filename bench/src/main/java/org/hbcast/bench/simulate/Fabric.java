@@ -13,6 +13,7 @@ import java.util.Objects;
  * keeps in time order.
  */
 public final class Fabric {
+    private final boolean ejectionLimited;
     private final int[] nodeSizes;
     private final int[] firstRank;
     private final int[] hostOf;
@@ -42,8 +43,18 @@ public final class Fabric {
         this(uniform(hosts, ranksPerHost), network, sharedMemory);
     }
 
-    /** Hosts of {@code nodeSizes[h]} ranks each. */
+    /** Hosts of {@code nodeSizes[h]} ranks each, their NICs limited both ways. */
     public Fabric(int[] nodeSizes, Link network, Link sharedMemory) {
+        this(nodeSizes, network, sharedMemory, true);
+    }
+
+    /**
+     * Hosts of {@code nodeSizes[h]} ranks each; with {@code ejectionLimited} false a host receives from
+     * any number of senders at once, as on a test bed that shapes only what each host sends
+     * ({@code tc} on egress).
+     */
+    public Fabric(int[] nodeSizes, Link network, Link sharedMemory, boolean ejectionLimited) {
+        this.ejectionLimited = ejectionLimited;
         if (nodeSizes.length < 1) {
             throw new IllegalArgumentException("need at least one host");
         }
@@ -137,6 +148,9 @@ public final class Fabric {
         double start = Math.max(ready, Math.max(rankFree[src], injectFree[from]));
         rankFree[src] = start + busy;
         injectFree[from] = start + busy;
+        if (!ejectionLimited) {
+            return start + network.latencySeconds() + busy;
+        }
         double eject = Math.max(start + network.latencySeconds(), ejectFree[to]);
         ejectFree[to] = eject + busy;
         return eject + busy;

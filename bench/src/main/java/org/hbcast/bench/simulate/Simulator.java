@@ -33,6 +33,7 @@ public final class Simulator {
 
     private final Fabric fabric;
     private final Calibration calibration;
+    private Calibration planning;
     private final CostModel model;
     private final ClusterShape shape;
     private final int cores;
@@ -51,10 +52,17 @@ public final class Simulator {
 
     /** Hosts of {@code nodeSizes[h]} ranks each, ranks placed by blocks. */
     public Simulator(int[] nodeSizes, Fabric.Link network, Calibration calibration) {
+        this(nodeSizes, network, calibration, true);
+    }
+
+    /** As {@link #Simulator(int[], Fabric.Link, Calibration)}; {@code ejectionLimited} as in {@link Fabric}. */
+    public Simulator(int[] nodeSizes, Fabric.Link network, Calibration calibration, boolean ejectionLimited) {
         this.calibration = withNetwork(calibration, network);
         LinkCalibration shm = this.calibration.link(LinkKind.MPI_SHARED_MEMORY);
-        this.fabric = new Fabric(nodeSizes, network, new Fabric.Link(shm.startupSeconds(), shm.bytesPerSecond()));
+        this.fabric = new Fabric(
+                nodeSizes, network, new Fabric.Link(shm.startupSeconds(), shm.bytesPerSecond()), ejectionLimited);
         this.model = new CostModel(this.calibration);
+        this.planning = this.calibration;
         List<Integer> sizes = new ArrayList<>();
         int most = 1;
         for (int n : nodeSizes) {
@@ -63,6 +71,17 @@ public final class Simulator {
         }
         this.shape = new ClusterShape(sizes, false);
         this.cores = most;
+    }
+
+    /**
+     * Plans hbcast's schedules from {@code figures} instead of the simulated links: what a run that
+     * did not know its links (no calibration: the built-in figures) chose. The simulation still plays
+     * them on the simulated links.
+     */
+    public Simulator planningWith(Calibration figures) {
+        this.planning = figures;
+        java.util.Arrays.fill(selectors, null);
+        return this;
     }
 
     public ClusterShape shape() {
@@ -116,8 +135,8 @@ public final class Simulator {
         if (selectors[i] == null) {
             // A host with a core per rank; no table: the model's plan, as on a cluster nobody tuned.
             HostInfo host = new HostInfo("simulated", cores, "", 0, "simulated");
-            TuningInputs inputs = new TuningInputs(
-                    Fingerprint.of(host, shape), null, null, calibration, "simulated links", List.of());
+            TuningInputs inputs =
+                    new TuningInputs(Fingerprint.of(host, shape), null, null, planning, "simulated links", List.of());
             PlanChoices choices = new PlanChoices(schedule.algorithm(), IntraNode.AUTO, schedule.inter(), 0, 0, false);
             selectors[i] = new Selector(choices, shape, Selector.AUTO_MAX_CHUNK_BYTES, inputs);
         }

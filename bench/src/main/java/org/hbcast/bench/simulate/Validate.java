@@ -36,6 +36,16 @@ final class Validate implements Callable<Integer> {
     @Option(names = "--layout", description = "ranks of each host, e.g. 4,2,2 (needed for UserProbe files)")
     String layout;
 
+    @Option(
+            names = "--plans-built-in",
+            description = "plan hbcast's schedules from the built-in figures, as a run without a calibration did")
+    boolean plansBuiltIn;
+
+    @Option(
+            names = "--egress-only",
+            description = "hosts receive unshaped (scripts/testbed shapes each host's egress only)")
+    boolean egressOnly;
+
     @Option(names = "--from", description = "smallest size compared (default ${DEFAULT-VALUE})")
     String from = "1M";
 
@@ -53,7 +63,10 @@ final class Validate implements Callable<Integer> {
             int[] nodes = layout != null ? parseLayout(layout) : nodesOf(doc, file);
             List<Measured> columns = columns(doc);
             Fabric.Link network = network(whole.get("linkBound"), file);
-            Simulator sim = new Simulator(nodes, network, links.inside());
+            Simulator sim = new Simulator(nodes, network, links.inside(), !egressOnly);
+            if (plansBuiltIn) {
+                sim.planningWith(org.hbcast.tuning.Calibration.builtIn());
+            }
             System.out.printf(
                     Locale.ROOT,
                     "# %s on %s; network %.4g MB/s, latency %.3g us; %s%n",
@@ -77,7 +90,8 @@ final class Validate implements Callable<Integer> {
                     continue;
                 }
                 for (Map.Entry<Long, Double> e : c.us().entrySet()) {
-                    double simulated = sim.run(s, e.getKey()).seconds();
+                    Simulator.Result r = sim.run(s, e.getKey());
+                    double simulated = r.seconds();
                     double real = e.getValue() * 1e-6;
                     double error = simulated / real - 1;
                     if (e.getKey() >= smallest) {
@@ -85,12 +99,13 @@ final class Validate implements Callable<Integer> {
                     }
                     System.out.printf(
                             Locale.ROOT,
-                            "%-26s %-8s %12s %12s %+7.1f%%%s%n",
+                            "%-26s %-8s %12s %12s %+7.1f%%  %s%s%n",
                             c.impl() + " (" + s + ")",
                             Sizes.label(e.getKey()),
                             Simulate.ms(real),
                             Simulate.ms(simulated),
                             100 * error,
+                            r.plan(),
                             e.getKey() >= smallest ? "" : "  (below --from)");
                 }
             }

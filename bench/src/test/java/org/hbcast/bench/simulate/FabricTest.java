@@ -33,6 +33,13 @@ class FabricTest {
     }
 
     @Test
+    void anUnlimitedEjectionTakesTwoSendersAtOnce() {
+        Fabric f = new Fabric(new int[] {1, 1, 1}, NET, SHM, false);
+        f.transfer(0, 2, 1e6, 0);
+        assertEquals(2e-6 + 1e-3, f.transfer(1, 2, 1e6, 0), 1e-12);
+    }
+
+    @Test
     void linksAreFullDuplex() {
         Fabric f = new Fabric(2, 1, NET, SHM);
         f.transfer(0, 1, 1e6, 0);
