@@ -36,7 +36,7 @@ public final class Simulator {
     private Calibration planning;
     private final CostModel model;
     private final ClusterShape shape;
-    private final int cores;
+    private int cores;
     private final Selector[] selectors = new Selector[Schedule.values().length];
 
     /** One simulated broadcast: its time and the plan played. */
@@ -76,10 +76,15 @@ public final class Simulator {
     /**
      * Plans hbcast's schedules from {@code figures} instead of the simulated links: what a run that
      * did not know its links (no calibration: the built-in figures) chose. The simulation still plays
-     * them on the simulated links.
+     * them on the simulated links; null keeps the simulated links. {@code hostCores}: the cores the run's hosts had (the model
+     * prices flat trees by them).
      */
-    public Simulator planningWith(Calibration figures) {
-        this.planning = figures;
+    public Simulator planningWith(Calibration figures, int hostCores) {
+        if (hostCores < 1) {
+            throw new IllegalArgumentException("a host needs at least one core, got " + hostCores);
+        }
+        this.planning = figures != null ? figures : calibration;
+        this.cores = hostCores;
         java.util.Arrays.fill(selectors, null);
         return this;
     }

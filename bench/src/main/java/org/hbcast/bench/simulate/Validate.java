@@ -41,6 +41,9 @@ final class Validate implements Callable<Integer> {
             description = "plan hbcast's schedules from the built-in figures, as a run without a calibration did")
     boolean plansBuiltIn;
 
+    @Option(names = "--cores", description = "cores of each measured host, for the plans (default: a core per rank)")
+    int cores;
+
     @Option(
             names = "--egress-only",
             description = "hosts receive unshaped (scripts/testbed shapes each host's egress only)")
@@ -64,8 +67,10 @@ final class Validate implements Callable<Integer> {
             List<Measured> columns = columns(doc);
             Fabric.Link network = network(whole.get("linkBound"), file);
             Simulator sim = new Simulator(nodes, network, links.inside(), !egressOnly);
-            if (plansBuiltIn) {
-                sim.planningWith(org.hbcast.tuning.Calibration.builtIn());
+            if (plansBuiltIn || cores > 0) {
+                int most = java.util.Arrays.stream(nodes).max().orElse(1);
+                sim.planningWith(
+                        plansBuiltIn ? org.hbcast.tuning.Calibration.builtIn() : null, cores > 0 ? cores : most);
             }
             System.out.printf(
                     Locale.ROOT,
