@@ -91,16 +91,6 @@ public final class CudaDevices {
         return unavailableReason;
     }
 
-    /** Whether GPU {@code device} can access GPU {@code peer}'s memory ({@code cudaDeviceCanAccessPeer}); true for itself. */
-    public boolean canAccessPeer(final int device, final int peer) {
-        if (device == peer) {
-            return true;
-        }
-        final int[] can = new int[1];
-        final int rc = JCuda.cudaDeviceCanAccessPeer(can, device, peer);
-        return rc == cudaError.cudaSuccess && can[0] != 0;
-    }
-
     /** The device a rank uses: node-local ranks are spread round-robin, so several may share one GPU. */
     public int deviceForLocalRank(final int localRank) {
         if (!available()) {

@@ -421,26 +421,14 @@ public final class Broadcaster implements AutoCloseable {
     }
 
     private void deviceCall(DeviceBuffer buf, int count, Datatype type, int root) throws MPIException {
-        // The first device call connects the CUDA ring, collectively and without a time-out: a rank
-        // that refused its arguments there (a buffer on another GPU, say) would leave the others in it
-        // forever. So that call always agrees on the arguments first, even when the counts are trusted.
-        boolean agreeNow = agrees() || (device == null && size > 1);
         long checked;
         try {
             checked = DeviceArguments.check(buf, count, type, root, rank, size, topology.position());
         } catch (MPIException e) {
-            if (agreeNow && agreement.refuse(root) == CallAgreement.TIMED_OUT) {
-                fail(agreement.timeoutMessage(0, root));
-            }
+            refuse(root);
             throw e;
         }
-        long bytes = agrees() ? agree(checked, ElementType.of(type), root) : checked;
-        if (!agrees() && agreeNow) {
-            bytes = agreement.agree(checked, ElementType.of(type), root, CountRule.EQUAL);
-            if (bytes == CallAgreement.TIMED_OUT) {
-                fail(agreement.timeoutMessage(checked, root));
-            }
-        }
+        long bytes = agree(checked, ElementType.of(type), root);
         if (bytes == 0) {
             return;
         }

@@ -1,21 +1,17 @@
 package org.hbcast.orchestration;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.Base64;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import mpi.Request;
 import org.hbcast.call.Message;
 import org.hbcast.call.TimedCollectives;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.device.DeviceBuffer;
-import org.hbcast.device.PeerAccess;
 import org.hbcast.device.PinnedBuffer;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.mpi.Topology;
-import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageException;
 import org.hbcast.stage.StageLoop;
@@ -49,11 +45,6 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
     private PinnedBuffer pinned;
 
     private final long timeoutNs;
-    /** The descriptor swap's wire buffers (the bindings send only direct buffers without copying). */
-    private final ByteBuffer swapOut = ByteBuffer.allocateDirect(IpcDescriptor.BYTES);
-
-    private final ByteBuffer swapIn = ByteBuffer.allocateDirect(IpcDescriptor.BYTES);
-    private final ProgressWait swapWait;
 
     private DeviceNode(Intracomm nodeComm, CudaRingMember ring, StagingCopies staging, long timeoutNs) {
         this.nodeComm = nodeComm;
@@ -61,7 +52,6 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
         this.staging = staging;
         this.wholeCopy = new StageLoop(timeoutNs);
         this.timeoutNs = timeoutNs;
-        this.swapWait = ProgressWait.backingOff(timeoutNs);
     }
 
     /**
@@ -79,22 +69,13 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
                 comm,
                 nodeComm,
                 "the node's CUDA ring",
-                () -> {
-                    CudaDevices devices = CudaDevices.get();
-                    String refusal = devices.available()
-                            ? PeerAccess.refusal(nodeSize, devices::deviceForLocalRank, devices::canAccessPeer)
-                            : null;
-                    if (refusal != null) {
-                        throw new IllegalStateException(refusal);
-                    }
-                    return CudaRingMember.create(
-                            SharedSegment.DEFAULT_DIRECTORY,
-                            position,
-                            nodeSize,
-                            devices.deviceForLocalRank(position),
-                            ringSlots,
-                            slotBytes);
-                },
+                () -> CudaRingMember.create(
+                        SharedSegment.DEFAULT_DIRECTORY,
+                        position,
+                        nodeSize,
+                        CudaDevices.get().deviceForLocalRank(position),
+                        ringSlots,
+                        slotBytes),
                 m -> descriptor(m.controlPath().toString(), m.slotDescriptor()),
                 (member, descriptors) -> attach(nodeComm, member, descriptors, timeoutNs),
                 CudaRingMember::unlinkControl);
@@ -139,41 +120,21 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
         return ring.start(buf, bytes, chunkBytes, first, fed, this);
     }
 
-    /**
-     * The descriptor swap of buffer-to-buffer calls, over the node communicator: non-blocking sends and
-     * receives waited for with the call's idle policy and time-out, so a neighbour that failed before
-     * its swap (and never sends) makes this rank fail naming it instead of waiting forever. Allocates
-     * nothing: the wire buffers are this node's.
-     */
+    /** The descriptor swap of buffer-to-buffer calls, over the node communicator. */
     @Override
     public void swap(byte[] toLeft, byte[] fromRight) {
         try {
-            swapOut.clear();
-            swapOut.put(toLeft, 0, toLeft.length).flip();
-            Request send = nodeComm.iSend(swapOut, toLeft.length, MPI.BYTE, ring.leftRank(), DESCRIPTOR_TAG);
-            Request recv = nodeComm.iRecv(swapIn, fromRight.length, MPI.BYTE, ring.rightRank(), DESCRIPTOR_TAG);
-            boolean sent = false;
-            boolean received = false;
-            swapWait.reset();
-            while (!(sent && received)) {
-                int work = 0;
-                if (!sent && send.test()) {
-                    sent = true;
-                    work++;
-                }
-                if (!received && recv.test()) {
-                    received = true;
-                    work++;
-                }
-                if (!(sent && received) && swapWait.timedOut(work)) {
-                    throw new StageException("timed out after " + swapWait.timeoutNs() / 1e9 + " s swapping buffer"
-                            + " descriptors: " + (received ? "" : "node rank " + ring.rightRank() + " sent none")
-                            + (received || sent ? "" : ", ")
-                            + (sent ? "" : "node rank " + ring.leftRank() + " took none")
-                            + " (it failed before the call's first copy, or is gone)");
-                }
-            }
-            swapIn.get(0, fromRight, 0, fromRight.length);
+            nodeComm.sendRecv(
+                    toLeft,
+                    toLeft.length,
+                    MPI.BYTE,
+                    ring.leftRank(),
+                    DESCRIPTOR_TAG,
+                    fromRight,
+                    fromRight.length,
+                    MPI.BYTE,
+                    ring.rightRank(),
+                    DESCRIPTOR_TAG);
         } catch (MPIException e) {
             throw new StageException("cannot swap buffer descriptors with the ring neighbours: " + e.getMessage(), e);
         }

@@ -2,12 +2,10 @@ package org.hbcast.transport.cuda;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import org.hbcast.device.CudaStream;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.engine.RingRole;
-import org.hbcast.stage.StageException;
 import org.hbcast.transport.shm.LinkLayout;
 import org.hbcast.transport.shm.ShmInbox;
 import org.hbcast.transport.shm.ShmOutbox;
@@ -161,41 +159,13 @@ public final class CudaRingMember implements AutoCloseable {
             final NeighbourExchange wire) {
         final RingRole role = role(first);
         if (bytes >= DIRECT_MIN_BYTES && ringSize > 1) {
-            // A rank that cannot describe or map a buffer still takes part in the swap, and then aborts
-            // its links: its neighbours fail at once naming it, rather than wait for it.
-            RuntimeException failure = null;
-            try {
-                IpcDescriptor.encode(buffer, myDescriptor, 0);
-            } catch (final RuntimeException ex) {
-                Arrays.fill(myDescriptor, (byte) 0);
-                failure = ex;
-            }
+            IpcDescriptor.encode(buffer, myDescriptor, 0);
             wire.swap(myDescriptor, rightDescriptor);
-            try {
-                if (failure != null) {
-                    throw failure;
-                }
-                if (role.sends() && IpcDescriptor.bytesAt(rightDescriptor, 0) == 0) {
-                    throw new StageException("node rank " + rightRank() + " could not describe its buffer for this"
-                            + " call (its own error says why)");
-                }
-                bindDirect(buffer, role.sends(), rightDescriptor, 0);
-            } catch (final RuntimeException ex) {
-                abortLinks();
-                throw ex;
-            }
+            bindDirect(buffer, role.sends(), rightDescriptor, 0);
         } else {
             bindSlots(buffer);
         }
         return fed ? pipeline.resetFed(buffer, bytes, chunkBytes) : pipeline.reset(role, buffer, bytes, chunkBytes);
-    }
-
-    /** Marks both links aborted by this rank: the neighbours' waits end now, naming it. */
-    private void abortLinks() {
-        if (sender != null) {
-            sender.abort(position);
-            receiver.abort(position);
-        }
     }
 
     /** The next broadcast goes through the slots; {@code buffer} is this rank's. */
