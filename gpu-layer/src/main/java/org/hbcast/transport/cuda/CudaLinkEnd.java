@@ -1,12 +1,9 @@
 package org.hbcast.transport.cuda;
 
-import jcuda.runtime.JCuda;
-import jcuda.runtime.cudaError;
-import jcuda.runtime.cudaMemcpyKind;
+import org.hbcast.device.CudaCalls;
 import org.hbcast.device.CudaException;
 import org.hbcast.device.CudaStream;
 import org.hbcast.device.DeviceBuffer;
-import org.hbcast.device.DevicePointer;
 import org.hbcast.engine.RingLink;
 
 /**
@@ -19,8 +16,7 @@ abstract class CudaLinkEnd implements RingLink {
     protected final CudaStream stream;
     protected final EventRing events;
     private final RingLink control;
-    private final DevicePointer source = new DevicePointer();
-    private final DevicePointer target = new DevicePointer();
+    private final CudaCalls calls;
 
     CudaLinkEnd(final RingLink control, final int controlSlots, final DeviceSlots slots, final CudaStream stream) {
         if (controlSlots != slots.slotCount()) {
@@ -30,18 +26,18 @@ abstract class CudaLinkEnd implements RingLink {
         this.control = control;
         this.slots = slots;
         this.stream = stream;
-        this.events = new EventRing(stream.device(), slots.slotCount());
+        this.calls = stream.calls();
+        this.events = new EventRing(calls, stream.device(), slots.slotCount());
     }
 
     /** Queues a copy of {@code length} bytes from device address {@code from} to {@code to} on the stream. */
     protected final void copy(final long to, final long from, final int length, final String what) {
-        source.moveTo(from);
-        target.moveTo(to);
-        final int rc =
-                JCuda.cudaMemcpyAsync(target, source, length, cudaMemcpyKind.cudaMemcpyDeviceToDevice, stream.stream());
-        if (rc != cudaError.cudaSuccess) {
+        try {
+            calls.copyAsync(to, from, length, CudaCalls.CopyKind.DEVICE_TO_DEVICE, stream.handle());
+        } catch (final CudaException ex) {
             // Built only on failure: a chunk's copy must not allocate.
-            throw new CudaException(what + " (node rank " + localRank() + ", peer node rank " + peerRank() + ")", rc);
+            throw new CudaException(
+                    what + " (node rank " + localRank() + ", peer node rank " + peerRank() + ")", ex.error());
         }
     }
 

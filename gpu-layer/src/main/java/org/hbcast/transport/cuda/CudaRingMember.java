@@ -2,8 +2,10 @@ package org.hbcast.transport.cuda;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.hbcast.device.CudaCalls;
 import org.hbcast.device.CudaStream;
 import org.hbcast.device.DeviceBuffer;
+import org.hbcast.device.JCudaCalls;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.engine.RingRole;
 import org.hbcast.transport.shm.LinkLayout;
@@ -65,7 +67,7 @@ public final class CudaRingMember implements AutoCloseable {
         this.control = control;
         this.slotMemory = slotMemory;
         this.stream = stream;
-        this.mappings = new IpcHandleCache(device, MAPPINGS_PER_PEER);
+        this.mappings = new IpcHandleCache(stream.calls(), device, MAPPINGS_PER_PEER);
     }
 
     /**
@@ -80,6 +82,19 @@ public final class CudaRingMember implements AutoCloseable {
             final int slotCount,
             final int maxChunkBytes)
             throws IOException {
+        return create(JCudaCalls.INSTANCE, directory, position, ringSize, device, slotCount, maxChunkBytes);
+    }
+
+    /** As {@link #create(Path, int, int, int, int, int)}, with every CUDA call made through {@code calls}. */
+    public static CudaRingMember create(
+            final CudaCalls calls,
+            final Path directory,
+            final int position,
+            final int ringSize,
+            final int device,
+            final int slotCount,
+            final int maxChunkBytes)
+            throws IOException {
         if (ringSize < 1 || position < 0 || position >= ringSize) {
             throw new IllegalArgumentException("position " + position + " outside ring of " + ringSize);
         }
@@ -87,8 +102,9 @@ public final class CudaRingMember implements AutoCloseable {
         final ShmInbox control = ShmInbox.create(directory, position, slotCount, LinkLayout.SLOT_ALIGNMENT);
         DeviceBuffer slotMemory = null;
         try {
-            slotMemory = DeviceBuffer.allocate(slots.totalBytes(), device);
-            return new CudaRingMember(position, ringSize, device, slots, control, slotMemory, new CudaStream(device));
+            slotMemory = DeviceBuffer.allocate(slots.totalBytes(), device, calls);
+            return new CudaRingMember(
+                    position, ringSize, device, slots, control, slotMemory, new CudaStream(calls, device));
         } catch (final RuntimeException ex) {
             if (slotMemory != null) {
                 slotMemory.close();
