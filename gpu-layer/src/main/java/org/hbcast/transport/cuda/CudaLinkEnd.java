@@ -84,8 +84,19 @@ abstract class CudaLinkEnd implements RingLink {
         return control.abortOrigin();
     }
 
+    /**
+     * Sets the abort word, then waits for this rank's copies in flight: the call is about to fail and
+     * return, and a copy landing later would write into (or read from) memory its owner may already
+     * have reused or freed. A CUDA error met while waiting is dropped: the call reports the first
+     * failure, and a sticky error shows again at close.
+     */
     @Override
     public final void abort(final int originRank) {
         control.abort(originRank);
+        try {
+            stream.synchronize();
+        } catch (final RuntimeException alreadyFailing) {
+            // The failure being reported is the first one; this is its echo.
+        }
     }
 }

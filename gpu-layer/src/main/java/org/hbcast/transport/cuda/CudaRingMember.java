@@ -209,6 +209,11 @@ public final class CudaRingMember implements AutoCloseable {
         receiver.bindDirect(buffer);
     }
 
+    /** The mode the sending link is in (slots before the first call and in a ring of one). */
+    public LinkMode senderMode() {
+        return sender == null ? LinkMode.SLOTS : sender.mode();
+    }
+
     /** The pipeline over this rank's links (alone in a ring of one). Only after {@link #connect}. */
     public RingPipeline<DeviceBuffer> pipeline() {
         return pipeline;

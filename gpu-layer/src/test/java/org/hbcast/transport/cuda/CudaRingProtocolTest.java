@@ -1,0 +1,186 @@
+package org.hbcast.transport.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.Random;
+import org.hbcast.device.CudaException;
+import org.hbcast.device.DeviceBuffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CUDA IPC ring's protocol against {@link FakeCuda}, whose copies land late and out of order:
+ * every byte arrives, in both modes and across the switch between them, no slot is overwritten
+ * before its reader has read it (the fake's hazard check), and failures end every rank's call.
+ */
+class CudaRingProtocolTest {
+    private static final int CHUNK = 64 * 1024;
+    private static final int SLOTS = 4;
+
+    @Test
+    void slotModeDeliversEveryByteFromEveryRootWhateverTheOrderCopiesLandIn() throws Exception {
+        for (int seed = 1; seed <= 8; seed++) {
+            try (FakeRing ring = new FakeRing(new FakeCuda(seed), 3, SLOTS, CHUNK)) {
+                final long bytes = CudaRingMember.DIRECT_MIN_BYTES - 1;
+                final DeviceBuffer[] buffers = ring.buffers(bytes);
+                for (int root = 0; root < 3; root++) {
+                    broadcastAndCheck(ring, root, buffers, bytes, seed * 31L + root);
+                }
+                assertEquals(0, ring.cuda.ipcOpens() - slotMappings(3), "slot mode maps no user buffer");
+                closeAll(buffers);
+            }
+        }
+    }
+
+    @Test
+    void directModeFromOneMebibyteWritesStraightIntoTheNeighboursBuffer() throws Exception {
+        for (int seed = 1; seed <= 8; seed++) {
+            try (FakeRing ring = new FakeRing(new FakeCuda(seed), 4, SLOTS, CHUNK)) {
+                final long bytes = 3 * CudaRingMember.DIRECT_MIN_BYTES + 17;
+                final DeviceBuffer[] buffers = ring.buffers(bytes);
+                for (int root = 0; root < 4; root++) {
+                    broadcastAndCheck(ring, root, buffers, bytes, seed * 17L + root);
+                }
+                assertTrue(ring.cuda.ipcOpens() > slotMappings(4), "direct mode maps the neighbours' buffers");
+                closeAll(buffers);
+            }
+        }
+    }
+
+    @Test
+    void theModeSwitchesEitherSideOfOneMebibyteOnTheSameLinks() throws Exception {
+        final long[] sizes = {
+            CudaRingMember.DIRECT_MIN_BYTES,
+            17,
+            CudaRingMember.DIRECT_MIN_BYTES - 1,
+            2 * CudaRingMember.DIRECT_MIN_BYTES,
+            1,
+            CudaRingMember.DIRECT_MIN_BYTES + 1,
+            CHUNK,
+            CudaRingMember.DIRECT_MIN_BYTES
+        };
+        try (FakeRing ring = new FakeRing(new FakeCuda(7), 3, SLOTS, CHUNK)) {
+            final DeviceBuffer[] buffers = ring.buffers(2 * CudaRingMember.DIRECT_MIN_BYTES);
+            for (int i = 0; i < sizes.length; i++) {
+                broadcastAndCheck(ring, i % 3, buffers, sizes[i], i);
+                final LinkMode expected =
+                        sizes[i] >= CudaRingMember.DIRECT_MIN_BYTES ? LinkMode.DIRECT : LinkMode.SLOTS;
+                assertEquals(expected, ring.members[i % 3].senderMode(), "mode of " + sizes[i] + " bytes");
+            }
+            closeAll(buffers);
+        }
+    }
+
+    @Test
+    void theFakeCatchesAProtocolThatTrustsCopiesBeforeTheyComplete() throws Exception {
+        // Events that claim completion at once are what a link end that published TAIL (or handed a
+        // slot back) right after queuing its copy would see: the same protocol minus its waits.
+        int caught = 0;
+        for (int seed = 1; seed <= 4; seed++) {
+            final FakeRing ring = new FakeRing(new FakeCuda(seed).lieAboutEvents(), 3, SLOTS, CHUNK);
+            final long bytes = CudaRingMember.DIRECT_MIN_BYTES - 1;
+            final DeviceBuffer[] buffers = ring.buffers(bytes);
+            try {
+                broadcastAndCheck(ring, 0, buffers, bytes, seed);
+            } catch (final AssertionError expected) {
+                caught++;
+            }
+            // Copies still queued land at close; the buffers go last so that they have somewhere to land.
+            ring.closeAfterFailure();
+            ring.free(buffers);
+        }
+        assertEquals(4, caught, "every seed shows the missing wait");
+    }
+
+    @Test
+    void aCopyThatFailsWhenQueuedEndsEveryRanksCall() throws Exception {
+        for (long copy = 1; copy <= 40; copy += 3) {
+            final FakeRing ring = new FakeRing(new FakeCuda(copy).failQueuedCopy(copy), 4, SLOTS, CHUNK);
+            try {
+                expectFailureEverywhereDownstream(ring, copy);
+            } finally {
+                ring.closeAfterFailure();
+            }
+        }
+    }
+
+    @Test
+    void aCopyThatFailsOnTheDeviceEndsEveryRanksCall() throws Exception {
+        for (long copy = 1; copy <= 40; copy += 3) {
+            final FakeRing ring = new FakeRing(new FakeCuda(copy).failRunningCopy(copy), 4, SLOTS, CHUNK);
+            try {
+                expectFailureEverywhereDownstream(ring, copy);
+            } finally {
+                ring.closeAfterFailure();
+            }
+        }
+    }
+
+    /**
+     * Rank 0 broadcasts; some copy fails. The rank whose copy failed reports it, and every rank after
+     * it in the chain fails too instead of waiting (ranks before it may have finished their part: the
+     * call's closing agreement is what tells them). Nothing hangs.
+     */
+    private static void expectFailureEverywhereDownstream(final FakeRing ring, final long copy) throws Exception {
+        final long bytes = 2 * CudaRingMember.DIRECT_MIN_BYTES - 5;
+        final DeviceBuffer[] buffers = ring.buffers(bytes);
+        final Throwable[] outcome = ring.broadcast(0, buffers, bytes, CHUNK);
+        int firstFailed = -1;
+        for (int i = 0; i < outcome.length; i++) {
+            if (outcome[i] != null && firstFailed < 0) {
+                firstFailed = i;
+            }
+            if (firstFailed >= 0) {
+                assertNotNull(
+                        outcome[i],
+                        "copy " + copy + ": rank " + i + " finished after rank " + firstFailed + " failed: "
+                                + Arrays.toString(outcome));
+            }
+        }
+        assertTrue(firstFailed >= 0, "copy " + copy + " failed, yet every rank finished");
+        assertTrue(
+                Arrays.stream(outcome).anyMatch(t -> t instanceof CudaException),
+                "the CUDA error itself is reported: " + Arrays.toString(outcome));
+        // Every rank has returned: no copy of the failed call may still be in flight into these buffers.
+        ring.free(buffers);
+        assertEquals("[]", ring.cuda.violations().toString(), "copy " + copy + ": what CUDA leaves undefined");
+    }
+
+    /** Checks the broadcast's bytes and that the fake saw nothing undefined. */
+    static void broadcastAndCheck(
+            final FakeRing ring, final int root, final DeviceBuffer[] buffers, final long bytes, final long seed)
+            throws InterruptedException {
+        final byte[] data = new byte[(int) bytes];
+        new Random(seed).nextBytes(data);
+        ring.cuda.write(buffers[root].address(), data);
+        for (int i = 0; i < buffers.length; i++) {
+            if (i != root) {
+                final byte[] stale = new byte[(int) bytes];
+                Arrays.fill(stale, (byte) 0x5A);
+                ring.cuda.write(buffers[i].address(), stale);
+            }
+        }
+        final Throwable[] outcome = ring.broadcast(root, buffers, bytes, CHUNK);
+        for (int i = 0; i < outcome.length; i++) {
+            assertNull(outcome[i], "rank " + i + " failed");
+        }
+        assertEquals("[]", ring.cuda.violations().toString(), "what CUDA leaves undefined");
+        for (int i = 0; i < buffers.length; i++) {
+            assertArrayEquals(data, ring.cuda.read(buffers[i].address(), (int) bytes), "rank " + i + "'s bytes");
+        }
+    }
+
+    static int slotMappings(final int ranks) {
+        return ranks;
+    }
+
+    static void closeAll(final DeviceBuffer[] buffers) {
+        for (final DeviceBuffer buffer : buffers) {
+            buffer.close();
+        }
+    }
+}
