@@ -459,9 +459,14 @@ public final class Broadcaster implements AutoCloseable {
         return selection.verdict(bytes);
     }
 
-    /** CUDA IPC handles this rank has opened so far (0 before the first device call): for tests of the cache. */
+    /** CUDA IPC handles this rank has opened so far (0 before the first device call): for tests. */
     public long deviceIpcOpens() {
         return device == null ? 0 : device.ipcOpens();
+    }
+
+    /** True while this rank maps a neighbour's device buffer: for tests that no mapping outlives its call. */
+    public boolean deviceHoldsUserMapping() {
+        return device != null && device.holdsUserMapping();
     }
 
     /**

@@ -187,9 +187,14 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
         return ring.device();
     }
 
-    /** IPC mappings opened so far by this rank (for tests: must not grow for a buffer already seen). */
+    /** IPC mappings opened so far by this rank: the neighbour's slots once, its buffer once per direct call sent. */
     long ipcOpens() {
-        return ring.mappings().opens();
+        return ring.mappings().opens() + ring.userMappingOpens();
+    }
+
+    /** True while this rank maps a neighbour's buffer: never between calls that succeeded. */
+    boolean holdsUserMapping() {
+        return ring.holdsUserMapping();
     }
 
     /**

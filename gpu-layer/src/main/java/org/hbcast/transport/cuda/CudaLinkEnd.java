@@ -96,7 +96,15 @@ abstract class CudaLinkEnd implements RingLink {
         try {
             stream.synchronize();
         } catch (final RuntimeException alreadyFailing) {
-            // The failure being reported is the first one; this is its echo.
+            // The failure being reported is the first one; this is its echo (and the stream is dead).
+        }
+        try {
+            afterAbort();
+        } catch (final RuntimeException alreadyFailing) {
+            // As above: a sticky error shows again at close.
         }
     }
+
+    /** What an end releases once its copies in flight have completed after an abort. */
+    protected void afterAbort() {}
 }

@@ -28,8 +28,8 @@ import org.hbcast.transport.shm.ShmOutbox;
  * }</pre>
  */
 public final class CudaRingMember implements AutoCloseable {
-    /** IPC mappings kept per peer: a few user buffers used in turn stay mapped. */
-    public static final int MAPPINGS_PER_PEER = 8;
+    /** IPC mappings kept per peer: the ring maps only its neighbour's slots; users' buffers are mapped per call. */
+    public static final int MAPPINGS_PER_PEER = 1;
     /**
      * From this size on a call copies buffer to buffer ({@link LinkMode#DIRECT}): the descriptor swap
      * and, the first time, the mapping cost less than a second copy of every chunk. Below it, chunks go
@@ -177,7 +177,7 @@ public final class CudaRingMember implements AutoCloseable {
         if (bytes >= DIRECT_MIN_BYTES && ringSize > 1) {
             IpcDescriptor.encode(buffer, myDescriptor, 0);
             wire.swap(myDescriptor, rightDescriptor);
-            bindDirect(buffer, role.sends(), rightDescriptor, 0);
+            bindDirect(buffer, bytes, role.sends(), rightDescriptor, 0);
         } else {
             bindSlots(buffer);
         }
@@ -193,18 +193,24 @@ public final class CudaRingMember implements AutoCloseable {
     }
 
     /**
-     * The next broadcast goes straight from buffer to buffer: {@code buffer} is this rank's, the right
-     * neighbour's is described at {@code offset} of {@code rightDescriptor} (mapped now unless cached).
-     * {@code sends} says whether this rank sends in this broadcast (a LAST rank needs no mapping).
+     * The next broadcast, of {@code bytes}, goes straight from buffer to buffer: {@code buffer} is
+     * this rank's, the right neighbour's is described at {@code offset} of {@code rightDescriptor}
+     * (mapped for this call). {@code sends} says whether this rank sends in this broadcast (a LAST
+     * rank needs no mapping).
      */
     private void bindDirect(
-            final DeviceBuffer buffer, final boolean sends, final byte[] rightDescriptor, final int offset) {
+            final DeviceBuffer buffer,
+            final long bytes,
+            final boolean sends,
+            final byte[] rightDescriptor,
+            final int offset) {
         if (sender == null) {
             return;
         }
         if (sends) {
-            final long peerBytes = IpcDescriptor.bytesAt(rightDescriptor, offset);
-            sender.bindDirect(mappings.map(rightRank(), rightDescriptor, offset), peerBytes);
+            sender.bindDirect(rightDescriptor, offset, bytes);
+        } else {
+            sender.bindSlots();
         }
         receiver.bindDirect(buffer);
     }
@@ -224,9 +230,19 @@ public final class CudaRingMember implements AutoCloseable {
         return RingRole.of(ringSize, position, start);
     }
 
-    /** The IPC mappings of peers' memory this rank holds. */
+    /** The IPC mappings of the ring's own memory (the right neighbour's slots) this rank holds. */
     public IpcHandleCache mappings() {
         return mappings;
+    }
+
+    /** IPC mappings of the right neighbour's buffers opened so far: one per direct call this rank sent in. */
+    public long userMappingOpens() {
+        return sender == null ? 0 : sender.userMappings();
+    }
+
+    /** True while this rank maps a neighbour's buffer: never between calls that succeeded. */
+    public boolean holdsUserMapping() {
+        return sender != null && sender.holdsUserMapping();
     }
 
     /** Largest chunk the links carry. */

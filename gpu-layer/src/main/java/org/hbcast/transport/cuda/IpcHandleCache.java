@@ -8,14 +8,16 @@ import org.hbcast.device.CudaCalls;
 import org.hbcast.device.CudaException;
 
 /**
- * The IPC mappings this process holds of its peers' device memory, opened once per allocation.
+ * The IPC mappings this process holds of memory its peers guarantee alive while it is mapped: the
+ * ring's slots, freed only after the node's two-phase close. Users' buffers are not cached here
+ * (their owners may free them as soon as a call returns): {@link CudaIpcSender} maps those per call.
  *
- * <p>{@code cudaIpcOpenMemHandle} is slow (it maps memory into this process, milliseconds), while the
- * ring learns its neighbour's buffer anew on every broadcast. So mappings are kept, keyed by the
- * peer's {@link AllocationId} (process, address, size and generation): a broadcast into the same
- * allocation finds its mapping without a CUDA call and without allocating. A new generation at an
- * address already mapped means the old allocation was freed: its mapping is closed first. Each peer
- * keeps at most {@code perPeer} mappings, the least recently used going first.
+ * <p>{@code cudaIpcOpenMemHandle} is slow (it maps memory into this process, milliseconds), so
+ * mappings are kept, keyed by the peer's {@link AllocationId} (process, address, size and
+ * generation): asking again for the same allocation finds its mapping without a CUDA call and
+ * without allocating. A new generation at an address already mapped means the old allocation was
+ * freed: its mapping is closed first. Each peer keeps at most {@code perPeer} mappings, the least
+ * recently used going first.
  *
  * <p>Not thread-safe; one per ring member.
  */

@@ -2,6 +2,7 @@ package org.hbcast.transport.cuda;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,7 +32,8 @@ class CudaRingProtocolTest {
                     broadcastAndCheck(ring, root, buffers, bytes, seed * 31L + root);
                 }
                 assertEquals(0, ring.cuda.ipcOpens() - slotMappings(3), "slot mode maps no user buffer");
-                closeAll(buffers);
+                ring.free(buffers);
+                assertEquals("[]", ring.cuda.violations().toString());
             }
         }
     }
@@ -45,8 +47,9 @@ class CudaRingProtocolTest {
                 for (int root = 0; root < 4; root++) {
                     broadcastAndCheck(ring, root, buffers, bytes, seed * 17L + root);
                 }
-                assertTrue(ring.cuda.ipcOpens() > slotMappings(4), "direct mode maps the neighbours' buffers");
-                closeAll(buffers);
+                assertEquals(slotMappings(4) + 4 * 3, ring.cuda.ipcOpens(), "each call maps once per sending rank");
+                ring.free(buffers);
+                assertEquals("[]", ring.cuda.violations().toString());
             }
         }
     }
@@ -72,6 +75,30 @@ class CudaRingProtocolTest {
                 assertEquals(expected, ring.members[i % 3].senderMode(), "mode of " + sizes[i] + " bytes");
             }
             closeAll(buffers);
+        }
+    }
+
+    @Test
+    void usersBuffersAreMappedForOneCallOnlySoTheirOwnersMayFreeThemOnReturn() throws Exception {
+        try (FakeRing ring = new FakeRing(new FakeCuda(11), 3, SLOTS, CHUNK)) {
+            final long bytes = CudaRingMember.DIRECT_MIN_BYTES + 100;
+            final int slotsMapped = ring.cuda.openMappings();
+            for (int call = 0; call < 6; call++) {
+                // A fresh set of buffers every call, freed as soon as the call has returned everywhere.
+                final DeviceBuffer[] buffers = ring.buffers(bytes);
+                broadcastAndCheck(ring, call % 3, buffers, bytes, call);
+                assertEquals(slotsMapped, ring.cuda.openMappings(), "call " + call + ": only the slots stay mapped");
+                for (final CudaRingMember member : ring.members) {
+                    assertFalse(member.holdsUserMapping(), "call " + call + ": rank still maps a user buffer");
+                }
+                ring.free(buffers);
+                assertEquals("[]", ring.cuda.violations().toString(), "call " + call + ": freed while mapped");
+            }
+            long userOpens = 0;
+            for (final CudaRingMember member : ring.members) {
+                userOpens += member.userMappingOpens();
+            }
+            assertEquals(6 * 2, userOpens, "each call maps once per sending rank (two of three)");
         }
     }
 
