@@ -9,6 +9,7 @@ import org.hbcast.call.Message;
 import org.hbcast.call.TimedCollectives;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.device.DeviceBuffer;
+import org.hbcast.device.JCudaCalls;
 import org.hbcast.device.PinnedBuffer;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.mpi.Topology;
@@ -18,6 +19,7 @@ import org.hbcast.stage.StageLoop;
 import org.hbcast.transport.cuda.CudaRingMember;
 import org.hbcast.transport.cuda.IpcDescriptor;
 import org.hbcast.transport.cuda.NeighbourExchange;
+import org.hbcast.transport.cuda.PeerAccess;
 import org.hbcast.transport.cuda.StagingCopies;
 import org.hbcast.transport.shm.SharedSegment;
 
@@ -111,6 +113,13 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
         String[] paths = new String[descriptors.length];
         byte[] slots = new byte[descriptors.length * IpcDescriptor.BYTES];
         decode(descriptors, paths, slots);
+        // Devices go round-robin by node rank, so each rank knows its neighbour's without asking it.
+        PeerAccess.require(
+                JCudaCalls.INSTANCE,
+                member.position(),
+                member.device(),
+                member.rightRank(),
+                CudaDevices.get().deviceForLocalRank(member.rightRank()));
         member.connect(paths, slots);
         return new DeviceNode(nodeComm, member, new StagingCopies(member.device(), STAGING_WINDOW), timeoutNs);
     }

@@ -255,6 +255,11 @@ public final class CudaRingMember implements AutoCloseable {
         return device;
     }
 
+    /** This rank's node rank. */
+    public int position() {
+        return position;
+    }
+
     /** Node rank of the left neighbour. */
     public int leftRank() {
         return (position + ringSize - 1) % ringSize;

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.BiPredicate;
 import jcuda.runtime.cudaError;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeAccess;
@@ -51,6 +52,8 @@ final class FakeCuda implements CudaCalls {
     private boolean lying;
     private long opens;
     private long closes;
+    private BiPredicate<Integer, Integer> peerAccess = (device, peer) -> true;
+    private int peerQueries;
 
     FakeCuda(final long seed) {
         this.random = new Random(seed);
@@ -293,9 +296,20 @@ final class FakeCuda implements CudaCalls {
         s.queue.add(new Op(s, address, 0, bytes, value, region(address, bytes), null));
     }
 
+    /** Which devices reach each other's memory (all, unless told otherwise). */
+    synchronized FakeCuda peerAccess(final BiPredicate<Integer, Integer> reaches) {
+        peerAccess = reaches;
+        return this;
+    }
+
+    synchronized int peerQueries() {
+        return peerQueries;
+    }
+
     @Override
-    public boolean canAccessPeer(final int device, final int peer) {
-        return true;
+    public synchronized boolean canAccessPeer(final int device, final int peer) {
+        peerQueries++;
+        return peerAccess.test(device, peer);
     }
 
     /** Runs a random few queued operations of random streams: how far the GPU got meanwhile. */
