@@ -8,6 +8,7 @@ import org.hbcast.device.DeviceBuffer;
 import org.hbcast.device.JCudaCalls;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.engine.RingRole;
+import org.hbcast.stage.StageException;
 import org.hbcast.transport.shm.LinkLayout;
 import org.hbcast.transport.shm.ShmInbox;
 import org.hbcast.transport.shm.ShmOutbox;
@@ -175,13 +176,70 @@ public final class CudaRingMember implements AutoCloseable {
             final NeighbourExchange wire) {
         final RingRole role = role(first);
         if (bytes >= DIRECT_MIN_BYTES && ringSize > 1) {
-            IpcDescriptor.encode(buffer, myDescriptor, 0);
-            wire.swap(myDescriptor, rightDescriptor);
-            bindDirect(buffer, bytes, role.sends(), rightDescriptor, 0);
+            startDirect(buffer, bytes, role, wire);
         } else {
             bindSlots(buffer);
         }
         return fed ? pipeline.resetFed(buffer, bytes, chunkBytes) : pipeline.reset(role, buffer, bytes, chunkBytes);
+    }
+
+    /**
+     * The per-call part of a buffer-to-buffer call, where any rank may fail before its neighbours'
+     * progress loops run: a rank that cannot describe its buffer still joins the swap with a refusal,
+     * so its left neighbour is not left waiting for a descriptor, and any failure here sets the abort
+     * word of both links, so the neighbours' loops end at once instead of at their timeout.
+     */
+    private void startDirect(
+            final DeviceBuffer buffer, final long bytes, final RingRole role, final NeighbourExchange wire) {
+        RuntimeException failure = null;
+        try {
+            IpcDescriptor.encode(buffer, myDescriptor, 0);
+        } catch (final RuntimeException ex) {
+            failure = ex;
+            IpcDescriptor.encodeRefusal(myDescriptor, 0);
+        }
+        try {
+            wire.swap(myDescriptor, rightDescriptor);
+            if (failure != null) {
+                throw failure;
+            }
+            if (IpcDescriptor.isRefusal(rightDescriptor, 0)) {
+                throw new StageException("node rank " + rightRank() + " (right neighbour) could not take part in"
+                        + " this call (see its error); node rank " + position + " gives up too");
+            }
+            bindDirect(buffer, bytes, role.sends(), rightDescriptor, 0);
+        } catch (final RuntimeException ex) {
+            abortLinks();
+            throw ex;
+        }
+    }
+
+    /**
+     * This rank gives up a call it has not started (e.g. its staging memory could not be allocated):
+     * it still joins a buffer-to-buffer call's descriptor swap, with a refusal, and sets the abort word
+     * of both links, so that no neighbour waits for it until the timeout. Failures of the swap itself
+     * are dropped: the caller reports its own.
+     */
+    public void refuse(final long bytes, final NeighbourExchange wire) {
+        if (ringSize == 1) {
+            return;
+        }
+        if (bytes >= DIRECT_MIN_BYTES) {
+            IpcDescriptor.encodeRefusal(myDescriptor, 0);
+            try {
+                wire.swap(myDescriptor, rightDescriptor);
+            } catch (final RuntimeException alreadyFailing) {
+                // The caller's failure is the one to report.
+            }
+        }
+        abortLinks();
+    }
+
+    private void abortLinks() {
+        if (sender != null) {
+            sender.abort(position);
+            receiver.abort(position);
+        }
     }
 
     /** The next broadcast goes through the slots; {@code buffer} is this rank's. */

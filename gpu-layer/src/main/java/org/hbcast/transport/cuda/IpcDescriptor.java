@@ -65,6 +65,19 @@ public record IpcDescriptor(AllocationId id, byte[] handle) {
         System.arraycopy(handle, 0, target, offset + 32, handle.length);
     }
 
+    /**
+     * Writes, in place of a descriptor, the mark of a rank that cannot take part in the call (pid 0,
+     * which no process has): its neighbour, which is waiting for the descriptor, fails at once too.
+     */
+    public static void encodeRefusal(final byte[] target, final int offset) {
+        Arrays.fill(target, offset, offset + BYTES, (byte) 0);
+    }
+
+    /** True when the record at {@code offset} is a refusal ({@link #encodeRefusal}). */
+    public static boolean isRefusal(final byte[] record, final int offset) {
+        return (long) LONGS.get(record, offset) == 0;
+    }
+
     /** The descriptor of {@code buffer} (makes its IPC handle if it has none yet). */
     public static IpcDescriptor of(final DeviceBuffer buffer) {
         return new IpcDescriptor(buffer.allocationId(), buffer.ipcHandle());

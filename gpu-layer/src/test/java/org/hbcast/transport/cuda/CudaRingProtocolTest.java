@@ -103,6 +103,64 @@ class CudaRingProtocolTest {
     }
 
     @Test
+    void aRankThatCannotDescribeItsBufferFailsTheCallOnEveryRankWithoutWaiting() throws Exception {
+        for (int failing = 0; failing < 4; failing++) {
+            final FakeCuda cuda = new FakeCuda(failing);
+            final FakeRing ring = new FakeRing(cuda, 4, SLOTS, CHUNK);
+            try {
+                final long bytes = CudaRingMember.DIRECT_MIN_BYTES;
+                final DeviceBuffer[] buffers = ring.buffers(bytes);
+                cuda.failIpcHandleOf(buffers[failing].address());
+                // Before, the failing rank threw before the swap and its neighbours waited in it for ever.
+                expectEveryRankFailed(ring.broadcast(0, buffers, bytes, CHUNK), "rank " + failing + "'s handle");
+                ring.free(buffers);
+                assertEquals("[]", cuda.violations().toString());
+            } finally {
+                ring.closeAfterFailure();
+            }
+        }
+    }
+
+    @Test
+    void aMappingThatCannotBeOpenedFailsTheCallOnEveryRank() throws Exception {
+        // Opens 1 to 4 map the slots at connect; the next ones map the neighbours' buffers.
+        for (long open = 5; open <= 7; open++) {
+            final FakeCuda cuda = new FakeCuda(open).failIpcOpen(open);
+            final FakeRing ring = new FakeRing(cuda, 4, SLOTS, CHUNK);
+            try {
+                final long bytes = 2 * CudaRingMember.DIRECT_MIN_BYTES;
+                final DeviceBuffer[] buffers = ring.buffers(bytes);
+                expectEveryRankFailed(ring.broadcast(1, buffers, bytes, CHUNK), "open " + open);
+                ring.free(buffers);
+                assertEquals("[]", cuda.violations().toString());
+            } finally {
+                ring.closeAfterFailure();
+            }
+        }
+    }
+
+    @Test
+    void aRankThatGivesUpBeforeStartingLetsNoNeighbourWait() throws Exception {
+        for (final long bytes : new long[] {CudaRingMember.DIRECT_MIN_BYTES - 1, CudaRingMember.DIRECT_MIN_BYTES}) {
+            final FakeRing ring = new FakeRing(new FakeCuda(3), 3, SLOTS, CHUNK);
+            try {
+                final DeviceBuffer[] buffers = ring.buffers(bytes);
+                // Node rank 1 could not allocate its staging memory, say: it refuses instead of starting.
+                expectEveryRankFailed(ring.broadcastRefusedBy(1, 0, buffers, bytes, CHUNK), bytes + " bytes");
+                ring.free(buffers);
+            } finally {
+                ring.closeAfterFailure();
+            }
+        }
+    }
+
+    private static void expectEveryRankFailed(final Throwable[] outcome, final String what) {
+        for (int i = 0; i < outcome.length; i++) {
+            assertNotNull(outcome[i], what + ": rank " + i + " did not fail: " + Arrays.toString(outcome));
+        }
+    }
+
+    @Test
     void theFakeCatchesAProtocolThatTrustsCopiesBeforeTheyComplete() throws Exception {
         // Events that claim completion at once are what a link end that published TAIL (or handed a
         // slot back) right after queuing its copy would see: the same protocol minus its waits.

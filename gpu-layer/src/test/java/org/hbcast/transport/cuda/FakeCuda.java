@@ -54,6 +54,9 @@ final class FakeCuda implements CudaCalls {
     private long closes;
     private BiPredicate<Integer, Integer> peerAccess = (device, peer) -> true;
     private int peerQueries;
+    private long failHandleOf;
+    private long failOpen = -1;
+    private long openAttempts;
 
     FakeCuda(final long seed) {
         this.random = new Random(seed);
@@ -68,6 +71,18 @@ final class FakeCuda implements CudaCalls {
     /** Copy number {@code n} (from 1) fails when it runs: a sticky error on its stream. */
     synchronized FakeCuda failRunningCopy(final long n) {
         failRunningCopy = n;
+        return this;
+    }
+
+    /** The allocation at {@code address} cannot give an IPC handle (as a buffer of another API may not). */
+    synchronized FakeCuda failIpcHandleOf(final long address) {
+        failHandleOf = address;
+        return this;
+    }
+
+    /** IPC open number {@code n} (from 1) fails. */
+    synchronized FakeCuda failIpcOpen(final long n) {
+        failOpen = n;
         return this;
     }
 
@@ -165,7 +180,7 @@ final class FakeCuda implements CudaCalls {
     @Override
     public synchronized byte[] ipcGetHandle(final int device, final long address) {
         final Region region = regions.get(address);
-        if (region == null || region.target != null) {
+        if (region == null || region.target != null || address == failHandleOf) {
             throw new CudaException("cudaIpcGetMemHandle", cudaError.cudaErrorInvalidValue);
         }
         if (region.handle == 0) {
@@ -179,6 +194,9 @@ final class FakeCuda implements CudaCalls {
 
     @Override
     public synchronized long ipcOpen(final int device, final byte[] handle) {
+        if (++openAttempts == failOpen) {
+            throw new CudaException("cudaIpcOpenMemHandle", cudaError.cudaErrorMapBufferObjectFailed);
+        }
         final Region target = byHandle.get(ByteBuffer.wrap(handle).getLong());
         if (target == null) {
             // A freed allocation's handle: CUDA reports an invalid handle (or maps garbage).

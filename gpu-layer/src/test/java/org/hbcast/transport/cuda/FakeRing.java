@@ -32,6 +32,7 @@ final class FakeRing implements AutoCloseable {
     private final Path directory;
     private final byte[][] posted;
     private final CyclicBarrier barrier;
+    private volatile boolean swapAbandoned;
 
     FakeRing(final FakeCuda cuda, final int size, final int slotCount, final int chunkBytes) throws IOException {
         this.cuda = cuda;
@@ -76,6 +77,16 @@ final class FakeRing implements AutoCloseable {
      */
     Throwable[] broadcast(final int root, final DeviceBuffer[] buffers, final long bytes, final int chunkBytes)
             throws InterruptedException {
+        return broadcastRefusedBy(-1, root, buffers, bytes, chunkBytes);
+    }
+
+    /**
+     * As {@link #broadcast}, where node rank {@code refusing} (if not -1) gives the call up before
+     * starting its ring ({@link CudaRingMember#refuse}), as a rank whose staging failed does.
+     */
+    Throwable[] broadcastRefusedBy(
+            final int refusing, final int root, final DeviceBuffer[] buffers, final long bytes, final int chunkBytes)
+            throws InterruptedException {
         final Throwable[] outcome = new Throwable[members.length];
         @SuppressWarnings("unchecked")
         final RingPipeline<DeviceBuffer>[] rings = new RingPipeline[members.length];
@@ -84,6 +95,10 @@ final class FakeRing implements AutoCloseable {
             final int rank = i;
             final Thread starter = new Thread(() -> {
                 try {
+                    if (rank == refusing) {
+                        members[rank].refuse(bytes, (out, in) -> swap(rank, out, in));
+                        throw new IllegalStateException("node rank " + rank + " gave up before starting");
+                    }
                     rings[rank] = members[rank].start(
                             buffers[rank], bytes, chunkBytes, root, false, (out, in) -> swap(rank, out, in));
                 } catch (final RuntimeException ex) {
@@ -98,6 +113,9 @@ final class FakeRing implements AutoCloseable {
             if (starter.isAlive()) {
                 throw new AssertionError("a rank hung in the start of its call");
             }
+        }
+        if (swapAbandoned) {
+            throw new AssertionError("a rank waited in the descriptor swap for a neighbour that never joined it");
         }
         final boolean[] finished = new boolean[members.length];
         for (int i = 0; i < members.length; i++) {
@@ -149,6 +167,7 @@ final class FakeRing implements AutoCloseable {
         try {
             barrier.await(1, TimeUnit.MINUTES);
         } catch (final InterruptedException | BrokenBarrierException | TimeoutException ex) {
+            swapAbandoned = true;
             throw new StageException("neighbour exchange failed: " + ex);
         }
     }
