@@ -1,10 +1,12 @@
 package org.hbcast.orchestration;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Base64;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Request;
 import org.hbcast.call.Message;
 import org.hbcast.call.TimedCollectives;
 import org.hbcast.device.CudaDevices;
@@ -13,6 +15,7 @@ import org.hbcast.device.JCudaCalls;
 import org.hbcast.device.PinnedBuffer;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.mpi.Topology;
+import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageException;
 import org.hbcast.stage.StageLoop;
@@ -45,6 +48,11 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
     private final StageLoop wholeCopy;
 
     private PinnedBuffer pinned;
+    /** The descriptor swap's own direct buffers and wait (bounded by the call's timeout). */
+    private ByteBuffer outgoing = ByteBuffer.allocateDirect(IpcDescriptor.BYTES);
+
+    private ByteBuffer incoming = ByteBuffer.allocateDirect(IpcDescriptor.BYTES);
+    private final ProgressWait swapWait;
 
     private final long timeoutNs;
 
@@ -53,6 +61,7 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
         this.ring = ring;
         this.staging = staging;
         this.wholeCopy = new StageLoop(timeoutNs);
+        this.swapWait = ProgressWait.backingOff(timeoutNs);
         this.timeoutNs = timeoutNs;
     }
 
@@ -81,6 +90,25 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
                 m -> descriptor(m.controlPath().toString(), m.slotDescriptor()),
                 (member, descriptors) -> attach(nodeComm, member, descriptors, timeoutNs),
                 CudaRingMember::unlinkControl);
+    }
+
+    /**
+     * This rank refused the first device call's arguments where no per-call agreement tells the others
+     * (trusted counts): it joins the ring's set-up, which every other rank is in, as a failure, so all
+     * fail there with its reason instead of waiting for it. Always throws.
+     */
+    static void refuseConnect(Intracomm comm, Topology topology, String reason) throws MPIException {
+        NodeHandshake.<CudaRingMember, DeviceNode>connect(
+                comm,
+                topology.nodeComm(),
+                "the node's CUDA ring",
+                () -> {
+                    throw new IOException(reason);
+                },
+                m -> "",
+                (member, descriptors) -> null,
+                member -> {});
+        throw new MPIException(reason);
     }
 
     /** A rank's descriptor in the handshake: its control block's path, then its slots' IPC descriptor. */
@@ -129,24 +157,46 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
         return ring.start(buf, bytes, chunkBytes, first, fed, this);
     }
 
-    /** The descriptor swap of buffer-to-buffer calls, over the node communicator. */
+    /**
+     * The descriptor swap of buffer-to-buffer calls, over the node communicator, bounded by the call's
+     * timeout: a neighbour that died or never came must not hold this rank in a blocking
+     * {@code sendRecv}. Non-blocking send and receive from direct buffers made once; on a timeout they
+     * stay posted into buffers abandoned for good (MPI may still write them), and the call fails.
+     */
     @Override
     public void swap(byte[] toLeft, byte[] fromRight) {
         try {
-            nodeComm.sendRecv(
-                    toLeft,
-                    toLeft.length,
-                    MPI.BYTE,
-                    ring.leftRank(),
-                    DESCRIPTOR_TAG,
-                    fromRight,
-                    fromRight.length,
-                    MPI.BYTE,
-                    ring.rightRank(),
-                    DESCRIPTOR_TAG);
+            outgoing.clear();
+            outgoing.put(toLeft, 0, toLeft.length);
+            Request send = nodeComm.iSend(outgoing, toLeft.length, MPI.BYTE, ring.leftRank(), DESCRIPTOR_TAG);
+            Request receive = nodeComm.iRecv(incoming, fromRight.length, MPI.BYTE, ring.rightRank(), DESCRIPTOR_TAG);
+            swapWait.reset();
+            boolean sent = false;
+            boolean received = false;
+            while (!(sent && received)) {
+                sent = sent || send.test();
+                received = received || receive.test();
+                if (!(sent && received) && swapWait.timedOut(0)) {
+                    outgoing = ByteBuffer.allocateDirect(IpcDescriptor.BYTES);
+                    incoming = ByteBuffer.allocateDirect(IpcDescriptor.BYTES);
+                    throw new StageException("timed out after " + timeoutNs / 1e9 + " s swapping buffer descriptors"
+                            + " with the ring neighbours, node ranks " + ring.leftRank() + " (left, "
+                            + (sent ? "received ours" : "did not take ours") + ") and " + ring.rightRank() + " (right, "
+                            + (received ? "sent its own" : "sent nothing") + ")");
+                }
+            }
+            incoming.get(0, fromRight, 0, fromRight.length);
         } catch (MPIException e) {
             throw new StageException("cannot swap buffer descriptors with the ring neighbours: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * This rank gives up a device call before starting its part of the node's ring: its neighbours
+     * learn at once instead of at their timeout (see {@link CudaRingMember#refuse}).
+     */
+    void refuseRing(long bytes) {
+        ring.refuse(bytes, this);
     }
 
     StagingCopies staging() {
