@@ -166,8 +166,8 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
     @Override
     public void swap(byte[] toLeft, byte[] fromRight) {
         try {
-            outgoing.clear();
-            outgoing.put(toLeft, 0, toLeft.length);
+            // Absolute: the bindings send from the buffer's start whatever its position.
+            outgoing.put(0, toLeft, 0, toLeft.length);
             Request send = nodeComm.iSend(outgoing, toLeft.length, MPI.BYTE, ring.leftRank(), DESCRIPTOR_TAG);
             Request receive = nodeComm.iRecv(incoming, fromRight.length, MPI.BYTE, ring.rightRank(), DESCRIPTOR_TAG);
             swapWait.reset();

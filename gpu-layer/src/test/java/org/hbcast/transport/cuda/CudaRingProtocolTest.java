@@ -17,6 +17,14 @@ import org.junit.jupiter.api.Test;
  * The CUDA IPC ring's protocol against {@link FakeCuda}, whose copies land late and out of order:
  * every byte arrives, in both modes and across the switch between them, no slot is overwritten
  * before its reader has read it (the fake's hazard check), and failures end every rank's call.
+ *
+ * <p>These tests fail when the protocol is wrong. Besides the lying-events test below, each of these
+ * deliberate breaks was tried (2026-11-25) and caught: the sender publishing a chunk before its
+ * copy's event completed (hazard "ran before the earlier copy it conflicts with" in slot mode; a copy
+ * through a mapping already closed in direct mode), the receiver handing a slot back before the
+ * copies reading it completed (hazard "overwrote bytes the earlier copy has still to read"), and a
+ * rank throwing before the descriptor swap instead of joining it with a refusal ("a rank waited in
+ * the descriptor swap for a neighbour that never joined it").
  */
 class CudaRingProtocolTest {
     private static final int CHUNK = 64 * 1024;
