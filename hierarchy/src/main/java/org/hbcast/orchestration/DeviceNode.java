@@ -1,12 +1,10 @@
 package org.hbcast.orchestration;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.Base64;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import mpi.Request;
 import org.hbcast.call.Message;
 import org.hbcast.call.TimedCollectives;
 import org.hbcast.device.CudaDevices;
@@ -15,13 +13,11 @@ import org.hbcast.device.JCudaCalls;
 import org.hbcast.device.PinnedBuffer;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.mpi.Topology;
-import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageException;
 import org.hbcast.stage.StageLoop;
 import org.hbcast.transport.cuda.CudaRingMember;
 import org.hbcast.transport.cuda.IpcDescriptor;
-import org.hbcast.transport.cuda.NeighbourExchange;
 import org.hbcast.transport.cuda.PeerAccess;
 import org.hbcast.transport.cuda.StagingCopies;
 import org.hbcast.transport.shm.SharedSegment;
@@ -33,11 +29,10 @@ import org.hbcast.transport.shm.SharedSegment;
  * memory for the leaders' tree (Open MPI here is not CUDA-aware). {@link PlanDriver} decides which
  * of them a call runs.
  */
-final class DeviceNode implements NeighbourExchange, AutoCloseable {
+final class DeviceNode implements AutoCloseable {
     /** Staging copies in flight per leader. */
     private static final int STAGING_WINDOW = 16;
 
-    private static final int DESCRIPTOR_TAG = 0x4864;
     /** Between a control block's path and its slots' IPC handle in a rank's descriptor (not in Base64). */
     private static final char DESCRIPTOR_SEPARATOR = '|';
 
@@ -48,11 +43,8 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
     private final StageLoop wholeCopy;
 
     private PinnedBuffer pinned;
-    /** The descriptor swap's own direct buffers and wait (bounded by the call's timeout). */
-    private ByteBuffer outgoing = ByteBuffer.allocateDirect(IpcDescriptor.BYTES);
-
-    private ByteBuffer incoming = ByteBuffer.allocateDirect(IpcDescriptor.BYTES);
-    private final ProgressWait swapWait;
+    /** The wire of buffer-to-buffer calls, bounded by the call's timeout. */
+    private final DescriptorSwap swap;
 
     private final long timeoutNs;
 
@@ -61,7 +53,7 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
         this.ring = ring;
         this.staging = staging;
         this.wholeCopy = new StageLoop(timeoutNs);
-        this.swapWait = ProgressWait.backingOff(timeoutNs);
+        this.swap = new DescriptorSwap(nodeComm, ring.leftRank(), ring.rightRank(), IpcDescriptor.BYTES, timeoutNs);
         this.timeoutNs = timeoutNs;
     }
 
@@ -154,41 +146,7 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
 
     /** The ring's stage of a call along the node from node rank {@code first} (see {@link CudaRingMember#start}). */
     RingPipeline<DeviceBuffer> startRing(DeviceBuffer buf, long bytes, int chunkBytes, int first, boolean fed) {
-        return ring.start(buf, bytes, chunkBytes, first, fed, this);
-    }
-
-    /**
-     * The descriptor swap of buffer-to-buffer calls, over the node communicator, bounded by the call's
-     * timeout: a neighbour that died or never came must not hold this rank in a blocking
-     * {@code sendRecv}. Non-blocking send and receive from direct buffers made once; on a timeout they
-     * stay posted into buffers abandoned for good (MPI may still write them), and the call fails.
-     */
-    @Override
-    public void swap(byte[] toLeft, byte[] fromRight) {
-        try {
-            // Absolute: the bindings send from the buffer's start whatever its position.
-            outgoing.put(0, toLeft, 0, toLeft.length);
-            Request send = nodeComm.iSend(outgoing, toLeft.length, MPI.BYTE, ring.leftRank(), DESCRIPTOR_TAG);
-            Request receive = nodeComm.iRecv(incoming, fromRight.length, MPI.BYTE, ring.rightRank(), DESCRIPTOR_TAG);
-            swapWait.reset();
-            boolean sent = false;
-            boolean received = false;
-            while (!(sent && received)) {
-                sent = sent || send.test();
-                received = received || receive.test();
-                if (!(sent && received) && swapWait.timedOut(0)) {
-                    outgoing = ByteBuffer.allocateDirect(IpcDescriptor.BYTES);
-                    incoming = ByteBuffer.allocateDirect(IpcDescriptor.BYTES);
-                    throw new StageException("timed out after " + timeoutNs / 1e9 + " s swapping buffer descriptors"
-                            + " with the ring neighbours, node ranks " + ring.leftRank() + " (left, "
-                            + (sent ? "received ours" : "did not take ours") + ") and " + ring.rightRank() + " (right, "
-                            + (received ? "sent its own" : "sent nothing") + ")");
-                }
-            }
-            incoming.get(0, fromRight, 0, fromRight.length);
-        } catch (MPIException e) {
-            throw new StageException("cannot swap buffer descriptors with the ring neighbours: " + e.getMessage(), e);
-        }
+        return ring.start(buf, bytes, chunkBytes, first, fed, swap);
     }
 
     /**
@@ -196,7 +154,7 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
      * learn at once instead of at their timeout (see {@link CudaRingMember#refuse}).
      */
     void refuseRing(long bytes) {
-        ring.refuse(bytes, this);
+        ring.refuse(bytes, swap);
     }
 
     StagingCopies staging() {
