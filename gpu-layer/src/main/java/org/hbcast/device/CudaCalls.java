@@ -30,8 +30,11 @@ public interface CudaCalls {
     /** The 64-byte IPC handle of the allocation at {@code address}. */
     byte[] ipcGetHandle(int device, long address);
 
-    /** Maps a peer's allocation named by {@code handle} into this process on {@code device}; returns its address. */
-    long ipcOpen(int device, byte[] handle);
+    /**
+     * Maps a peer's allocation, named by the 64-byte IPC handle at {@code offset} of {@code record},
+     * into this process on {@code device}; returns its address.
+     */
+    long ipcOpen(int device, byte[] record, int offset);
 
     /** Unmaps an address returned by {@link #ipcOpen}. */
     void ipcClose(int device, long address);

@@ -21,6 +21,8 @@ public final class JCudaCalls implements CudaCalls {
 
     private static final ThreadLocal<DevicePointer[]> POINTERS =
             ThreadLocal.withInitial(() -> new DevicePointer[] {new DevicePointer(), new DevicePointer()});
+    /** A direct call maps and unmaps its neighbour's buffer: one handle per thread, reused. */
+    private static final ThreadLocal<cudaIpcMemHandle> HANDLES = ThreadLocal.withInitial(cudaIpcMemHandle::new);
 
     private final Object lock = new Object();
     private volatile cudaStream_t[] streams = new cudaStream_t[0];
@@ -55,19 +57,24 @@ public final class JCudaCalls implements CudaCalls {
     }
 
     @Override
-    public long ipcOpen(final int device, final byte[] handle) {
+    public long ipcOpen(final int device, final byte[] record, final int offset) {
         CudaContext.use(device);
-        final DevicePointer mapped = new DevicePointer();
-        CudaException.check(
-                JCuda.cudaIpcOpenMemHandle(mapped, IpcHandles.handleOf(handle), JCuda.cudaIpcMemLazyEnablePeerAccess),
-                "cudaIpcOpenMemHandle on device " + device);
+        final DevicePointer mapped = POINTERS.get()[0];
+        final int rc = JCuda.cudaIpcOpenMemHandle(
+                mapped, IpcHandles.fill(HANDLES.get(), record, offset), JCuda.cudaIpcMemLazyEnablePeerAccess);
+        if (rc != cudaError.cudaSuccess) {
+            throw new CudaException("cudaIpcOpenMemHandle on device " + device, rc);
+        }
         return mapped.address();
     }
 
     @Override
     public void ipcClose(final int device, final long address) {
         CudaContext.use(device);
-        CudaException.check(JCuda.cudaIpcCloseMemHandle(new DevicePointer(address)), "cudaIpcCloseMemHandle");
+        final int rc = JCuda.cudaIpcCloseMemHandle(POINTERS.get()[0].moveTo(address));
+        if (rc != cudaError.cudaSuccess) {
+            throw new CudaException("cudaIpcCloseMemHandle", rc);
+        }
     }
 
     @Override

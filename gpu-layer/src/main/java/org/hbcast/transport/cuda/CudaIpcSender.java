@@ -75,12 +75,14 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
             throw new IllegalArgumentException(
                     "node rank " + peerRank() + "'s buffer holds " + peerBytes + " bytes, the call moves " + callBytes);
         }
-        final IpcDescriptor descriptor = IpcDescriptor.decode(record, offset);
         try {
-            peerBufferAddress = calls.ipcOpen(stream.device(), descriptor.handle());
+            // Read in place: mapping the buffer allocates nothing per call.
+            peerBufferAddress = calls.ipcOpen(stream.device(), record, offset + IpcDescriptor.HANDLE_OFFSET);
         } catch (final CudaException ex) {
             throw new CudaException(
-                    "cudaIpcOpenMemHandle(" + descriptor + " of node rank " + peerRank() + ")", ex.error());
+                    "cudaIpcOpenMemHandle(" + IpcDescriptor.decode(record, offset) + " of node rank " + peerRank()
+                            + ")",
+                    ex.error());
         }
         peerMapped = true;
         userMappings++;

@@ -32,6 +32,9 @@ public record IpcDescriptor(AllocationId id, byte[] handle) {
     private static final int BYTES_OFFSET = 16;
     private static final long PID = ProcessHandle.current().pid();
 
+    /** Where the IPC handle starts in an encoded descriptor. */
+    public static final int HANDLE_OFFSET = 32;
+
     /** Size of an encoded descriptor. */
     public static final int BYTES = 32 + IpcHandles.HANDLE_BYTES;
 
@@ -62,7 +65,7 @@ public record IpcDescriptor(AllocationId id, byte[] handle) {
         LONGS.set(target, offset + 8, buffer.address());
         LONGS.set(target, offset + BYTES_OFFSET, buffer.bytes());
         LONGS.set(target, offset + 24, buffer.generation());
-        System.arraycopy(handle, 0, target, offset + 32, handle.length);
+        System.arraycopy(handle, 0, target, offset + HANDLE_OFFSET, handle.length);
     }
 
     /**

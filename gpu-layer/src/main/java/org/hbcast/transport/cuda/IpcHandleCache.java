@@ -84,7 +84,7 @@ public final class IpcHandleCache implements AutoCloseable {
         }
         final long mapped;
         try {
-            mapped = calls.ipcOpen(device, descriptor.handle());
+            mapped = calls.ipcOpen(device, descriptor.handle(), 0);
         } catch (final CudaException ex) {
             throw new CudaException("cudaIpcOpenMemHandle(" + descriptor + " of node rank " + peer + ")", ex.error());
         }

@@ -193,11 +193,11 @@ final class FakeCuda implements CudaCalls {
     }
 
     @Override
-    public synchronized long ipcOpen(final int device, final byte[] handle) {
+    public synchronized long ipcOpen(final int device, final byte[] record, final int offset) {
         if (++openAttempts == failOpen) {
             throw new CudaException("cudaIpcOpenMemHandle", cudaError.cudaErrorMapBufferObjectFailed);
         }
-        final Region target = byHandle.get(ByteBuffer.wrap(handle).getLong());
+        final Region target = byHandle.get(ByteBuffer.wrap(record, offset, 8).getLong());
         if (target == null) {
             // A freed allocation's handle: CUDA reports an invalid handle (or maps garbage).
             throw new CudaException("cudaIpcOpenMemHandle", cudaError.cudaErrorInvalidResourceHandle);
