@@ -135,9 +135,14 @@ public final class HierarchicalBcast implements AutoCloseable {
         return calls.trialVerdict(bytes);
     }
 
-    /** CUDA IPC handles this rank has opened so far (0 before the first device call): for tests of the cache. */
+    /** CUDA IPC handles this rank has opened so far (0 before the first device call): for tests. */
     long deviceIpcOpens() {
         return calls.deviceIpcOpens();
+    }
+
+    /** True while this rank maps a neighbour's device buffer: for tests that no mapping outlives its call. */
+    boolean deviceHoldsUserMapping() {
+        return calls.deviceHoldsUserMapping();
     }
 
     /** Frees the shared memory, IPC mappings and communicators. Collective; idempotent. */

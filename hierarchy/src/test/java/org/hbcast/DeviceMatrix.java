@@ -54,7 +54,7 @@ record DeviceMatrix(int chunk, int direct) {
         return pairs;
     }
 
-    /** The (root, buffer) pairs of the direct-mode calls after the count: none may open a handle. */
+    /** The (root, buffer) pairs of the direct-mode calls after the count: each maps its buffer for that call only. */
     static List<int[]> reusePairs(List<Integer> roots, int firstCall) {
         List<int[]> pairs = new ArrayList<>();
         int call = firstCall;

@@ -11,13 +11,16 @@ import org.hbcast.testing.MpiTestProgram;
  * The device overload's argument checks, which run with or without a GPU: a null buffer (which Java
  * resolves to the device overload) is named as in the host overload, and without a device the
  * reason is given too, on every rank, before anything is sent. Either way the instance stays usable
- * and host broadcasts work afterwards. (Without a driver no DeviceBuffer can exist at all:
- * {@code DeviceBuffer.allocate} fails with "no CUDA device: reason", see DevicePointerTest.) Two
+ * and host broadcasts work afterwards; when rank 1 alone refuses its arguments, every rank fails that
+ * call instead of waiting for it (with or without a per-call agreement). (Without a driver no DeviceBuffer can exist at all:
+ * {@code DeviceBuffer.allocate} fails with "no CUDA device: reason", see DevicePointerTest.) Three
  * cases; the refusal's message is the note {@value #NULL_REFUSED}.
  */
 public final class DeviceOverloadProgram {
     /** The first case, and the note of the message it got. */
     static final String NULL_REFUSED = "a null device buffer refused";
+    /** The third case: rank 1 alone refuses its arguments; every rank must fail, none wait. */
+    static final String ONE_REFUSES = "one rank refuses, every rank fails";
 
     public static void main(String[] args) throws Exception {
         MpiTestProgram.run(args, (world, rest, report) -> {
@@ -51,6 +54,23 @@ public final class DeviceOverloadProgram {
                         if (buf.get(i) != (byte) (i * 7)) {
                             throw new AssertionError(
                                     "host bcast after the refused device call: byte " + i + " differs");
+                        }
+                    }
+                });
+                report.check(ONE_REFUSES, () -> {
+                    // Rank 1 refuses its arguments; where there is a device the others' are good. Under
+                    // trusted counts no per-call agreement tells them: the first call's ring set-up must.
+                    DeviceBuffer mine = world.getRank() != 1 && devices.available()
+                            ? DeviceBuffer.allocate(16, devices.deviceForLocalRank(0))
+                            : null;
+                    try {
+                        hb.bcast(mine, 16, MPI.BYTE, 0);
+                        throw new AssertionError("a device bcast that rank 1 refused did not fail here");
+                    } catch (MPIException e) {
+                        report.note(ONE_REFUSES, e.getMessage());
+                    } finally {
+                        if (mine != null) {
+                            mine.close();
                         }
                     }
                 });

@@ -121,6 +121,19 @@ class ArchitectureTest {
     }
 
     @Test
+    void theTransportsCallCudaThroughCudaCallsOnly() {
+        noClasses()
+                .that()
+                .resideInAPackage("org.hbcast.transport..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("jcuda..")
+                .because("the transports make their CUDA calls through CudaCalls, so that an in-process fake can"
+                        + " test their protocol without a GPU; JCudaCalls is the one production implementation")
+                .check(classes);
+    }
+
+    @Test
     void theGpuLayerTakesOnlyTheStageContractFromTheMpiLayer() {
         noClasses()
                 .that()

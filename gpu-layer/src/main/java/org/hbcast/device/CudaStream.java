@@ -1,28 +1,35 @@
 package org.hbcast.device;
 
-import jcuda.runtime.JCuda;
-import jcuda.runtime.cudaStream_t;
-
 /**
  * A non-blocking CUDA stream, created once. Both links of a ring member queue their copies on one
  * stream, so that an event recorded after a receive also covers the forward that read the same slot.
  */
 public final class CudaStream implements AutoCloseable {
+    private final CudaCalls calls;
     private final int device;
-    private final cudaStream_t stream = new cudaStream_t();
+    private final long stream;
     private boolean closed;
 
     /** Creates a stream on {@code device}. */
     public CudaStream(final int device) {
-        this.device = device;
-        CudaContext.use(device);
-        CudaException.check(
-                JCuda.cudaStreamCreateWithFlags(stream, JCuda.cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+        this(JCudaCalls.INSTANCE, device);
     }
 
-    /** The JCuda stream. */
-    public cudaStream_t stream() {
+    /** Creates a stream on {@code device} through {@code calls}. */
+    public CudaStream(final CudaCalls calls, final int device) {
+        this.calls = calls;
+        this.device = device;
+        this.stream = calls.streamCreate(device);
+    }
+
+    /** The stream's handle for {@link CudaCalls}. */
+    public long handle() {
         return stream;
+    }
+
+    /** The calls the stream was made by. */
+    public CudaCalls calls() {
+        return calls;
     }
 
     /** The device the stream belongs to. */
@@ -32,7 +39,7 @@ public final class CudaStream implements AutoCloseable {
 
     /** Waits until everything queued so far has completed. */
     public void synchronize() {
-        CudaException.check(JCuda.cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+        calls.streamSynchronize(stream);
     }
 
     /** Waits for the stream, then destroys it. Idempotent. */
@@ -40,9 +47,7 @@ public final class CudaStream implements AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
-            CudaContext.use(device);
-            JCuda.cudaStreamSynchronize(stream);
-            CudaException.check(JCuda.cudaStreamDestroy(stream), "cudaStreamDestroy");
+            calls.streamDestroy(stream);
         }
     }
 }

@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 import jcuda.Pointer;
 import jcuda.runtime.JCuda;
-import jcuda.runtime.cudaIpcMemHandle;
 import jcuda.runtime.cudaMemcpyKind;
 
 /**
@@ -21,6 +20,7 @@ import jcuda.runtime.cudaMemcpyKind;
 public final class DeviceBuffer implements AutoCloseable {
     private static final AtomicLong GENERATIONS = new AtomicLong();
 
+    private final CudaCalls calls;
     private final DevicePointer pointer;
     private final long bytes;
     private final int device;
@@ -28,7 +28,8 @@ public final class DeviceBuffer implements AutoCloseable {
     private byte[] ipcHandle;
     private boolean closed;
 
-    private DeviceBuffer(final DevicePointer pointer, final long bytes, final int device) {
+    private DeviceBuffer(final CudaCalls calls, final DevicePointer pointer, final long bytes, final int device) {
+        this.calls = calls;
         this.pointer = pointer;
         this.bytes = bytes;
         this.device = device;
@@ -42,15 +43,18 @@ public final class DeviceBuffer implements AutoCloseable {
      * @throws CudaException when there is no device or not enough memory
      */
     public static DeviceBuffer allocate(final long bytes, final int device) {
+        return allocate(bytes, device, JCudaCalls.INSTANCE);
+    }
+
+    /**
+     * As {@link #allocate(long, int)}, through {@code calls}: a buffer of an in-process fake serves the
+     * transports' protocol tests; the synchronous copy helpers below need the real {@link JCudaCalls}.
+     */
+    public static DeviceBuffer allocate(final long bytes, final int device, final CudaCalls calls) {
         if (bytes < 0) {
             throw new IllegalArgumentException("bytes must not be negative: " + bytes);
         }
-        CudaContext.use(device);
-        final DevicePointer pointer = new DevicePointer();
-        CudaException.check(
-                JCuda.cudaMalloc(pointer, Math.max(bytes, 1)),
-                "cudaMalloc(" + bytes + " bytes on device " + device + ")");
-        return new DeviceBuffer(pointer, bytes, device);
+        return new DeviceBuffer(calls, new DevicePointer(calls.malloc(device, bytes)), bytes, device);
     }
 
     /** The device pointer (base of the allocation). Do not move it. */
@@ -89,10 +93,7 @@ public final class DeviceBuffer implements AutoCloseable {
     public byte[] ipcHandle() {
         requireOpen();
         if (ipcHandle == null) {
-            CudaContext.use(device);
-            final cudaIpcMemHandle handle = new cudaIpcMemHandle();
-            CudaException.check(JCuda.cudaIpcGetMemHandle(handle, pointer), "cudaIpcGetMemHandle");
-            ipcHandle = IpcHandles.bytesOf(handle);
+            ipcHandle = calls.ipcGetHandle(device, pointer.address());
         }
         return ipcHandle;
     }
@@ -152,7 +153,7 @@ public final class DeviceBuffer implements AutoCloseable {
 
     /** Sets every byte to {@code value}. */
     public void fill(final int value) {
-        requireOpen();
+        requireJCuda();
         CudaContext.use(device);
         CudaException.check(JCuda.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
         completed(JCuda.cudaMemset(pointer, value, Math.max(bytes, 1)), "cudaMemset");
@@ -173,10 +174,17 @@ public final class DeviceBuffer implements AutoCloseable {
     }
 
     private void checkRange(final long offset, final long length, final long hostLength) {
-        requireOpen();
+        requireJCuda();
         if (offset < 0 || length < 0 || length > hostLength || offset + length > bytes) {
             throw new IndexOutOfBoundsException("copy of " + length + " bytes at offset " + offset
                     + " outside a device buffer of " + bytes + " bytes (host side " + hostLength + ")");
+        }
+    }
+
+    private void requireJCuda() {
+        requireOpen();
+        if (calls != JCudaCalls.INSTANCE) {
+            throw new IllegalStateException("the synchronous helpers need real CUDA, not " + calls);
         }
     }
 
@@ -196,8 +204,7 @@ public final class DeviceBuffer implements AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
-            CudaContext.use(device);
-            CudaException.check(JCuda.cudaFree(pointer), "cudaFree");
+            calls.free(device, pointer.address());
         }
     }
 

@@ -36,6 +36,16 @@ public final class IpcHandles {
         return handle;
     }
 
+    /** Overwrites {@code handle} with the 64 bytes at {@code offset} of {@code record}: reuses one handle per call. */
+    public static cudaIpcMemHandle fill(final cudaIpcMemHandle handle, final byte[] record, final int offset) {
+        if (offset < 0 || offset + HANDLE_BYTES > record.length) {
+            throw new IllegalArgumentException(
+                    "no " + HANDLE_BYTES + "-byte IPC handle at offset " + offset + " of " + record.length + " bytes");
+        }
+        System.arraycopy(record, offset, reserved(handle), 0, HANDLE_BYTES);
+        return handle;
+    }
+
     private static byte[] reserved(final cudaIpcMemHandle handle) {
         try {
             return (byte[]) RESERVED.get(handle);

@@ -426,6 +426,15 @@ public final class Broadcaster implements AutoCloseable {
             checked = DeviceArguments.check(buf, count, type, root, rank, size, topology.position());
         } catch (MPIException e) {
             refuse(root);
+            if (!agrees() && device == null && size > 1) {
+                // No per-call agreement tells the others, who are about to set up the node's CUDA ring
+                // (collective): join it as a failure, so they fail there too instead of waiting for us.
+                try {
+                    DeviceNode.refuseConnect(comm, topology, e.getMessage());
+                } catch (MPIException agreed) {
+                    // Expected: the set-up failed everywhere with our reason; ours is the one to report.
+                }
+            }
             throw e;
         }
         long bytes = agree(checked, ElementType.of(type), root);
@@ -459,9 +468,14 @@ public final class Broadcaster implements AutoCloseable {
         return selection.verdict(bytes);
     }
 
-    /** CUDA IPC handles this rank has opened so far (0 before the first device call): for tests of the cache. */
+    /** CUDA IPC handles this rank has opened so far (0 before the first device call): for tests. */
     public long deviceIpcOpens() {
         return device == null ? 0 : device.ipcOpens();
+    }
+
+    /** True while this rank maps a neighbour's device buffer: for tests that no mapping outlives its call. */
+    public boolean deviceHoldsUserMapping() {
+        return device != null && device.holdsUserMapping();
     }
 
     /**

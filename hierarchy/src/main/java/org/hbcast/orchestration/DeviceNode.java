@@ -9,6 +9,7 @@ import org.hbcast.call.Message;
 import org.hbcast.call.TimedCollectives;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.device.DeviceBuffer;
+import org.hbcast.device.JCudaCalls;
 import org.hbcast.device.PinnedBuffer;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.mpi.Topology;
@@ -17,7 +18,7 @@ import org.hbcast.stage.StageException;
 import org.hbcast.stage.StageLoop;
 import org.hbcast.transport.cuda.CudaRingMember;
 import org.hbcast.transport.cuda.IpcDescriptor;
-import org.hbcast.transport.cuda.NeighbourExchange;
+import org.hbcast.transport.cuda.PeerAccess;
 import org.hbcast.transport.cuda.StagingCopies;
 import org.hbcast.transport.shm.SharedSegment;
 
@@ -28,11 +29,10 @@ import org.hbcast.transport.shm.SharedSegment;
  * memory for the leaders' tree (Open MPI here is not CUDA-aware). {@link PlanDriver} decides which
  * of them a call runs.
  */
-final class DeviceNode implements NeighbourExchange, AutoCloseable {
+final class DeviceNode implements AutoCloseable {
     /** Staging copies in flight per leader. */
     private static final int STAGING_WINDOW = 16;
 
-    private static final int DESCRIPTOR_TAG = 0x4864;
     /** Between a control block's path and its slots' IPC handle in a rank's descriptor (not in Base64). */
     private static final char DESCRIPTOR_SEPARATOR = '|';
 
@@ -43,6 +43,8 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
     private final StageLoop wholeCopy;
 
     private PinnedBuffer pinned;
+    /** The wire of buffer-to-buffer calls, bounded by the call's timeout. */
+    private final DescriptorSwap swap;
 
     private final long timeoutNs;
 
@@ -51,6 +53,7 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
         this.ring = ring;
         this.staging = staging;
         this.wholeCopy = new StageLoop(timeoutNs);
+        this.swap = new DescriptorSwap(nodeComm, ring.leftRank(), ring.rightRank(), IpcDescriptor.BYTES, timeoutNs);
         this.timeoutNs = timeoutNs;
     }
 
@@ -79,6 +82,25 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
                 m -> descriptor(m.controlPath().toString(), m.slotDescriptor()),
                 (member, descriptors) -> attach(nodeComm, member, descriptors, timeoutNs),
                 CudaRingMember::unlinkControl);
+    }
+
+    /**
+     * This rank refused the first device call's arguments where no per-call agreement tells the others
+     * (trusted counts): it joins the ring's set-up, which every other rank is in, as a failure, so all
+     * fail there with its reason instead of waiting for it. Always throws.
+     */
+    static void refuseConnect(Intracomm comm, Topology topology, String reason) throws MPIException {
+        NodeHandshake.<CudaRingMember, DeviceNode>connect(
+                comm,
+                topology.nodeComm(),
+                "the node's CUDA ring",
+                () -> {
+                    throw new IOException(reason);
+                },
+                m -> "",
+                (member, descriptors) -> null,
+                member -> {});
+        throw new MPIException(reason);
     }
 
     /** A rank's descriptor in the handshake: its control block's path, then its slots' IPC descriptor. */
@@ -111,33 +133,28 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
         String[] paths = new String[descriptors.length];
         byte[] slots = new byte[descriptors.length * IpcDescriptor.BYTES];
         decode(descriptors, paths, slots);
+        // Devices go round-robin by node rank, so each rank knows its neighbour's without asking it.
+        PeerAccess.require(
+                JCudaCalls.INSTANCE,
+                member.position(),
+                member.device(),
+                member.rightRank(),
+                CudaDevices.get().deviceForLocalRank(member.rightRank()));
         member.connect(paths, slots);
         return new DeviceNode(nodeComm, member, new StagingCopies(member.device(), STAGING_WINDOW), timeoutNs);
     }
 
     /** The ring's stage of a call along the node from node rank {@code first} (see {@link CudaRingMember#start}). */
     RingPipeline<DeviceBuffer> startRing(DeviceBuffer buf, long bytes, int chunkBytes, int first, boolean fed) {
-        return ring.start(buf, bytes, chunkBytes, first, fed, this);
+        return ring.start(buf, bytes, chunkBytes, first, fed, swap);
     }
 
-    /** The descriptor swap of buffer-to-buffer calls, over the node communicator. */
-    @Override
-    public void swap(byte[] toLeft, byte[] fromRight) {
-        try {
-            nodeComm.sendRecv(
-                    toLeft,
-                    toLeft.length,
-                    MPI.BYTE,
-                    ring.leftRank(),
-                    DESCRIPTOR_TAG,
-                    fromRight,
-                    fromRight.length,
-                    MPI.BYTE,
-                    ring.rightRank(),
-                    DESCRIPTOR_TAG);
-        } catch (MPIException e) {
-            throw new StageException("cannot swap buffer descriptors with the ring neighbours: " + e.getMessage(), e);
-        }
+    /**
+     * This rank gives up a device call before starting its part of the node's ring: its neighbours
+     * learn at once instead of at their timeout (see {@link CudaRingMember#refuse}).
+     */
+    void refuseRing(long bytes) {
+        ring.refuse(bytes, swap);
     }
 
     StagingCopies staging() {
@@ -187,9 +204,14 @@ final class DeviceNode implements NeighbourExchange, AutoCloseable {
         return ring.device();
     }
 
-    /** IPC mappings opened so far by this rank (for tests: must not grow for a buffer already seen). */
+    /** IPC mappings opened so far by this rank: the neighbour's slots once, its buffer once per direct call sent. */
     long ipcOpens() {
-        return ring.mappings().opens();
+        return ring.mappings().opens() + ring.userMappingOpens();
+    }
+
+    /** True while this rank maps a neighbour's buffer: never between calls that succeeded. */
+    boolean holdsUserMapping() {
+        return ring.holdsUserMapping();
     }
 
     /**

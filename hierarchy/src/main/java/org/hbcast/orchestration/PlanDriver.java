@@ -103,6 +103,7 @@ final class PlanDriver {
             DeviceNode device)
             throws MPIException {
         Stage stalled;
+        boolean ringStarted = false;
         try {
             loop.clear();
             boolean flat = plan.algorithm() == Algorithm.KNOMIAL;
@@ -129,6 +130,8 @@ final class PlanDriver {
             if (!flat && layout.nodeSize(myNode) > 1) {
                 boolean fed = leader && rank != root;
                 int first = layout.positionOf(leaders[myNode]);
+                // Set before the start: a failure inside it has already told the ring neighbours.
+                ringStarted = true;
                 Stage node = deviceData != null
                         ? device.startRing(deviceData, bytes, chunk, first, fed)
                         : startHostNode(plan, hostData, bytes, chunk, first, leader, fed);
@@ -136,6 +139,11 @@ final class PlanDriver {
             }
             stalled = loop.run();
         } catch (RuntimeException e) {
+            if (deviceData != null && !ringStarted && plan.algorithm() != Algorithm.KNOMIAL) {
+                // Failed before its part of the node's ring (its staging memory, say): its neighbours
+                // would otherwise wait for it until the timeout, or in the descriptor swap.
+                device.refuseRing(bytes);
+            }
             MPIException failure =
                     new MPIException("hbcast bcast on rank " + rank + ": " + e.getMessage() + nodeRanks());
             failure.initCause(e);

@@ -1,6 +1,8 @@
 package org.hbcast.transport.cuda;
 
 import java.io.IOException;
+import org.hbcast.device.CudaCalls;
+import org.hbcast.device.CudaException;
 import org.hbcast.device.CudaStream;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.engine.ChunkSender;
@@ -15,16 +17,27 @@ import org.hbcast.transport.shm.ShmOutbox;
  * {@link ShmOutbox} whose host slots stay unused) carries TAIL, HEAD and ABORT. A copy is started
  * when {@code issued - HEAD < S}; an event is recorded after it; {@link #poll()} publishes TAIL (and
  * the chunk's length) only once that event has completed, so the receiver never sees a chunk whose
- * bytes are still in flight. No allocation after construction.
+ * bytes are still in flight. No allocation per chunk.
+ *
+ * <p>The right neighbour's buffer is mapped for one call only: its owner may free it as soon as its
+ * call returns, and CUDA leaves freeing memory that another process maps undefined. The mapping is
+ * closed once the call's last copy has completed and before its last chunk is published, so the
+ * owner, which returns only after seeing that chunk, never frees it mapped. (Caching mappings across
+ * calls would need the owner to guarantee the buffer's life, which a user's buffer does not.)
  */
 public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<DeviceBuffer>, AutoCloseable {
     private final ShmOutbox control;
     private final long peerSlotsAddress;
     private final int[] lengths;
+    private final CudaCalls calls;
     private LinkMode mode = LinkMode.SLOTS;
     private long peerBufferAddress;
     private long peerBufferBytes;
     private long directOffset;
+    private long directBytes;
+    private long directPosted;
+    private boolean peerMapped;
+    private long userMappings;
     private long issued;
     private long knownHead;
 
@@ -39,6 +52,7 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
         this.control = control;
         this.peerSlotsAddress = peerSlotsAddress;
         this.lengths = new int[slots.slotCount()];
+        this.calls = stream.calls();
         this.issued = control.posted();
         this.knownHead = control.head();
     }
@@ -50,16 +64,33 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
     }
 
     /**
-     * The next broadcast goes straight into the right neighbour's buffer, which this process sees at
-     * {@code peerAddress} ({@link IpcHandleCache#map}) and which holds {@code peerBytes}. Chunks land
-     * at consecutive offsets from 0. Only between broadcasts.
+     * The next broadcast, of {@code callBytes}, goes straight into the right neighbour's buffer, whose
+     * descriptor is at {@code offset} of {@code record}: maps it now ({@code cudaIpcOpenMemHandle}),
+     * for this call only. Chunks land at consecutive offsets from 0. Only between broadcasts.
      */
-    public void bindDirect(final long peerAddress, final long peerBytes) {
+    public void bindDirect(final byte[] record, final int offset, final long callBytes) {
         requireSettled();
+        final long peerBytes = IpcDescriptor.bytesAt(record, offset);
+        if (callBytes < 1 || callBytes > peerBytes) {
+            throw new IllegalArgumentException(
+                    "node rank " + peerRank() + "'s buffer holds " + peerBytes + " bytes, the call moves " + callBytes);
+        }
+        try {
+            // Read in place: mapping the buffer allocates nothing per call.
+            peerBufferAddress = calls.ipcOpen(stream.device(), record, offset + IpcDescriptor.HANDLE_OFFSET);
+        } catch (final CudaException ex) {
+            throw new CudaException(
+                    "cudaIpcOpenMemHandle(" + IpcDescriptor.decode(record, offset) + " of node rank " + peerRank()
+                            + ")",
+                    ex.error());
+        }
+        peerMapped = true;
+        userMappings++;
         mode = LinkMode.DIRECT;
-        peerBufferAddress = peerAddress;
         peerBufferBytes = peerBytes;
         directOffset = 0;
+        directBytes = callBytes;
+        directPosted = 0;
     }
 
     /** The mode of the current broadcast. */
@@ -106,7 +137,16 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
         int published = 0;
         long tail = control.posted();
         while (tail < issued && events.isComplete(tail)) {
-            control.post(lengths[(int) (tail % lengths.length)]);
+            final int length = lengths[(int) (tail % lengths.length)];
+            if (mode == LinkMode.DIRECT) {
+                directPosted += length;
+                if (directPosted == directBytes) {
+                    // Every copy of the call has completed (this event follows them on the stream); the
+                    // owner may free its buffer once it sees this chunk, so the mapping goes first.
+                    unmapPeer();
+                }
+            }
+            control.post(length);
             tail++;
             published++;
         }
@@ -123,15 +163,42 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
         return control.posted();
     }
 
-    /** Waits for copies in flight, destroys the events and unmaps the control block. */
+    /** IPC mappings of the right neighbour's buffers opened so far: one per direct call. */
+    public long userMappings() {
+        return userMappings;
+    }
+
+    /** True while the right neighbour's buffer is mapped (during a direct call, or after one that failed). */
+    public boolean holdsUserMapping() {
+        return peerMapped;
+    }
+
+    /** A failed call unmaps the right neighbour's buffer at once: its owner is about to return too. */
+    @Override
+    protected void afterAbort() {
+        if (peerMapped) {
+            unmapPeer();
+        }
+    }
+
+    private void unmapPeer() {
+        peerMapped = false;
+        calls.ipcClose(stream.device(), peerBufferAddress);
+    }
+
+    /** Waits for copies in flight, unmaps a neighbour's buffer still mapped, destroys the events and unmaps the control block. */
     @Override
     public void close() throws IOException {
-        try {
-            stream.synchronize();
-            events.close();
-        } finally {
-            control.close();
-        }
+        final Closer closer = new Closer();
+        closer.run(stream::synchronize);
+        closer.run(() -> {
+            if (peerMapped) {
+                unmapPeer();
+            }
+        });
+        closer.run(events::close);
+        closer.run(control::close);
+        closer.rethrow();
     }
 
     @Override

@@ -1,12 +1,9 @@
 package org.hbcast.transport.cuda;
 
-import jcuda.runtime.JCuda;
-import jcuda.runtime.cudaError;
-import jcuda.runtime.cudaMemcpyKind;
+import org.hbcast.device.CudaCalls;
 import org.hbcast.device.CudaException;
 import org.hbcast.device.CudaStream;
 import org.hbcast.device.DeviceBuffer;
-import org.hbcast.device.DevicePointer;
 import org.hbcast.engine.RingLink;
 
 /**
@@ -19,8 +16,7 @@ abstract class CudaLinkEnd implements RingLink {
     protected final CudaStream stream;
     protected final EventRing events;
     private final RingLink control;
-    private final DevicePointer source = new DevicePointer();
-    private final DevicePointer target = new DevicePointer();
+    private final CudaCalls calls;
 
     CudaLinkEnd(final RingLink control, final int controlSlots, final DeviceSlots slots, final CudaStream stream) {
         if (controlSlots != slots.slotCount()) {
@@ -30,18 +26,18 @@ abstract class CudaLinkEnd implements RingLink {
         this.control = control;
         this.slots = slots;
         this.stream = stream;
-        this.events = new EventRing(stream.device(), slots.slotCount());
+        this.calls = stream.calls();
+        this.events = new EventRing(calls, stream.device(), slots.slotCount());
     }
 
     /** Queues a copy of {@code length} bytes from device address {@code from} to {@code to} on the stream. */
     protected final void copy(final long to, final long from, final int length, final String what) {
-        source.moveTo(from);
-        target.moveTo(to);
-        final int rc =
-                JCuda.cudaMemcpyAsync(target, source, length, cudaMemcpyKind.cudaMemcpyDeviceToDevice, stream.stream());
-        if (rc != cudaError.cudaSuccess) {
+        try {
+            calls.copyAsync(to, from, length, CudaCalls.CopyKind.DEVICE_TO_DEVICE, stream.handle());
+        } catch (final CudaException ex) {
             // Built only on failure: a chunk's copy must not allocate.
-            throw new CudaException(what + " (node rank " + localRank() + ", peer node rank " + peerRank() + ")", rc);
+            throw new CudaException(
+                    what + " (node rank " + localRank() + ", peer node rank " + peerRank() + ")", ex.error());
         }
     }
 
@@ -88,8 +84,27 @@ abstract class CudaLinkEnd implements RingLink {
         return control.abortOrigin();
     }
 
+    /**
+     * Sets the abort word, then waits for this rank's copies in flight: the call is about to fail and
+     * return, and a copy landing later would write into (or read from) memory its owner may already
+     * have reused or freed. A CUDA error met while waiting is dropped: the call reports the first
+     * failure, and a sticky error shows again at close.
+     */
     @Override
     public final void abort(final int originRank) {
         control.abort(originRank);
+        try {
+            stream.synchronize();
+        } catch (final RuntimeException alreadyFailing) {
+            // The failure being reported is the first one; this is its echo (and the stream is dead).
+        }
+        try {
+            afterAbort();
+        } catch (final RuntimeException alreadyFailing) {
+            // As above: a sticky error shows again at close.
+        }
     }
+
+    /** What an end releases once its copies in flight have completed after an abort. */
+    protected void afterAbort() {}
 }

@@ -2,10 +2,13 @@ package org.hbcast.transport.cuda;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.hbcast.device.CudaCalls;
 import org.hbcast.device.CudaStream;
 import org.hbcast.device.DeviceBuffer;
+import org.hbcast.device.JCudaCalls;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.engine.RingRole;
+import org.hbcast.stage.StageException;
 import org.hbcast.transport.shm.LinkLayout;
 import org.hbcast.transport.shm.ShmInbox;
 import org.hbcast.transport.shm.ShmOutbox;
@@ -26,8 +29,8 @@ import org.hbcast.transport.shm.ShmOutbox;
  * }</pre>
  */
 public final class CudaRingMember implements AutoCloseable {
-    /** IPC mappings kept per peer: a few user buffers used in turn stay mapped. */
-    public static final int MAPPINGS_PER_PEER = 8;
+    /** IPC mappings kept per peer: the ring maps only its neighbour's slots; users' buffers are mapped per call. */
+    public static final int MAPPINGS_PER_PEER = 1;
     /**
      * From this size on a call copies buffer to buffer ({@link LinkMode#DIRECT}): the descriptor swap
      * and, the first time, the mapping cost less than a second copy of every chunk. Below it, chunks go
@@ -65,7 +68,7 @@ public final class CudaRingMember implements AutoCloseable {
         this.control = control;
         this.slotMemory = slotMemory;
         this.stream = stream;
-        this.mappings = new IpcHandleCache(device, MAPPINGS_PER_PEER);
+        this.mappings = new IpcHandleCache(stream.calls(), device, MAPPINGS_PER_PEER);
     }
 
     /**
@@ -80,6 +83,19 @@ public final class CudaRingMember implements AutoCloseable {
             final int slotCount,
             final int maxChunkBytes)
             throws IOException {
+        return create(JCudaCalls.INSTANCE, directory, position, ringSize, device, slotCount, maxChunkBytes);
+    }
+
+    /** As {@link #create(Path, int, int, int, int, int)}, with every CUDA call made through {@code calls}. */
+    public static CudaRingMember create(
+            final CudaCalls calls,
+            final Path directory,
+            final int position,
+            final int ringSize,
+            final int device,
+            final int slotCount,
+            final int maxChunkBytes)
+            throws IOException {
         if (ringSize < 1 || position < 0 || position >= ringSize) {
             throw new IllegalArgumentException("position " + position + " outside ring of " + ringSize);
         }
@@ -87,8 +103,9 @@ public final class CudaRingMember implements AutoCloseable {
         final ShmInbox control = ShmInbox.create(directory, position, slotCount, LinkLayout.SLOT_ALIGNMENT);
         DeviceBuffer slotMemory = null;
         try {
-            slotMemory = DeviceBuffer.allocate(slots.totalBytes(), device);
-            return new CudaRingMember(position, ringSize, device, slots, control, slotMemory, new CudaStream(device));
+            slotMemory = DeviceBuffer.allocate(slots.totalBytes(), device, calls);
+            return new CudaRingMember(
+                    position, ringSize, device, slots, control, slotMemory, new CudaStream(calls, device));
         } catch (final RuntimeException ex) {
             if (slotMemory != null) {
                 slotMemory.close();
@@ -159,13 +176,70 @@ public final class CudaRingMember implements AutoCloseable {
             final NeighbourExchange wire) {
         final RingRole role = role(first);
         if (bytes >= DIRECT_MIN_BYTES && ringSize > 1) {
-            IpcDescriptor.encode(buffer, myDescriptor, 0);
-            wire.swap(myDescriptor, rightDescriptor);
-            bindDirect(buffer, role.sends(), rightDescriptor, 0);
+            startDirect(buffer, bytes, role, wire);
         } else {
             bindSlots(buffer);
         }
         return fed ? pipeline.resetFed(buffer, bytes, chunkBytes) : pipeline.reset(role, buffer, bytes, chunkBytes);
+    }
+
+    /**
+     * The per-call part of a buffer-to-buffer call, where any rank may fail before its neighbours'
+     * progress loops run: a rank that cannot describe its buffer still joins the swap with a refusal,
+     * so its left neighbour is not left waiting for a descriptor, and any failure here sets the abort
+     * word of both links, so the neighbours' loops end at once instead of at their timeout.
+     */
+    private void startDirect(
+            final DeviceBuffer buffer, final long bytes, final RingRole role, final NeighbourExchange wire) {
+        RuntimeException failure = null;
+        try {
+            IpcDescriptor.encode(buffer, myDescriptor, 0);
+        } catch (final RuntimeException ex) {
+            failure = ex;
+            IpcDescriptor.encodeRefusal(myDescriptor, 0);
+        }
+        try {
+            wire.swap(myDescriptor, rightDescriptor);
+            if (failure != null) {
+                throw failure;
+            }
+            if (IpcDescriptor.isRefusal(rightDescriptor, 0)) {
+                throw new StageException("node rank " + rightRank() + " (right neighbour) could not take part in"
+                        + " this call (see its error); node rank " + position + " gives up too");
+            }
+            bindDirect(buffer, bytes, role.sends(), rightDescriptor, 0);
+        } catch (final RuntimeException ex) {
+            abortLinks();
+            throw ex;
+        }
+    }
+
+    /**
+     * This rank gives up a call it has not started (e.g. its staging memory could not be allocated):
+     * it still joins a buffer-to-buffer call's descriptor swap, with a refusal, and sets the abort word
+     * of both links, so that no neighbour waits for it until the timeout. Failures of the swap itself
+     * are dropped: the caller reports its own.
+     */
+    public void refuse(final long bytes, final NeighbourExchange wire) {
+        if (ringSize == 1) {
+            return;
+        }
+        if (bytes >= DIRECT_MIN_BYTES) {
+            IpcDescriptor.encodeRefusal(myDescriptor, 0);
+            try {
+                wire.swap(myDescriptor, rightDescriptor);
+            } catch (final RuntimeException alreadyFailing) {
+                // The caller's failure is the one to report.
+            }
+        }
+        abortLinks();
+    }
+
+    private void abortLinks() {
+        if (sender != null) {
+            sender.abort(position);
+            receiver.abort(position);
+        }
     }
 
     /** The next broadcast goes through the slots; {@code buffer} is this rank's. */
@@ -177,20 +251,31 @@ public final class CudaRingMember implements AutoCloseable {
     }
 
     /**
-     * The next broadcast goes straight from buffer to buffer: {@code buffer} is this rank's, the right
-     * neighbour's is described at {@code offset} of {@code rightDescriptor} (mapped now unless cached).
-     * {@code sends} says whether this rank sends in this broadcast (a LAST rank needs no mapping).
+     * The next broadcast, of {@code bytes}, goes straight from buffer to buffer: {@code buffer} is
+     * this rank's, the right neighbour's is described at {@code offset} of {@code rightDescriptor}
+     * (mapped for this call). {@code sends} says whether this rank sends in this broadcast (a LAST
+     * rank needs no mapping).
      */
     private void bindDirect(
-            final DeviceBuffer buffer, final boolean sends, final byte[] rightDescriptor, final int offset) {
+            final DeviceBuffer buffer,
+            final long bytes,
+            final boolean sends,
+            final byte[] rightDescriptor,
+            final int offset) {
         if (sender == null) {
             return;
         }
         if (sends) {
-            final long peerBytes = IpcDescriptor.bytesAt(rightDescriptor, offset);
-            sender.bindDirect(mappings.map(rightRank(), rightDescriptor, offset), peerBytes);
+            sender.bindDirect(rightDescriptor, offset, bytes);
+        } else {
+            sender.bindSlots();
         }
         receiver.bindDirect(buffer);
+    }
+
+    /** The mode the sending link is in (slots before the first call and in a ring of one). */
+    public LinkMode senderMode() {
+        return sender == null ? LinkMode.SLOTS : sender.mode();
     }
 
     /** The pipeline over this rank's links (alone in a ring of one). Only after {@link #connect}. */
@@ -203,9 +288,19 @@ public final class CudaRingMember implements AutoCloseable {
         return RingRole.of(ringSize, position, start);
     }
 
-    /** The IPC mappings of peers' memory this rank holds. */
+    /** The IPC mappings of the ring's own memory (the right neighbour's slots) this rank holds. */
     public IpcHandleCache mappings() {
         return mappings;
+    }
+
+    /** IPC mappings of the right neighbour's buffers opened so far: one per direct call this rank sent in. */
+    public long userMappingOpens() {
+        return sender == null ? 0 : sender.userMappings();
+    }
+
+    /** True while this rank maps a neighbour's buffer: never between calls that succeeded. */
+    public boolean holdsUserMapping() {
+        return sender != null && sender.holdsUserMapping();
     }
 
     /** Largest chunk the links carry. */
@@ -216,6 +311,11 @@ public final class CudaRingMember implements AutoCloseable {
     /** The CUDA device of this rank. */
     public int device() {
         return device;
+    }
+
+    /** This rank's node rank. */
+    public int position() {
+        return position;
     }
 
     /** Node rank of the left neighbour. */

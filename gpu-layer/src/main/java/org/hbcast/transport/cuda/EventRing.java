@@ -1,9 +1,6 @@
 package org.hbcast.transport.cuda;
 
-import jcuda.runtime.JCuda;
-import jcuda.runtime.cudaError;
-import jcuda.runtime.cudaEvent_t;
-import org.hbcast.device.CudaContext;
+import org.hbcast.device.CudaCalls;
 import org.hbcast.device.CudaException;
 import org.hbcast.device.CudaStream;
 
@@ -14,48 +11,42 @@ import org.hbcast.device.CudaStream;
  * again only after its previous use was seen complete.
  */
 public final class EventRing implements AutoCloseable {
-    private final int device;
-    private final cudaEvent_t[] events;
+    private final CudaCalls calls;
+    private final long[] events;
+    private int created;
     private boolean closed;
 
-    /** Creates {@code count} events on {@code device}. */
-    public EventRing(final int device, final int count) {
+    /** Creates {@code count} events on {@code device} through {@code calls}. */
+    public EventRing(final CudaCalls calls, final int device, final int count) {
         if (count < 1) {
             throw new IllegalArgumentException("event count must be positive: " + count);
         }
-        this.device = device;
-        CudaContext.use(device);
-        events = new cudaEvent_t[count];
-        for (int i = 0; i < count; i++) {
-            final cudaEvent_t event = new cudaEvent_t();
-            final int rc = JCuda.cudaEventCreateWithFlags(event, JCuda.cudaEventDisableTiming);
-            if (rc != 0) {
-                // The events made so far would leak: destroy them, reporting the creation's failure first.
-                final CudaException failure = new CudaException("cudaEventCreateWithFlags", rc);
-                try {
-                    close();
-                } catch (final RuntimeException ex) {
-                    failure.addSuppressed(ex);
-                }
-                throw failure;
+        this.calls = calls;
+        events = new long[count];
+        try {
+            while (created < count) {
+                events[created] = calls.eventCreate(device);
+                created++;
             }
-            events[i] = event;
+        } catch (final CudaException failure) {
+            // The events made so far would leak: destroy them, reporting the creation's failure first.
+            try {
+                close();
+            } catch (final RuntimeException ex) {
+                failure.addSuppressed(ex);
+            }
+            throw failure;
         }
     }
 
     /** Records the event of {@code sequence} after everything queued on {@code stream} so far. */
     public void record(final long sequence, final CudaStream stream) {
-        CudaException.check(JCuda.cudaEventRecord(events[index(sequence)], stream.stream()), "cudaEventRecord");
+        calls.eventRecord(events[index(sequence)], stream.handle());
     }
 
-    /** True when the event of {@code sequence} has completed; never blocks. */
+    /** True when the event of {@code sequence} has completed; never blocks; throws when its copies failed. */
     public boolean isComplete(final long sequence) {
-        final int rc = JCuda.cudaEventQuery(events[index(sequence)]);
-        if (rc == cudaError.cudaErrorNotReady) {
-            return false;
-        }
-        CudaException.check(rc, "cudaEventQuery (an asynchronous copy failed)");
-        return true;
+        return calls.eventQuery(events[index(sequence)]);
     }
 
     /** Number of events. */
@@ -67,22 +58,20 @@ public final class EventRing implements AutoCloseable {
         return (int) (sequence % events.length);
     }
 
-    /** Destroys the events (after waiting for each). Idempotent. */
-    @Override
     /**
      * Waits for every recorded event and destroys them all, even when one step fails; then throws the
      * first failure (later ones suppressed in it), so a sticky CUDA error is not lost at close.
+     * Idempotent.
      */
+    @Override
     public void close() {
         if (!closed) {
             closed = true;
-            CudaContext.use(device);
             final Closer closer = new Closer();
-            for (final cudaEvent_t event : events) {
-                if (event != null) {
-                    closer.run(() -> CudaException.check(JCuda.cudaEventSynchronize(event), "cudaEventSynchronize"));
-                    closer.run(() -> CudaException.check(JCuda.cudaEventDestroy(event), "cudaEventDestroy"));
-                }
+            for (int i = 0; i < created; i++) {
+                final long event = events[i];
+                closer.run(() -> calls.eventSynchronize(event));
+                closer.run(() -> calls.eventDestroy(event));
             }
             closer.rethrowUnchecked();
         }

@@ -32,6 +32,9 @@ public record IpcDescriptor(AllocationId id, byte[] handle) {
     private static final int BYTES_OFFSET = 16;
     private static final long PID = ProcessHandle.current().pid();
 
+    /** Where the IPC handle starts in an encoded descriptor. */
+    public static final int HANDLE_OFFSET = 32;
+
     /** Size of an encoded descriptor. */
     public static final int BYTES = 32 + IpcHandles.HANDLE_BYTES;
 
@@ -62,7 +65,20 @@ public record IpcDescriptor(AllocationId id, byte[] handle) {
         LONGS.set(target, offset + 8, buffer.address());
         LONGS.set(target, offset + BYTES_OFFSET, buffer.bytes());
         LONGS.set(target, offset + 24, buffer.generation());
-        System.arraycopy(handle, 0, target, offset + 32, handle.length);
+        System.arraycopy(handle, 0, target, offset + HANDLE_OFFSET, handle.length);
+    }
+
+    /**
+     * Writes, in place of a descriptor, the mark of a rank that cannot take part in the call (pid 0,
+     * which no process has): its neighbour, which is waiting for the descriptor, fails at once too.
+     */
+    public static void encodeRefusal(final byte[] target, final int offset) {
+        Arrays.fill(target, offset, offset + BYTES, (byte) 0);
+    }
+
+    /** True when the record at {@code offset} is a refusal ({@link #encodeRefusal}). */
+    public static boolean isRefusal(final byte[] record, final int offset) {
+        return (long) LONGS.get(record, offset) == 0;
     }
 
     /** The descriptor of {@code buffer} (makes its IPC handle if it has none yet). */

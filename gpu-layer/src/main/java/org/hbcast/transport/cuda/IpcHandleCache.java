@@ -3,26 +3,26 @@ package org.hbcast.transport.cuda;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import jcuda.runtime.JCuda;
 import org.hbcast.device.AllocationId;
-import org.hbcast.device.CudaContext;
+import org.hbcast.device.CudaCalls;
 import org.hbcast.device.CudaException;
-import org.hbcast.device.DevicePointer;
-import org.hbcast.device.IpcHandles;
 
 /**
- * The IPC mappings this process holds of its peers' device memory, opened once per allocation.
+ * The IPC mappings this process holds of memory its peers guarantee alive while it is mapped: the
+ * ring's slots, freed only after the node's two-phase close. Users' buffers are not cached here
+ * (their owners may free them as soon as a call returns): {@link CudaIpcSender} maps those per call.
  *
- * <p>{@code cudaIpcOpenMemHandle} is slow (it maps memory into this process, milliseconds), while the
- * ring learns its neighbour's buffer anew on every broadcast. So mappings are kept, keyed by the
- * peer's {@link AllocationId} (process, address, size and generation): a broadcast into the same
- * allocation finds its mapping without a CUDA call and without allocating. A new generation at an
- * address already mapped means the old allocation was freed: its mapping is closed first. Each peer
- * keeps at most {@code perPeer} mappings, the least recently used going first.
+ * <p>{@code cudaIpcOpenMemHandle} is slow (it maps memory into this process, milliseconds), so
+ * mappings are kept, keyed by the peer's {@link AllocationId} (process, address, size and
+ * generation): asking again for the same allocation finds its mapping without a CUDA call and
+ * without allocating. A new generation at an address already mapped means the old allocation was
+ * freed: its mapping is closed first. Each peer keeps at most {@code perPeer} mappings, the least
+ * recently used going first.
  *
  * <p>Not thread-safe; one per ring member.
  */
 public final class IpcHandleCache implements AutoCloseable {
+    private final CudaCalls calls;
     private final int device;
     private final int perPeer;
     private final List<Entry> entries = new ArrayList<>();
@@ -33,10 +33,11 @@ public final class IpcHandleCache implements AutoCloseable {
      * A cache whose mappings are opened on {@code device} (this rank's device), keeping up to
      * {@code perPeer} mappings per peer.
      */
-    public IpcHandleCache(final int device, final int perPeer) {
+    public IpcHandleCache(final CudaCalls calls, final int device, final int perPeer) {
         if (perPeer < 1) {
             throw new IllegalArgumentException("perPeer must be at least 1: " + perPeer);
         }
+        this.calls = calls;
         this.device = device;
         this.perPeer = perPeer;
     }
@@ -52,7 +53,7 @@ public final class IpcHandleCache implements AutoCloseable {
             final Entry entry = entries.get(i);
             if (entry.peer == peer && entry.matches(record, offset)) {
                 entry.lastUse = clock;
-                return entry.mapped.address();
+                return entry.mapped;
             }
         }
         return open(peer, IpcDescriptor.decode(record, offset));
@@ -81,19 +82,19 @@ public final class IpcHandleCache implements AutoCloseable {
             entries.remove(oldest);
             closeEntry(oldest);
         }
-        CudaContext.use(device);
-        final DevicePointer mapped = new DevicePointer();
-        CudaException.check(
-                JCuda.cudaIpcOpenMemHandle(
-                        mapped, IpcHandles.handleOf(descriptor.handle()), JCuda.cudaIpcMemLazyEnablePeerAccess),
-                "cudaIpcOpenMemHandle(" + descriptor + " of node rank " + peer + ")");
+        final long mapped;
+        try {
+            mapped = calls.ipcOpen(device, descriptor.handle(), 0);
+        } catch (final CudaException ex) {
+            throw new CudaException("cudaIpcOpenMemHandle(" + descriptor + " of node rank " + peer + ")", ex.error());
+        }
         opens++;
         final byte[] key = new byte[IpcDescriptor.BYTES];
         descriptor.encode(key, 0);
         final Entry entry = new Entry(peer, id, key, mapped);
         entry.lastUse = clock;
         entries.add(entry);
-        return mapped.address();
+        return mapped;
     }
 
     /** How many times a handle has been opened: grows only for allocations not seen before. */
@@ -107,8 +108,11 @@ public final class IpcHandleCache implements AutoCloseable {
     }
 
     private void closeEntry(final Entry entry) {
-        CudaContext.use(device);
-        CudaException.check(JCuda.cudaIpcCloseMemHandle(entry.mapped), "cudaIpcCloseMemHandle(" + entry.id + ")");
+        try {
+            calls.ipcClose(device, entry.mapped);
+        } catch (final CudaException ex) {
+            throw new CudaException("cudaIpcCloseMemHandle(" + entry.id + ")", ex.error());
+        }
     }
 
     /** Closes every mapping. Tries them all; throws the first failure. */
@@ -132,10 +136,10 @@ public final class IpcHandleCache implements AutoCloseable {
         final int peer;
         final AllocationId id;
         final byte[] key;
-        final DevicePointer mapped;
+        final long mapped;
         long lastUse;
 
-        Entry(final int peer, final AllocationId id, final byte[] key, final DevicePointer mapped) {
+        Entry(final int peer, final AllocationId id, final byte[] key, final long mapped) {
             this.peer = peer;
             this.id = id;
             this.key = key;

@@ -1,11 +1,9 @@
 package org.hbcast.transport.cuda;
 
-import jcuda.runtime.JCuda;
-import jcuda.runtime.cudaMemcpyKind;
-import org.hbcast.device.CudaException;
+import org.hbcast.device.CudaCalls;
 import org.hbcast.device.CudaStream;
 import org.hbcast.device.DeviceBuffer;
-import org.hbcast.device.DevicePointer;
+import org.hbcast.device.JCudaCalls;
 import org.hbcast.stage.Chunks;
 import org.hbcast.stage.Stage;
 
@@ -20,8 +18,7 @@ import org.hbcast.stage.Stage;
 public final class StagingCopies implements Stage, AutoCloseable {
     private final CudaStream stream;
     private final EventRing events;
-    private final DevicePointer device = new DevicePointer();
-    private final DevicePointer host = new DevicePointer();
+    private final CudaCalls calls;
     private boolean toHost;
     private DeviceBuffer deviceBuffer;
     private long hostAddress;
@@ -36,8 +33,19 @@ public final class StagingCopies implements Stage, AutoCloseable {
 
     /** Copies on a new stream of {@code deviceId}, at most {@code window} in flight. */
     public StagingCopies(final int deviceId, final int window) {
-        this.stream = new CudaStream(deviceId);
-        this.events = new EventRing(deviceId, window);
+        this(JCudaCalls.INSTANCE, deviceId, window);
+    }
+
+    /** As {@link #StagingCopies(int, int)}, through {@code calls}. */
+    public StagingCopies(final CudaCalls calls, final int deviceId, final int window) {
+        this.calls = calls;
+        this.stream = new CudaStream(calls, deviceId);
+        try {
+            this.events = new EventRing(calls, deviceId, window);
+        } catch (final RuntimeException ex) {
+            stream.close();
+            throw ex;
+        }
     }
 
     /**
@@ -100,18 +108,12 @@ public final class StagingCopies implements Stage, AutoCloseable {
             final int chunk = (int) (issued - base);
             final long offset = Chunks.offset(chunk, chunkBytes);
             final long length = Chunks.length(chunk, chunkBytes, totalBytes);
-            device.moveTo(deviceBuffer.address() + offset);
-            host.moveTo(hostAddress + offset);
+            final long device = deviceBuffer.address() + offset;
+            final long host = hostAddress + offset;
             if (toHost) {
-                CudaException.check(
-                        JCuda.cudaMemcpyAsync(
-                                host, device, length, cudaMemcpyKind.cudaMemcpyDeviceToHost, stream.stream()),
-                        "cudaMemcpyAsync device to pinned host");
+                calls.copyAsync(host, device, length, CudaCalls.CopyKind.DEVICE_TO_HOST, stream.handle());
             } else {
-                CudaException.check(
-                        JCuda.cudaMemcpyAsync(
-                                device, host, length, cudaMemcpyKind.cudaMemcpyHostToDevice, stream.stream()),
-                        "cudaMemcpyAsync pinned host to device");
+                calls.copyAsync(device, host, length, CudaCalls.CopyKind.HOST_TO_DEVICE, stream.handle());
             }
             events.record(issued, stream);
             issued++;

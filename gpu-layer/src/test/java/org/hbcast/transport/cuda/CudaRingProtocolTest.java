@@ -1,0 +1,279 @@
+package org.hbcast.transport.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.Random;
+import org.hbcast.device.CudaException;
+import org.hbcast.device.DeviceBuffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CUDA IPC ring's protocol against {@link FakeCuda}, whose copies land late and out of order:
+ * every byte arrives, in both modes and across the switch between them, no slot is overwritten
+ * before its reader has read it (the fake's hazard check), and failures end every rank's call.
+ *
+ * <p>These tests fail when the protocol is wrong. Besides the lying-events test below, each of these
+ * deliberate breaks was tried (2026-11-25) and caught: the sender publishing a chunk before its
+ * copy's event completed (hazard "ran before the earlier copy it conflicts with" in slot mode; a copy
+ * through a mapping already closed in direct mode), the receiver handing a slot back before the
+ * copies reading it completed (hazard "overwrote bytes the earlier copy has still to read"), and a
+ * rank throwing before the descriptor swap instead of joining it with a refusal ("a rank waited in
+ * the descriptor swap for a neighbour that never joined it").
+ */
+class CudaRingProtocolTest {
+    private static final int CHUNK = 64 * 1024;
+    private static final int SLOTS = 4;
+
+    @Test
+    void slotModeDeliversEveryByteFromEveryRootWhateverTheOrderCopiesLandIn() throws Exception {
+        for (int seed = 1; seed <= 8; seed++) {
+            try (FakeRing ring = new FakeRing(new FakeCuda(seed), 3, SLOTS, CHUNK)) {
+                final long bytes = CudaRingMember.DIRECT_MIN_BYTES - 1;
+                final DeviceBuffer[] buffers = ring.buffers(bytes);
+                for (int root = 0; root < 3; root++) {
+                    broadcastAndCheck(ring, root, buffers, bytes, seed * 31L + root);
+                }
+                assertEquals(0, ring.cuda.ipcOpens() - slotMappings(3), "slot mode maps no user buffer");
+                ring.free(buffers);
+                assertEquals("[]", ring.cuda.violations().toString());
+            }
+        }
+    }
+
+    @Test
+    void directModeFromOneMebibyteWritesStraightIntoTheNeighboursBuffer() throws Exception {
+        for (int seed = 1; seed <= 8; seed++) {
+            try (FakeRing ring = new FakeRing(new FakeCuda(seed), 4, SLOTS, CHUNK)) {
+                final long bytes = 3 * CudaRingMember.DIRECT_MIN_BYTES + 17;
+                final DeviceBuffer[] buffers = ring.buffers(bytes);
+                for (int root = 0; root < 4; root++) {
+                    broadcastAndCheck(ring, root, buffers, bytes, seed * 17L + root);
+                }
+                assertEquals(slotMappings(4) + 4 * 3, ring.cuda.ipcOpens(), "each call maps once per sending rank");
+                ring.free(buffers);
+                assertEquals("[]", ring.cuda.violations().toString());
+            }
+        }
+    }
+
+    @Test
+    void theModeSwitchesEitherSideOfOneMebibyteOnTheSameLinks() throws Exception {
+        final long[] sizes = {
+            CudaRingMember.DIRECT_MIN_BYTES,
+            17,
+            CudaRingMember.DIRECT_MIN_BYTES - 1,
+            2 * CudaRingMember.DIRECT_MIN_BYTES,
+            1,
+            CudaRingMember.DIRECT_MIN_BYTES + 1,
+            CHUNK,
+            CudaRingMember.DIRECT_MIN_BYTES
+        };
+        try (FakeRing ring = new FakeRing(new FakeCuda(7), 3, SLOTS, CHUNK)) {
+            final DeviceBuffer[] buffers = ring.buffers(2 * CudaRingMember.DIRECT_MIN_BYTES);
+            for (int i = 0; i < sizes.length; i++) {
+                broadcastAndCheck(ring, i % 3, buffers, sizes[i], i);
+                final LinkMode expected =
+                        sizes[i] >= CudaRingMember.DIRECT_MIN_BYTES ? LinkMode.DIRECT : LinkMode.SLOTS;
+                assertEquals(expected, ring.members[i % 3].senderMode(), "mode of " + sizes[i] + " bytes");
+            }
+            closeAll(buffers);
+        }
+    }
+
+    @Test
+    void usersBuffersAreMappedForOneCallOnlySoTheirOwnersMayFreeThemOnReturn() throws Exception {
+        try (FakeRing ring = new FakeRing(new FakeCuda(11), 3, SLOTS, CHUNK)) {
+            final long bytes = CudaRingMember.DIRECT_MIN_BYTES + 100;
+            final int slotsMapped = ring.cuda.openMappings();
+            for (int call = 0; call < 6; call++) {
+                // A fresh set of buffers every call, freed as soon as the call has returned everywhere.
+                final DeviceBuffer[] buffers = ring.buffers(bytes);
+                broadcastAndCheck(ring, call % 3, buffers, bytes, call);
+                assertEquals(slotsMapped, ring.cuda.openMappings(), "call " + call + ": only the slots stay mapped");
+                for (final CudaRingMember member : ring.members) {
+                    assertFalse(member.holdsUserMapping(), "call " + call + ": rank still maps a user buffer");
+                }
+                ring.free(buffers);
+                assertEquals("[]", ring.cuda.violations().toString(), "call " + call + ": freed while mapped");
+            }
+            long userOpens = 0;
+            for (final CudaRingMember member : ring.members) {
+                userOpens += member.userMappingOpens();
+            }
+            assertEquals(6 * 2, userOpens, "each call maps once per sending rank (two of three)");
+        }
+    }
+
+    @Test
+    void aRankThatCannotDescribeItsBufferFailsTheCallOnEveryRankWithoutWaiting() throws Exception {
+        for (int failing = 0; failing < 4; failing++) {
+            final FakeCuda cuda = new FakeCuda(failing);
+            final FakeRing ring = new FakeRing(cuda, 4, SLOTS, CHUNK);
+            try {
+                final long bytes = CudaRingMember.DIRECT_MIN_BYTES;
+                final DeviceBuffer[] buffers = ring.buffers(bytes);
+                cuda.failIpcHandleOf(buffers[failing].address());
+                // Before, the failing rank threw before the swap and its neighbours waited in it for ever.
+                expectEveryRankFailed(ring.broadcast(0, buffers, bytes, CHUNK), "rank " + failing + "'s handle");
+                ring.free(buffers);
+                assertEquals("[]", cuda.violations().toString());
+            } finally {
+                ring.closeAfterFailure();
+            }
+        }
+    }
+
+    @Test
+    void aMappingThatCannotBeOpenedFailsTheCallOnEveryRank() throws Exception {
+        // Opens 1 to 4 map the slots at connect; the next ones map the neighbours' buffers.
+        for (long open = 5; open <= 7; open++) {
+            final FakeCuda cuda = new FakeCuda(open).failIpcOpen(open);
+            final FakeRing ring = new FakeRing(cuda, 4, SLOTS, CHUNK);
+            try {
+                final long bytes = 2 * CudaRingMember.DIRECT_MIN_BYTES;
+                final DeviceBuffer[] buffers = ring.buffers(bytes);
+                expectEveryRankFailed(ring.broadcast(1, buffers, bytes, CHUNK), "open " + open);
+                ring.free(buffers);
+                assertEquals("[]", cuda.violations().toString());
+            } finally {
+                ring.closeAfterFailure();
+            }
+        }
+    }
+
+    @Test
+    void aRankThatGivesUpBeforeStartingLetsNoNeighbourWait() throws Exception {
+        for (final long bytes : new long[] {CudaRingMember.DIRECT_MIN_BYTES - 1, CudaRingMember.DIRECT_MIN_BYTES}) {
+            final FakeRing ring = new FakeRing(new FakeCuda(3), 3, SLOTS, CHUNK);
+            try {
+                final DeviceBuffer[] buffers = ring.buffers(bytes);
+                // Node rank 1 could not allocate its staging memory, say: it refuses instead of starting.
+                expectEveryRankFailed(ring.broadcastRefusedBy(1, 0, buffers, bytes, CHUNK), bytes + " bytes");
+                ring.free(buffers);
+            } finally {
+                ring.closeAfterFailure();
+            }
+        }
+    }
+
+    private static void expectEveryRankFailed(final Throwable[] outcome, final String what) {
+        for (int i = 0; i < outcome.length; i++) {
+            assertNotNull(outcome[i], what + ": rank " + i + " did not fail: " + Arrays.toString(outcome));
+        }
+    }
+
+    @Test
+    void theFakeCatchesAProtocolThatTrustsCopiesBeforeTheyComplete() throws Exception {
+        // Events that claim completion at once are what a link end that published TAIL (or handed a
+        // slot back) right after queuing its copy would see: the same protocol minus its waits.
+        int caught = 0;
+        for (int seed = 1; seed <= 4; seed++) {
+            final FakeRing ring = new FakeRing(new FakeCuda(seed).lieAboutEvents(), 3, SLOTS, CHUNK);
+            final long bytes = CudaRingMember.DIRECT_MIN_BYTES - 1;
+            final DeviceBuffer[] buffers = ring.buffers(bytes);
+            try {
+                broadcastAndCheck(ring, 0, buffers, bytes, seed);
+            } catch (final AssertionError expected) {
+                caught++;
+            }
+            // Copies still queued land at close; the buffers go last so that they have somewhere to land.
+            ring.closeAfterFailure();
+            ring.free(buffers);
+        }
+        assertEquals(4, caught, "every seed shows the missing wait");
+    }
+
+    @Test
+    void aCopyThatFailsWhenQueuedEndsEveryRanksCall() throws Exception {
+        for (long copy = 1; copy <= 40; copy += 3) {
+            final FakeRing ring = new FakeRing(new FakeCuda(copy).failQueuedCopy(copy), 4, SLOTS, CHUNK);
+            try {
+                expectFailureEverywhereDownstream(ring, copy);
+            } finally {
+                ring.closeAfterFailure();
+            }
+        }
+    }
+
+    @Test
+    void aCopyThatFailsOnTheDeviceEndsEveryRanksCall() throws Exception {
+        for (long copy = 1; copy <= 40; copy += 3) {
+            final FakeRing ring = new FakeRing(new FakeCuda(copy).failRunningCopy(copy), 4, SLOTS, CHUNK);
+            try {
+                expectFailureEverywhereDownstream(ring, copy);
+            } finally {
+                ring.closeAfterFailure();
+            }
+        }
+    }
+
+    /**
+     * Rank 0 broadcasts; some copy fails. The rank whose copy failed reports it, and every rank after
+     * it in the chain fails too instead of waiting (ranks before it may have finished their part: the
+     * call's closing agreement is what tells them). Nothing hangs.
+     */
+    private static void expectFailureEverywhereDownstream(final FakeRing ring, final long copy) throws Exception {
+        final long bytes = 2 * CudaRingMember.DIRECT_MIN_BYTES - 5;
+        final DeviceBuffer[] buffers = ring.buffers(bytes);
+        final Throwable[] outcome = ring.broadcast(0, buffers, bytes, CHUNK);
+        int firstFailed = -1;
+        for (int i = 0; i < outcome.length; i++) {
+            if (outcome[i] != null && firstFailed < 0) {
+                firstFailed = i;
+            }
+            if (firstFailed >= 0) {
+                assertNotNull(
+                        outcome[i],
+                        "copy " + copy + ": rank " + i + " finished after rank " + firstFailed + " failed: "
+                                + Arrays.toString(outcome));
+            }
+        }
+        assertTrue(firstFailed >= 0, "copy " + copy + " failed, yet every rank finished");
+        assertTrue(
+                Arrays.stream(outcome).anyMatch(t -> t instanceof CudaException),
+                "the CUDA error itself is reported: " + Arrays.toString(outcome));
+        // Every rank has returned: no copy of the failed call may still be in flight into these buffers.
+        ring.free(buffers);
+        assertEquals("[]", ring.cuda.violations().toString(), "copy " + copy + ": what CUDA leaves undefined");
+    }
+
+    /** Checks the broadcast's bytes and that the fake saw nothing undefined. */
+    static void broadcastAndCheck(
+            final FakeRing ring, final int root, final DeviceBuffer[] buffers, final long bytes, final long seed)
+            throws InterruptedException {
+        final byte[] data = new byte[(int) bytes];
+        new Random(seed).nextBytes(data);
+        ring.cuda.write(buffers[root].address(), data);
+        for (int i = 0; i < buffers.length; i++) {
+            if (i != root) {
+                final byte[] stale = new byte[(int) bytes];
+                Arrays.fill(stale, (byte) 0x5A);
+                ring.cuda.write(buffers[i].address(), stale);
+            }
+        }
+        final Throwable[] outcome = ring.broadcast(root, buffers, bytes, CHUNK);
+        for (int i = 0; i < outcome.length; i++) {
+            assertNull(outcome[i], "rank " + i + " failed");
+        }
+        assertEquals("[]", ring.cuda.violations().toString(), "what CUDA leaves undefined");
+        for (int i = 0; i < buffers.length; i++) {
+            assertArrayEquals(data, ring.cuda.read(buffers[i].address(), (int) bytes), "rank " + i + "'s bytes");
+        }
+    }
+
+    static int slotMappings(final int ranks) {
+        return ranks;
+    }
+
+    static void closeAll(final DeviceBuffer[] buffers) {
+        for (final DeviceBuffer buffer : buffers) {
+            buffer.close();
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package org.hbcast.orchestration;
+
+import java.nio.ByteBuffer;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+import org.hbcast.stage.ProgressWait;
+import org.hbcast.stage.StageException;
+import org.hbcast.transport.cuda.NeighbourExchange;
+
+/**
+ * The CUDA ring's per-call wire over the node communicator: each rank sends its record to its left
+ * ring neighbour and receives its right neighbour's, bounded by the call's timeout, so a neighbour
+ * that died or never came does not hold this rank in a blocking {@code sendRecv}. Non-blocking send
+ * and receive from direct buffers made once; on a timeout the requests stay posted into buffers
+ * abandoned for good (MPI may still write them: the late neighbour's record lands there), and the
+ * call fails naming the neighbour that did not come.
+ */
+final class DescriptorSwap implements NeighbourExchange {
+    private static final int TAG = 0x4864;
+
+    private final Intracomm nodeComm;
+    private final int left;
+    private final int right;
+    private final int bytes;
+    private final long timeoutNs;
+    private final ProgressWait wait;
+    private ByteBuffer outgoing;
+    private ByteBuffer incoming;
+
+    /** Swaps records of {@code bytes} with node ranks {@code left} and {@code right} of {@code nodeComm}. */
+    DescriptorSwap(Intracomm nodeComm, int left, int right, int bytes, long timeoutNs) {
+        this.nodeComm = nodeComm;
+        this.left = left;
+        this.right = right;
+        this.bytes = bytes;
+        this.timeoutNs = timeoutNs;
+        this.wait = ProgressWait.backingOff(timeoutNs);
+        this.outgoing = ByteBuffer.allocateDirect(bytes);
+        this.incoming = ByteBuffer.allocateDirect(bytes);
+    }
+
+    @Override
+    public void swap(byte[] toLeft, byte[] fromRight) {
+        if (toLeft.length != bytes || fromRight.length != bytes) {
+            throw new IllegalArgumentException("records of " + bytes + " bytes expected");
+        }
+        try {
+            // Absolute: the bindings send from the buffer's start whatever its position.
+            outgoing.put(0, toLeft, 0, bytes);
+            Request send = nodeComm.iSend(outgoing, bytes, MPI.BYTE, left, TAG);
+            Request receive = nodeComm.iRecv(incoming, bytes, MPI.BYTE, right, TAG);
+            wait.reset();
+            boolean sent = false;
+            boolean received = false;
+            while (!(sent && received)) {
+                sent = sent || send.test();
+                received = received || receive.test();
+                if (!(sent && received) && wait.timedOut(0)) {
+                    outgoing = ByteBuffer.allocateDirect(bytes);
+                    incoming = ByteBuffer.allocateDirect(bytes);
+                    throw new StageException("timed out after " + timeoutNs / 1e9 + " s swapping buffer descriptors"
+                            + " with the ring neighbours: node rank " + right + " (right) "
+                            + (received ? "sent its own" : "sent nothing") + ", node rank " + left + " (left) "
+                            + (sent ? "took ours" : "did not take ours"));
+                }
+            }
+            incoming.get(0, fromRight, 0, bytes);
+        } catch (MPIException e) {
+            throw new StageException("cannot swap buffer descriptors with the ring neighbours: " + e.getMessage(), e);
+        }
+    }
+}
