@@ -201,8 +201,8 @@ public final class CountsProgram {
     }
 
     /**
-     * On one node, rank 0 names itself the root and every other rank names the last rank: the first
-     * claim wins and the others fail. Across nodes (where two self-named roots would each send), the
+     * On one node (virtual nodes of one host included: they share its board), rank 0 names itself
+     * the root and every other rank names the last rank: the first claim wins and the others fail. Across nodes (where two self-named roots would each send), the
      * first rank of the last node names another root than root 0: it alone fails, after relaying.
      */
     private static void rootMismatch(HierarchicalBcast hb, Intracomm world, long seed) throws Exception {
@@ -236,12 +236,15 @@ public final class CountsProgram {
         }
     }
 
-    /** The nodes of the instance's communicator, as the test needs them. */
+    /**
+     * The nodes the call headers see, as the test needs them: the real ones, since virtual nodes of
+     * one host share its board (a root mismatch there plays out as on one node).
+     */
     private record NodeLayoutView(int count, int firstOfLastNode) {
         NodeLayoutView(HierarchicalBcast hb) {
             this(
-                    hb.topology().layout().nodeCount(),
-                    hb.topology().layout().rankAt(hb.topology().layout().nodeCount() - 1, 0));
+                    hb.topology().hostLayout().nodeCount(),
+                    hb.topology().hostLayout().rankAt(hb.topology().hostLayout().nodeCount() - 1, 0));
         }
     }
 

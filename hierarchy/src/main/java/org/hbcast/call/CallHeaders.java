@@ -16,6 +16,8 @@ import org.hbcast.transport.shm.CallBoard;
  * and goes on; every other rank reads the header before it moves anything and runs the root's call.
  * <li>Across nodes, the root sends the header down a k-nomial tree of node leaders ({@link HeaderRelay});
  * each leader forwards it and posts it on its node's board on the root's behalf.
+ * <li>The nodes here are the real ones, the ranks that share memory: virtual nodes of one host
+ * share its board, since a header needs no emulated network to reach them.
  * <li>A message of at most {@link CallBoard#INLINE_BYTES} rides in the header (when the options
  * let the library choose how to move it): the broadcast is then the header.
  * </ul>

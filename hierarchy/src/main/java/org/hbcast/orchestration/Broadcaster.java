@@ -68,7 +68,10 @@ public final class Broadcaster implements AutoCloseable {
     private final Message message = new Message();
     private final CallAgreement agreement;
     private final ThreadGuard guard;
-    /** The node's board of call headers, on a node of several ranks when the root's count governs (else null). */
+    /**
+     * The real node's board of call headers, on a real node of several ranks when the root's count
+     * governs (else null); virtual nodes of one real node share it.
+     */
     private final CallBoard board;
     /** The call headers, when the root's count governs (see {@link CountRule#ROOT}; else null). */
     private final CallHeaders headers;
@@ -105,18 +108,21 @@ public final class Broadcaster implements AutoCloseable {
         this.agreement = new CallAgreement(comm, rank, settings.timeout().toNanos());
         this.guard = new ThreadGuard(MPI.queryThread(), rank);
         this.board = board;
+        // The header needs only shared memory, so virtual nodes of one host share its board: no
+        // header crosses the emulated network where the real nodes can post it for each other.
+        NodeLayout hosts = topology.hostLayout();
         this.headers = settings.counts() != CountRule.ROOT || size == 1
                 ? null
                 : new CallHeaders(
                         board,
-                        layout.nodeCount() == 1
+                        hosts.nodeCount() == 1
                                 ? null
                                 : new HeaderRelay(
-                                        comm, CallHeaders.HEADER_RADIX, layout.nodeCount(), CallBoard.INLINE_BYTES),
-                        layout,
+                                        comm, CallHeaders.HEADER_RADIX, hosts.nodeCount(), CallBoard.INLINE_BYTES),
+                        hosts,
                         rank,
-                        topology.node(),
-                        topology.position(),
+                        topology.host(),
+                        topology.hostPosition(),
                         settings.choices().algorithm() == Algorithm.AUTO,
                         settings.timeout().toNanos());
         this.selection = new InRunSelection(
@@ -164,7 +170,7 @@ public final class Broadcaster implements AutoCloseable {
                 }
             }
             if (usesCallBoard(topology, settings)) {
-                board = NodeTransports.board(topology.nodeComm());
+                board = NodeTransports.board(topology.hostComm());
             }
             Broadcaster hb = new Broadcaster(dup, topology, settings, selector, ring, fanout, board);
             if (warmUp) {
@@ -248,9 +254,12 @@ public final class Broadcaster implements AutoCloseable {
         }
     }
 
-    /** Open MPI's contract for counts costs a header, read on the node's board by all but the root and leader. */
+    /**
+     * Open MPI's contract for counts costs a header, read on the real node's board by all but the
+     * root and the real node's leader.
+     */
     private static boolean usesCallBoard(Topology topology, BroadcastSettings settings) throws MPIException {
-        return settings.counts() == CountRule.ROOT && topology.nodeComm().getSize() > 1;
+        return settings.counts() == CountRule.ROOT && topology.hostComm().getSize() > 1;
     }
 
     private static ShmRingLinks connectRing(Topology topology, BroadcastSettings settings, Selector selector)

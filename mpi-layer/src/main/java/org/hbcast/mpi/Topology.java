@@ -14,8 +14,9 @@ import mpi.MPIException;
  * virtual layout ({@code HBCAST_NODE_SIZES}) makes consecutive ranks play separate nodes; a virtual
  * node may not straddle two real ones, since its ranks talk through shared memory. Sizes that sum
  * to the world size rather than to a sub-communicator's describe the world; the sub-communicator
- * inherits them. Created
- * collectively; {@link #close()} frees the node communicator.
+ * inherits them. Virtual nodes play separate nodes for the data's paths; what needs only shared memory
+ * still sees the real ones ({@link #hostLayout()}). Created collectively; {@link #close()} frees the
+ * node communicators.
  */
 public final class Topology implements AutoCloseable {
     // MPI_MAX_PROCESSOR_NAME of Open MPI (private in the bindings).
@@ -24,15 +25,29 @@ public final class Topology implements AutoCloseable {
     private final Intracomm comm;
     private final Intracomm nodeComm;
     private final NodeLayout layout;
+    /** The real shared-memory domains: {@link #layout} itself unless the nodes are virtual. */
+    private final NodeLayout hostLayout;
+    /** This rank's real node: {@link #nodeComm} itself unless the nodes are virtual. */
+    private final Intracomm hostComm;
+
     private final boolean virtual;
     private final String[] processorNames;
     private final int rank;
 
-    private Topology(Intracomm comm, Intracomm nodeComm, NodeLayout layout, boolean virtual, String[] processorNames)
+    private Topology(
+            Intracomm comm,
+            Intracomm nodeComm,
+            NodeLayout layout,
+            Intracomm hostComm,
+            NodeLayout hostLayout,
+            boolean virtual,
+            String[] processorNames)
             throws MPIException {
         this.comm = comm;
         this.nodeComm = nodeComm;
         this.layout = layout;
+        this.hostComm = hostComm;
+        this.hostLayout = hostLayout;
         this.virtual = virtual;
         this.processorNames = processorNames;
         this.rank = comm.getRank();
@@ -55,8 +70,15 @@ public final class Topology implements AutoCloseable {
             requireWithinRealNodes(layout, real, nodeSizes);
         }
         Intracomm nodeComm = comm.split(layout.nodeOf(rank), rank);
+        Intracomm hostComm = virtual ? comm.split(real.nodeOf(rank), rank) : nodeComm;
         return new Topology(
-                comm, nodeComm, layout, virtual, StringExchange.allGather(comm, MPI.getProcessorName(), NAME_BYTES));
+                comm,
+                nodeComm,
+                layout,
+                hostComm,
+                real,
+                virtual,
+                StringExchange.allGather(comm, MPI.getProcessorName(), NAME_BYTES));
     }
 
     /**
@@ -116,6 +138,30 @@ public final class Topology implements AutoCloseable {
         return layout;
     }
 
+    /**
+     * The real nodes, the ranks that share memory: the same as {@link #layout()} unless the nodes
+     * are virtual, when several virtual nodes lie in one real node. What needs only shared memory,
+     * not the emulated network (the call headers), uses these.
+     */
+    public NodeLayout hostLayout() {
+        return hostLayout;
+    }
+
+    /** The ranks of this rank's real node, in communicator order (owned: freed by {@link #close()}). */
+    public Intracomm hostComm() {
+        return hostComm;
+    }
+
+    /** This rank's real node (see {@link #hostLayout()}). */
+    public int host() {
+        return hostLayout.nodeOf(rank);
+    }
+
+    /** This rank's position in its real node (its rank in {@link #hostComm()}). */
+    public int hostPosition() {
+        return hostLayout.positionOf(rank);
+    }
+
     /** True when the nodes come from {@code HBCAST_NODE_SIZES} rather than from the hardware. */
     public boolean isVirtual() {
         return virtual;
@@ -159,6 +205,9 @@ public final class Topology implements AutoCloseable {
 
     @Override
     public void close() throws MPIException {
+        if (hostComm != nodeComm) {
+            hostComm.free();
+        }
         nodeComm.free();
     }
 }

@@ -4,7 +4,8 @@ import org.hbcast.testing.MpiTestProgram;
 
 /**
  * Each rank checks its topology in one case and reports its place in it: figures {@code size},
- * {@code nodes}, {@code node}, {@code pos}, {@code nodeSize} and note {@code host} (its processor name).
+ * {@code nodes}, {@code node}, {@code pos}, {@code nodeSize}, its real node's {@code hosts},
+ * {@code hostPos} and {@code hostSize}, and note {@code host} (its processor name).
  */
 public final class HelloProgram {
     public static void main(String[] args) throws Exception {
@@ -20,6 +21,9 @@ public final class HelloProgram {
                         .figure("node", topo.node())
                         .figure("pos", topo.position())
                         .figure("nodeSize", nodeCommSize)
+                        .figure("hosts", topo.hostLayout().nodeCount())
+                        .figure("hostPos", topo.hostPosition())
+                        .figure("hostSize", topo.hostComm().getSize())
                         .note("host", topo.processorName(topo.rank()));
                 return String.format(
                         "size=%d nodes=%d node=%d pos=%d nodeSize=%d host=%s",
@@ -38,6 +42,16 @@ public final class HelloProgram {
         if (nodeCommSize != topo.layout().nodeSize(topo.node())) {
             throw new AssertionError("node communicator has " + nodeCommSize + " ranks, layout says "
                     + topo.layout().nodeSize(topo.node()));
+        }
+        if (topo.hostComm().getSize() != topo.hostLayout().nodeSize(topo.host())
+                || topo.hostComm().getRank() != topo.hostPosition()) {
+            throw new AssertionError(
+                    "real node communicator: rank " + topo.hostComm().getRank() + " of "
+                            + topo.hostComm().getSize() + ", the real layout says " + topo.hostPosition() + " of "
+                            + topo.hostLayout().nodeSize(topo.host()));
+        }
+        if (!topo.isVirtual() && topo.hostComm() != topo.nodeComm()) {
+            throw new AssertionError("real nodes: the real node communicator should be the node communicator");
         }
         if (topo.nodeComm().getRank() != topo.position()) {
             throw new AssertionError(

@@ -52,6 +52,10 @@ class TopologyMpiTest {
         int[] sizes = {8, 3, 3};
         for (int r = 0; r < 14; r++) {
             assertPlace(out, r, 14, 3, expectedNode[r], expectedPos[r], sizes[expectedNode[r]]);
+            // The virtual nodes lie in one real node, which the call headers use.
+            assertEquals(1, out.longFigure(r, "hosts"), out.describe("rank " + r + ": real nodes"));
+            assertEquals(r, out.longFigure(r, "hostPos"), out.describe("rank " + r + ": place in the real node"));
+            assertEquals(14, out.longFigure(r, "hostSize"), out.describe("rank " + r + ": real node's size"));
         }
     }
 
@@ -86,6 +90,8 @@ class TopologyMpiTest {
         Set<String> hosts = new HashSet<>();
         for (int r = 0; r < 6; r++) {
             assertPlace(out, r, 6, 2, r / 3, r % 3, 3);
+            assertEquals(2, out.longFigure(r, "hosts"), out.describe("rank " + r + ": real nodes"));
+            assertEquals(3, out.longFigure(r, "hostSize"), out.describe("rank " + r + ": real node's size"));
             hosts.add(out.note(r, "host"));
         }
         assertEquals(2, hosts.size(), out.describe("expected two distinct processor names, got " + hosts));

@@ -155,6 +155,10 @@ public final class OceanReport {
                     r.bcastMaxS(),
                     100 * boundS / r.bcastMaxS());
         }
+        String relay = link.relayNote().strip();
+        if (!relay.isEmpty()) {
+            out.println("# " + relay);
+        }
         out.flush();
     }
 

@@ -18,8 +18,11 @@ import java.util.Map;
  * @param to             the receiving host
  * @param bytesPerSecond the streamed point-to-point bandwidth
  * @param latencyUs      the one-way latency of a 1-byte message
+ * @param relayHosts     the hosts of the probe's relay, every link busy at once (0: not measured)
+ * @param relayBytesPerSecond the rate each link carried in that relay (NaN: not measured)
  */
-public record LinkBound(String from, String to, double bytesPerSecond, double latencyUs) {
+public record LinkBound(
+        String from, String to, double bytesPerSecond, double latencyUs, int relayHosts, double relayBytesPerSecond) {
     /** Below this size latency dominates and the fraction says nothing about the link. */
     public static final long FROM_BYTES = 64 << 10;
 
@@ -27,6 +30,10 @@ public record LinkBound(String from, String to, double bytesPerSecond, double la
         if (!(bytesPerSecond > 0)) {
             throw new IllegalArgumentException("a link bound needs a positive bandwidth, got " + bytesPerSecond);
         }
+    }
+
+    public LinkBound(String from, String to, double bytesPerSecond, double latencyUs) {
+        this(from, to, bytesPerSecond, latencyUs, 0, Double.NaN);
     }
 
     public static LinkBound read(Path file) throws IOException {
@@ -39,7 +46,34 @@ public record LinkBound(String from, String to, double bytesPerSecond, double la
                 doc.path("from").asText("?"),
                 doc.path("to").asText("?"),
                 bw.asDouble(),
-                doc.path("latencyUs").asDouble(Double.NaN));
+                doc.path("latencyUs").asDouble(Double.NaN),
+                doc.path("relayHosts").asInt(0),
+                doc.path("relayBytesPerSecond").asDouble(Double.NaN));
+    }
+
+    /**
+     * What the relay with every link busy at once says of the bed, or an empty string where it was not
+     * measured: when it falls short of the two-host rate, the bed itself caps a schedule that uses
+     * every link at once.
+     */
+    public String relayNote() {
+        if (relayHosts < 3 || !(relayBytesPerSecond > 0)) {
+            return "";
+        }
+        double share = relayBytesPerSecond / bytesPerSecond;
+        return String.format(
+                Locale.ROOT,
+                "With every link busy at once (the first ranks of all %d hosts relaying a stream down a chain,"
+                        + " Open MPI's point-to-point calls only), each link carried %.1f MB/s, %.0f%% of the"
+                        + " two-host figure%s.%n%n",
+                relayHosts,
+                relayBytesPerSecond / 1e6,
+                100 * share,
+                share < 0.95
+                        ? ": that is what this bed delivers to a schedule that keeps every link busy, with no"
+                                + " broadcast code in the way (its hosts share one machine's cores and kernel), so"
+                                + " such a broadcast cannot be expected above that share of the bound here"
+                        : "");
     }
 
     /** The bound's time for {@code size} bytes, in microseconds. */
@@ -70,6 +104,7 @@ public record LinkBound(String from, String to, double bytesPerSecond, double la
                 from,
                 to,
                 latencyUs));
+        md.append(relayNote());
         List<String> header = new ArrayList<>(List.of("size", "bound (us)"));
         header.addAll(columns);
         md.append("| ").append(String.join(" | ", header)).append(" |\n");

@@ -71,5 +71,27 @@ class LinkBoundTest {
         Files.writeString(bad, "{\"sizes\":[1]}");
         IOException e = assertThrows(IOException.class, () -> LinkBound.read(bad));
         assertTrue(e.getMessage().contains("no bytesPerSecond"), e.getMessage());
+        assertEquals("", b.relayNote(), "two hosts: no relay measured, nothing said");
+    }
+
+    @Test
+    void theRelayWithEveryLinkBusySaysWhatTheBedDelivers(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("link.json");
+        Files.writeString(
+                file,
+                "{\"from\":\"h0\",\"to\":\"h1\",\"latencyUs\":20,\"bytesPerSecond\":1.2e8,"
+                        + "\"relayHosts\":8,\"relayBytesPerSecond\":6.0e7}");
+        LinkBound capped = LinkBound.read(file);
+        assertEquals(8, capped.relayHosts());
+        String md = MarkdownReport.render(twoHosts(36000), capped);
+        assertTrue(md.contains("all 8 hosts relaying a stream down a chain"), md);
+        assertTrue(
+                md.contains("each link carried 60.0 MB/s, 50% of the two-host figure: that is what this bed delivers"),
+                md);
+        // The fractions stay those of the two-host bound: the relay explains a miss, it does not move the goal.
+        assertTrue(md.contains("| 4 MiB | 34952.5 |"), md);
+        String full = new LinkBound("h0", "h1", 1.2e8, 20, 3, 1.19e8).relayNote();
+        assertTrue(full.contains("99% of the two-host figure."), full);
+        assertFalse(full.contains("cannot be expected"), full);
     }
 }
