@@ -81,11 +81,7 @@ public final class Selector {
             devicePlans[b] = choose(1L << b, MemoryKind.DEVICE);
         }
         for (int c = 0; c < TrialSchedule.CLASSES; c++) {
-            long smallest = TrialSchedule.smallest(c);
-            // Native where the model chose it at either end of the class (its sizes use both buckets).
-            boolean nativeChosen = plan(smallest).algorithm() == Algorithm.NATIVE
-                    || plan(1L << c).algorithm() == Algorithm.NATIVE;
-            trialPlans[c] = tries(c) ? trialCandidates(smallest, nativeChosen) : new Plan[0];
+            trialPlans[c] = tries(c) ? trialCandidates(TrialSchedule.smallest(c)) : new Plan[0];
         }
     }
 
@@ -111,16 +107,15 @@ public final class Selector {
      * costs every {@code create} its shared memory and handshake (about 30 ms on one node x 4 here,
      * paid by a program that makes communicators by the thousand) and connecting it on first use
      * would be a collective without a timeout inside a call; without node curves the model's
-     * choice between them is a guess, and both are tried. Open MPI's own {@code bcast} only where the model chose it
-     * already ({@code withNative}): it waits for a dead peer forever, and trying it must not make a
-     * call of {@code auto} unbounded that was bounded without trials.
+     * choice between them is a guess, and both are tried. Open MPI's own {@code bcast} in every
+     * class: on built-in figures the model misjudges it by more than the plans differ (on virtual
+     * nodes of one host it priced native at 179 us for 256 KiB, where it takes 60 us and the plan it
+     * chose 100), and a program must never run slower than native for want of trying it. A call that
+     * runs native waits as Open MPI does, without hbcast's timeout, as where the model chose it.
      */
-    private Plan[] trialCandidates(long size, boolean withNative) {
+    private Plan[] trialCandidates(long size) {
         List<Plan> list = new ArrayList<>();
         for (Algorithm a : CostModel.candidateAlgorithms(shape, MemoryKind.HOST)) {
-            if (a == Algorithm.NATIVE && !withNative) {
-                continue;
-            }
             for (IntraNode t : a == Algorithm.HIERARCHICAL
                     ? CostModel.candidateIntra(shape, MemoryKind.HOST, options.intra()).stream()
                             .filter(t -> plansUse(t)
