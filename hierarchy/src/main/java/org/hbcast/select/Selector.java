@@ -111,7 +111,8 @@ public final class Selector {
      * class: on built-in figures the model misjudges it by more than the plans differ (on virtual
      * nodes of one host it priced native at 179 us for 256 KiB, where it takes 60 us and the plan it
      * chose 100), and a program must never run slower than native for want of trying it. A call that
-     * runs native waits as Open MPI does, without hbcast's timeout, as where the model chose it.
+     * runs native waits as Open MPI does, without hbcast's timeout, as where the model chose it. The
+     * flat tree in its runner-up shape too, past {@link #SECOND_SHAPE_ABOVE}.
      */
     private Plan[] trialCandidates(long size) {
         List<Plan> list = new ArrayList<>();
@@ -122,30 +123,70 @@ public final class Selector {
                                     || inputs.calibration().nodeCurves().isEmpty())
                             .toList()
                     : List.of(IntraNode.RING)) {
-                CostModel.Choice c = model.best(
-                        size,
-                        shape,
-                        MemoryKind.HOST,
-                        options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(),
-                        a,
-                        t,
-                        options.inter(),
-                        options.chunkBytes(),
-                        options.radix());
-                list.add(plan(
-                        c.algorithm(),
-                        clampChunk(c.chunkBytes(), size),
-                        c.radix(),
-                        c.intra(),
-                        c.inter(),
-                        size,
-                        MemoryKind.HOST,
-                        "timed in this run against the other plans of its size (the cost model's chunk and radix; "
-                                + inputs.calibrationSource() + ")",
-                        Double.NaN));
+                CostModel.Choice c = trialChoice(size, a, t, options.inter());
+                list.add(trialPlan(c, size));
+                if (a == Algorithm.KNOMIAL && size > SECOND_SHAPE_ABOVE) {
+                    CostModel.Choice second = secondFlatShape(size, c);
+                    if (second != null) {
+                        list.add(trialPlan(second, size));
+                    }
+                }
             }
         }
         return list.toArray(new Plan[0]);
+    }
+
+    /**
+     * Above this size the flat tree is tried in two shapes (the model's best and its runner-up): the
+     * leaders' schedules differ in what the model leaves out (a two-tree's participant drives two
+     * streams each way at once; on 8 shaped hosts it took 87 ms for 4 MiB where the chain took 58,
+     * though the model ranked them the other way). Below it the header's trials fill the options.
+     */
+    static final long SECOND_SHAPE_ABOVE = 32 << 10;
+
+    private CostModel.Choice trialChoice(long size, Algorithm a, IntraNode t, TreeShape inter) {
+        return model.best(
+                size,
+                shape,
+                MemoryKind.HOST,
+                options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(),
+                a,
+                t,
+                inter,
+                options.chunkBytes(),
+                options.radix());
+    }
+
+    /** The flat tree's best shape other than {@code best}'s, where the options leave the shape open; else null. */
+    private CostModel.Choice secondFlatShape(long size, CostModel.Choice best) {
+        if (options.inter() != null) {
+            return null;
+        }
+        CostModel.Choice second = null;
+        for (TreeShape s : CostModel.candidateFlat(shape, null)) {
+            if (s == best.inter()) {
+                continue;
+            }
+            CostModel.Choice c = trialChoice(size, Algorithm.KNOMIAL, IntraNode.RING, s);
+            if (second == null || c.seconds() < second.seconds()) {
+                second = c;
+            }
+        }
+        return second;
+    }
+
+    private Plan trialPlan(CostModel.Choice c, long size) {
+        return plan(
+                c.algorithm(),
+                clampChunk(c.chunkBytes(), size),
+                c.radix(),
+                c.intra(),
+                c.inter(),
+                size,
+                MemoryKind.HOST,
+                "timed in this run against the other plans of its size (the cost model's chunk and radix; "
+                        + inputs.calibrationSource() + ")",
+                Double.NaN);
     }
 
     /** The plans {@code auto} may time against each other for calls of size class {@code c} (see {@link TrialSchedule}). */

@@ -372,13 +372,22 @@ class SelectorTest {
                 java.util.Set<String> kinds = new java.util.HashSet<>();
                 long smallest = c == 0 ? 1 : (1L << (c - 1)) + 1;
                 for (Plan p : plans) {
-                    assertTrue(
-                            kinds.add(Explanation.name(p.algorithm(), p.intra())), layout + " class " + c + ": " + p);
+                    assertTrue(kinds.add(Explanation.name(p)), layout + " class " + c + ": " + p);
                     assertTrue(p.chunkBytes() <= Math.max(64, smallest), layout + " class " + c + ": " + p);
                 }
-                // Native in every class: the model's figure for it is no reason not to time it.
-                assertEquals(2 + hierarchies, plans.length, layout + " class " + c + ": " + kinds);
+                // Native in every class: the model's figure for it is no reason not to time it. Past the
+                // header's sizes the flat tree in its two best shapes, where it has more than two ranks.
+                boolean twoShapes = smallest > Selector.SECOND_SHAPE_ABOVE && shape.ranks() > 2;
+                assertEquals(
+                        2 + hierarchies + (twoShapes ? 1 : 0), plans.length, layout + " class " + c + ": " + kinds);
                 assertTrue(kinds.contains("native"), layout + " class " + c + ": " + kinds);
+                assertTrue(plans.length <= TrialSchedule.MAX_OPTIONS - (smallest <= 32 << 10 ? 1 : 0), layout);
+                long flat = java.util.Arrays.stream(plans)
+                        .filter(p -> p.algorithm() == Algorithm.KNOMIAL)
+                        .map(Plan::inter)
+                        .distinct()
+                        .count();
+                assertEquals(twoShapes ? 2 : 1, flat, layout + " class " + c + ": " + kinds);
                 // What the run may try, the transports are connected for.
                 for (Plan p : plans) {
                     assertTrue(!p.usesRing() || s.largestHostChunk(IntraNode.RING) >= p.chunkBytes(), layout);
