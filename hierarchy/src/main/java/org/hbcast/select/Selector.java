@@ -125,7 +125,7 @@ public final class Selector {
                     : List.of(IntraNode.RING)) {
                 CostModel.Choice c = trialChoice(size, a, t, options.inter());
                 list.add(trialPlan(c, size));
-                if (a == Algorithm.KNOMIAL && size > SECOND_SHAPE_ABOVE) {
+                if (a == Algorithm.KNOMIAL && size > SECOND_SHAPE_ABOVE && shape.nodes() > 1 && !shape.virtual()) {
                     CostModel.Choice second = secondFlatShape(size, c);
                     if (second != null) {
                         list.add(trialPlan(second, size));
@@ -141,6 +141,9 @@ public final class Selector {
      * leaders' schedules differ in what the model leaves out (a two-tree's participant drives two
      * streams each way at once; on 8 shaped hosts it took 87 ms for 4 MiB where the chain took 58,
      * though the model ranked them the other way). Below it the header's trials fill the options.
+     * Only across real nodes: inside one host the shapes differ by less than the trials' noise, and
+     * one more option there only made a false winner likelier (one node x 4, 128 KiB: the chain's
+     * luckiest block beat the fan-out's, which then ran twice as fast in the program's calls).
      */
     static final long SECOND_SHAPE_ABOVE = 32 << 10;
 

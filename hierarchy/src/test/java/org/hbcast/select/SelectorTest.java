@@ -376,8 +376,11 @@ class SelectorTest {
                     assertTrue(p.chunkBytes() <= Math.max(64, smallest), layout + " class " + c + ": " + p);
                 }
                 // Native in every class: the model's figure for it is no reason not to time it. Past the
-                // header's sizes the flat tree in its two best shapes, where it has more than two ranks.
-                boolean twoShapes = smallest > Selector.SECOND_SHAPE_ABOVE && shape.ranks() > 2;
+                // header's sizes the flat tree in its two best shapes, across real nodes of more than two ranks.
+                boolean twoShapes = smallest > Selector.SECOND_SHAPE_ABOVE
+                        && shape.ranks() > 2
+                        && shape.nodes() > 1
+                        && !shape.virtual();
                 assertEquals(
                         2 + hierarchies + (twoShapes ? 1 : 0), plans.length, layout + " class " + c + ": " + kinds);
                 assertTrue(kinds.contains("native"), layout + " class " + c + ": " + kinds);
