@@ -179,6 +179,16 @@ public final class Selector {
     }
 
     private Plan trialPlan(CostModel.Choice c, long size) {
+        return planOf(
+                c,
+                size,
+                MemoryKind.HOST,
+                "timed in this run against the other plans of its size (the cost model's chunk and radix; "
+                        + inputs.calibrationSource() + ")");
+    }
+
+    /** The plan of the model's choice {@code c} for {@code size}, its chunk clamped to the message. */
+    private Plan planOf(CostModel.Choice c, long size, MemoryKind memory, String why) {
         return plan(
                 c.algorithm(),
                 clampChunk(c.chunkBytes(), size),
@@ -186,9 +196,8 @@ public final class Selector {
                 c.intra(),
                 c.inter(),
                 size,
-                MemoryKind.HOST,
-                "timed in this run against the other plans of its size (the cost model's chunk and radix; "
-                        + inputs.calibrationSource() + ")",
+                memory,
+                why,
                 Double.NaN);
     }
 
@@ -328,16 +337,7 @@ public final class Selector {
         String set = allFixed
                 ? "set by options"
                 : fixedParts.isEmpty() ? "cost model" : "options fix " + fixedParts + "; the rest from the cost model";
-        return plan(
-                c.algorithm(),
-                clampChunk(c.chunkBytes(), size),
-                c.radix(),
-                c.intra(),
-                c.inter(),
-                size,
-                memory,
-                set + " (" + inputs.calibrationSource() + ")",
-                Double.NaN);
+        return planOf(c, size, memory, set + " (" + inputs.calibrationSource() + ")");
     }
 
     private int modelMaxChunk() {
