@@ -125,11 +125,9 @@ public final class Selector {
                     : List.of(IntraNode.RING)) {
                 CostModel.Choice c = trialChoice(size, a, t, options.inter());
                 list.add(trialPlan(c, size));
-                if (a == Algorithm.KNOMIAL && size > SECOND_SHAPE_ABOVE && shape.nodes() > 1 && !shape.virtual()) {
-                    CostModel.Choice second = secondFlatShape(size, c);
-                    if (second != null) {
-                        list.add(trialPlan(second, size));
-                    }
+                CostModel.Choice second = a == Algorithm.KNOMIAL ? secondFlatShape(size, c) : null;
+                if (second != null) {
+                    list.add(trialPlan(second, size));
                 }
             }
         }
@@ -160,9 +158,12 @@ public final class Selector {
                 options.radix());
     }
 
-    /** The flat tree's best shape other than {@code best}'s, where the options leave the shape open; else null. */
+    /**
+     * The flat tree's best shape other than {@code best}'s, where it is tried (past {@link
+     * #SECOND_SHAPE_ABOVE}, across real nodes, the options leaving the shape open); else null.
+     */
     private CostModel.Choice secondFlatShape(long size, CostModel.Choice best) {
-        if (options.inter() != null) {
+        if (size <= SECOND_SHAPE_ABOVE || shape.nodes() < 2 || shape.virtual() || options.inter() != null) {
             return null;
         }
         CostModel.Choice second = null;

@@ -63,14 +63,23 @@ public final class Topology implements AutoCloseable {
         Objects.requireNonNull(comm, "comm");
         int size = comm.getSize();
         int rank = comm.getRank();
-        NodeLayout real = realLayout(comm, size, rank);
+        // The real node's communicator: it finds the real layout, and it is the node communicator
+        // unless the nodes are virtual.
+        Intracomm hostComm = comm.splitType(Comm.TYPE_SHARED, rank, MPI.INFO_NULL);
+        NodeLayout real;
+        NodeLayout layout;
         boolean virtual = nodeSizes != null && !nodeSizes.isBlank();
-        NodeLayout layout = virtual ? virtualLayout(comm, nodeSizes, size) : real;
-        if (virtual) {
-            requireWithinRealNodes(layout, real, nodeSizes);
+        try {
+            real = realLayout(comm, hostComm, size, rank);
+            layout = virtual ? virtualLayout(comm, nodeSizes, size) : real;
+            if (virtual) {
+                requireWithinRealNodes(layout, real, nodeSizes);
+            }
+        } catch (MPIException | RuntimeException e) {
+            hostComm.free();
+            throw e;
         }
-        Intracomm nodeComm = comm.split(layout.nodeOf(rank), rank);
-        Intracomm hostComm = virtual ? comm.split(real.nodeOf(rank), rank) : nodeComm;
+        Intracomm nodeComm = virtual ? comm.split(layout.nodeOf(rank), rank) : hostComm;
         return new Topology(
                 comm,
                 nodeComm,
@@ -97,17 +106,13 @@ public final class Topology implements AutoCloseable {
         return NodeLayout.fromNodeKeys(keys);
     }
 
-    private static NodeLayout realLayout(Intracomm comm, int size, int rank) throws MPIException {
-        Intracomm shared = comm.splitType(Comm.TYPE_SHARED, rank, MPI.INFO_NULL);
-        try {
-            int[] lowest = {rank};
-            shared.allReduce(lowest, 1, MPI.INT, MPI.MIN);
-            int[] keys = new int[size];
-            comm.allGather(lowest, 1, MPI.INT, keys, 1, MPI.INT);
-            return NodeLayout.fromNodeKeys(keys);
-        } finally {
-            shared.free();
-        }
+    /** The real nodes, each named by its lowest rank, from each rank's shared-memory communicator. */
+    private static NodeLayout realLayout(Intracomm comm, Intracomm shared, int size, int rank) throws MPIException {
+        int[] lowest = {rank};
+        shared.allReduce(lowest, 1, MPI.INT, MPI.MIN);
+        int[] keys = new int[size];
+        comm.allGather(lowest, 1, MPI.INT, keys, 1, MPI.INT);
+        return NodeLayout.fromNodeKeys(keys);
     }
 
     private static void requireWithinRealNodes(NodeLayout layout, NodeLayout real, String text) {

@@ -24,12 +24,7 @@ public final class LatencyPlot {
                 .xAxisTitle("message size (bytes)")
                 .yAxisTitle("latency (us)")
                 .build();
-        chart.getStyler()
-                .setXAxisLogarithmic(true)
-                .setYAxisLogarithmic(true)
-                .setLegendPosition(Styler.LegendPosition.InsideNW)
-                .setMarkerSize(5)
-                .setAntiAlias(true);
+        logLog(chart);
         for (Comparison.Column column : c.columns()) {
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
@@ -53,6 +48,17 @@ public final class LatencyPlot {
     }
 
     /** Writes the plot; the file name gets ".png" if it lacks it. */
+    /** The style of the project's latency plots: both axes logarithmic, the legend top left. */
+    public static XYChart logLog(XYChart chart) {
+        chart.getStyler()
+                .setXAxisLogarithmic(true)
+                .setYAxisLogarithmic(true)
+                .setLegendPosition(Styler.LegendPosition.InsideNW)
+                .setMarkerSize(5)
+                .setAntiAlias(true);
+        return chart;
+    }
+
     public static Path write(Comparison c, Path png) throws IOException {
         XYChart chart = chart(c);
         if (chart.getSeriesMap().isEmpty()) {

@@ -3,10 +3,10 @@ package org.hbcast.bench.simulate;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import org.hbcast.bench.report.LatencyPlot;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.style.Styler;
 
 /** Simulated time against one variable (node count or message size), log-log, one line per schedule, as PNG. */
 final class SimulationPlot {
@@ -21,12 +21,7 @@ final class SimulationPlot {
                 .xAxisTitle(xTitle)
                 .yAxisTitle("time (ms)")
                 .build();
-        chart.getStyler()
-                .setXAxisLogarithmic(true)
-                .setYAxisLogarithmic(true)
-                .setLegendPosition(Styler.LegendPosition.InsideNW)
-                .setMarkerSize(5)
-                .setAntiAlias(true);
+        LatencyPlot.logLog(chart);
         for (Map.Entry<String, double[][]> e : series.entrySet()) {
             double[] xs = e.getValue()[0];
             double[] ms = e.getValue()[1].clone();
