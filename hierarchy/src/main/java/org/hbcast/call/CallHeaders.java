@@ -145,7 +145,7 @@ public final class CallHeaders {
         long posted = refused != null ? CallBoard.REFUSED : bytes;
         int element = refused != null ? 0 : type.bytes();
         if (board != null) {
-            if (!waitForRoom(c)) {
+            if (!waitForRoom(c, inline ? bytes : 0)) {
                 return Outcome.TIMED_OUT;
             }
             if (!board.claim(c)) {
@@ -162,7 +162,7 @@ public final class CallHeaders {
         }
         if (board != null) {
             if (inline) {
-                data.copyTo(board.payloadAddress(c));
+                data.copyTo(board.payloadAddressToWrite(c, bytes));
             }
             board.post(c, posted, rank, element, inline);
             board.markRead(c);
@@ -224,7 +224,7 @@ public final class CallHeaders {
         }
         relay.forward(layout.leaders(claimer, leaderRanks), leaderRanks.length, node, layout.nodeOf(claimer));
         if (board != null) {
-            if (!waitForRoom(c)) {
+            if (!waitForRoom(c, inline ? posted : 0)) {
                 return Outcome.TIMED_OUT;
             }
             if (!board.claim(c)) {
@@ -232,7 +232,7 @@ public final class CallHeaders {
                         "call " + c + " had a root on another node (rank " + claimer + ") and one on this" + " node");
             }
             if (inline) {
-                HostCopy.memoryToMemory(payload, board.payloadAddress(c), posted);
+                HostCopy.memoryToMemory(payload, board.payloadAddressToWrite(c, posted), posted);
             }
             board.post(c, posted, claimer, element, inline);
             board.markRead(c);
@@ -320,13 +320,13 @@ public final class CallHeaders {
         return Outcome.RECEIVE;
     }
 
-    private boolean waitForRoom(long c) {
+    private boolean waitForRoom(long c, long payloadBytes) {
         wait.reset();
-        while (!board.hasRoom(c)) {
+        while (!board.hasRoom(c, payloadBytes)) {
             if (wait.timedOut(0)) {
                 problem = where() + "timed out after " + timeoutSeconds + " s waiting for node rank "
-                        + board.slowestReader() + " to read the header of call " + (c - CallBoard.ENTRIES)
-                        + ": it is " + CallBoard.ENTRIES + " calls behind, or has died";
+                        + board.slowestReader() + " to read the headers of calls before call " + c
+                        + ": it is up to " + CallBoard.ENTRIES + " calls behind, or has died";
                 return false;
             }
         }

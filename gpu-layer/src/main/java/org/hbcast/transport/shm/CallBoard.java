@@ -7,10 +7,11 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * A node's board of call headers: before a broadcast moves any data, its root posts what it sends
  * (its rank, byte count and element size) under the call's number, and every other rank of the node
- * reads it there. A message of at most {@link #INLINE_BYTES} rides in the header's entry: the
- * broadcast is then the header. On a node without the root, the node's leader posts the header it
- * received from the network on the root's behalf. So every rank runs the root's call, whatever count it passed itself, and no rank
- * waits for a receiver: the root posts and goes on, as a broadcast's root does.
+ * reads it there. A message of at most {@link #INLINE_BYTES} rides with the header, in the board's
+ * payload ring: the broadcast is then the header. On a node without the root, the node's leader posts
+ * the header it received from the network on the root's behalf. So every rank runs the root's call,
+ * whatever count it passed itself, and no rank waits for a receiver: the root posts and goes on, as a
+ * broadcast's root does.
  *
  * <p>Any rank may claim a call's header, by compare-and-set of {@code CLAIMED} from the call before:
  * the first claim wins, so two ranks that each believe they are the root cannot both post, and a
@@ -22,13 +23,15 @@ import org.agrona.concurrent.UnsafeBuffer;
  * 8                      4     VERSION        creator
  * 12                     4     PARTICIPANTS   creator (n, the node's rank count)
  * 128                    8     CLAIMED        any rank, by CAS from q - 1 to q: call q's header is taken
- * 256 + 32832 e          32832 ENTRY[e]       the claimer of call q, e = q mod ENTRIES:
+ * 256 + 64 e             64    ENTRY[e]       the claimer of call q, e = q mod ENTRIES:
  *   +0                   8       SEQUENCE       q, written last (ordered): the entry is complete
  *   +8                   8       BYTES          the root's bytes, or {@link #REFUSED}
  *   +16                  4       RANK           the root (posted by itself or by the node's leader), or the rank that refused
  *   +20                  4       ELEMENT_BYTES  the root's element size
- *   +24                  4       INLINE         1 when the root's bytes are in PAYLOAD
- *   +64                  32768   PAYLOAD        the root's bytes, when they ride with the header
+ *   +24                  4       INLINE         1 when the root's bytes are in the payload ring
+ *   +32                  8       START          where call q's payload starts in the ring (a position, see below)
+ *   +40                  8       END            where it ends: call q + 1's payload starts at or after it
+ * ringOffset             2 MiB PAYLOAD_RING   the claimer of call q: its payload, at START mod RING_BYTES
  * readsOffset + 128 p    8     READ[p]        node rank p: the newest call whose header it has read
  *   +8                   8     WAITING_CALL   node rank p: the call whose header it waits for (root written first)
  *   +16                  8     WAITING_ROOT   node rank p: the root it passed for that call
@@ -37,19 +40,27 @@ import org.agrona.concurrent.UnsafeBuffer;
  * A rank that waits for the header of a call from a root that itself waits for that call's header
  * knows nobody will post it (the ranks disagree on the root) and claims the call with {@link #NO_ROOT}.
  *
- * A claimer may post call q only once every rank has read call q - ENTRIES ({@link #hasRoom}), so an
- * entry is never overwritten before all have read it. Calls are numbered from 1 over the life of the
- * board; every rank takes part in every call, so the numbers agree.
+ * <p>Payload positions only grow: call q's starts where call q - 1's ends (every rank takes part in
+ * every call, so q's claimer has read q - 1's header), rounded up to a cache line, and skips to the
+ * ring's next lap rather than wrap. So small payloads let a root run {@link #ENTRIES} calls ahead,
+ * large ones as many as fit in the ring, and the board's memory stays fixed.
+ *
+ * A claimer may post call q only once every rank has read call q - ENTRIES and every call whose
+ * payload the new one would overwrite ({@link #hasRoom}), so an entry is never overwritten before all
+ * have read it. Calls are numbered from 1 over the life of the board; every rank takes part in every
+ * call, so the numbers agree.
  */
 public final class CallBoard implements AutoCloseable {
     /** "HBCCALL1" read as a little-endian long. */
     public static final long MAGIC = 0x314C4C4143434248L;
 
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
     /** Headers kept: how far the fastest root may run ahead of the slowest reader. */
     public static final int ENTRIES = 64;
-    /** Most bytes of a message that ride in its header's entry. */
-    public static final int INLINE_BYTES = 32 << 10;
+    /** Most bytes of a message that ride with its header. */
+    public static final int INLINE_BYTES = 256 << 10;
+    /** Bytes of the payload ring: at least this many / {@link #INLINE_BYTES} calls ahead at the largest payloads. */
+    public static final int RING_BYTES = 2 << 20;
     /** {@code BYTES} of a refused call: the claimer refused its own arguments. */
     public static final long REFUSED = -1;
     /** {@code BYTES} of a call no rank would root: {@code RANK} is the rank that saw it, {@code ELEMENT_BYTES} the root it passed. */
@@ -60,14 +71,17 @@ public final class CallBoard implements AutoCloseable {
     static final int PARTICIPANTS_OFFSET = 12;
     static final int CLAIMED_OFFSET = 128;
     static final int ENTRIES_OFFSET = 256;
-    static final int PAYLOAD = 64;
-    static final int ENTRY_BYTES = PAYLOAD + INLINE_BYTES;
+    static final int ENTRY_BYTES = 64;
     static final int SEQUENCE = 0;
     static final int BYTES = 8;
     static final int RANK = 16;
     static final int ELEMENT_BYTES = 20;
     static final int INLINE = 24;
-    static final int READS_OFFSET = ENTRIES_OFFSET + ENTRIES * ENTRY_BYTES;
+    static final int START = 32;
+    static final int END = 40;
+    static final int RING_OFFSET = ENTRIES_OFFSET + ENTRIES * ENTRY_BYTES;
+    private static final int PAYLOAD_ALIGNMENT = 64;
+    static final int READS_OFFSET = RING_OFFSET + RING_BYTES;
     private static final int PAGE_BYTES = 4096;
     static final int READ_STRIDE = 128;
     static final int WAITING_CALL = 8;
@@ -121,17 +135,17 @@ public final class CallBoard implements AutoCloseable {
     }
 
     /**
-     * Faults in every page of the entries now (the creator allocates them, the others map them): a
-     * program's first calls then pay no page faults, and the board's memory is all there from the
-     * start (2 MiB), so it never shows as growth while the program runs.
+     * Faults in every page of the entries and the payload ring now (the creator allocates them, the
+     * others map them): a program's first calls then pay no page faults, and the board's memory is
+     * all there from the start (2 MiB), so it never shows as growth while the program runs.
      */
     private static void touchEntries(final UnsafeBuffer shm, final boolean write) {
-        final int pages = ENTRIES * ENTRY_BYTES / PAGE_BYTES;
+        final int bytes = READS_OFFSET - ENTRIES_OFFSET;
         if (write) {
-            shm.setMemory(ENTRIES_OFFSET, ENTRIES * ENTRY_BYTES, (byte) 0);
+            shm.setMemory(ENTRIES_OFFSET, bytes, (byte) 0);
             return;
         }
-        for (int p = 0; p < pages; p++) {
+        for (int p = 0; p < bytes / PAGE_BYTES; p++) {
             shm.getByteVolatile(ENTRIES_OFFSET + p * PAGE_BYTES);
         }
     }
@@ -142,13 +156,50 @@ public final class CallBoard implements AutoCloseable {
         }
     }
 
-    /** True when every rank has read call {@code call - ENTRIES}, so call {@code call} may be posted. */
+    /** True when call {@code call}'s header, with no payload, may be posted (see {@link #hasRoom(long, long)}). */
     public boolean hasRoom(final long call) {
-        if (call - oldestRead <= ENTRIES) {
+        return hasRoom(call, 0);
+    }
+
+    /**
+     * True when every rank has read call {@code call - ENTRIES} and every call whose payload a
+     * payload of {@code payloadBytes} (at most {@link #INLINE_BYTES}) would overwrite, so call
+     * {@code call} may be posted with it. Only its claimer may ask: it has read call {@code call - 1}.
+     */
+    public boolean hasRoom(final long call, final long payloadBytes) {
+        if (fits(call, payloadBytes)) {
             return true;
         }
         oldestRead = oldestRead();
-        return call - oldestRead <= ENTRIES;
+        return fits(call, payloadBytes);
+    }
+
+    private boolean fits(final long call, final long payloadBytes) {
+        if (call - oldestRead > ENTRIES) {
+            return false;
+        }
+        final long oldestLive = oldestRead + 1;
+        if (payloadBytes == 0 || oldestLive >= call) {
+            return true;
+        }
+        // Calls oldestLive .. call - 1 may still be read: their entries are intact (fewer than ENTRIES back).
+        final long liveStart = shm.getLong(entryOffset(oldestLive) + START);
+        return start(call, payloadBytes) + payloadBytes - liveStart <= RING_BYTES;
+    }
+
+    /**
+     * Where call {@code call}'s payload of {@code payloadBytes} starts: after call {@code call - 1}'s,
+     * on a cache line, on the ring's next lap where it would wrap. (The entry of call 0 is the zeroed
+     * entry 0.)
+     */
+    private long start(final long call, final long payloadBytes) {
+        final long previousEnd = shm.getLong(entryOffset(call - 1) + END);
+        long start = (previousEnd + PAYLOAD_ALIGNMENT - 1) & -PAYLOAD_ALIGNMENT;
+        final long inLap = start % RING_BYTES;
+        if (payloadBytes > 0 && inLap + payloadBytes > RING_BYTES) {
+            start += RING_BYTES - inLap;
+        }
+        return start;
     }
 
     private long oldestRead() {
@@ -192,6 +243,10 @@ public final class CallBoard implements AutoCloseable {
      */
     public void post(final long call, final long bytes, final int rank, final int elementBytes, final boolean inline) {
         final int entry = entryOffset(call);
+        final long payloadBytes = inline ? bytes : 0;
+        final long start = start(call, payloadBytes);
+        shm.putLong(entry + START, start);
+        shm.putLong(entry + END, start + payloadBytes);
         shm.putLong(entry + BYTES, bytes);
         shm.putInt(entry + RANK, rank);
         shm.putInt(entry + ELEMENT_BYTES, elementBytes);
@@ -221,9 +276,21 @@ public final class CallBoard implements AutoCloseable {
         return shm.getInt(entryOffset(call) + INLINE) != 0;
     }
 
-    /** Address of call {@code call}'s payload: the root writes it before {@link #post}, readers read it after. */
+    /** Address of the payload of call {@code call}, once posted: readers copy the root's bytes from it. */
     public long payloadAddress(final long call) {
-        return shm.addressOffset() + entryOffset(call) + PAYLOAD;
+        return ringAddress(shm.getLong(entryOffset(call) + START));
+    }
+
+    /**
+     * Address where call {@code call}'s claimer writes its payload of {@code payloadBytes}, before
+     * {@link #post} with {@code inline} (after {@link #hasRoom(long, long)} said it fits).
+     */
+    public long payloadAddressToWrite(final long call, final long payloadBytes) {
+        return ringAddress(start(call, payloadBytes));
+    }
+
+    private long ringAddress(final long position) {
+        return shm.addressOffset() + RING_OFFSET + position % RING_BYTES;
     }
 
     /** This rank is done with call {@code call}'s header: its entry may be reused. */

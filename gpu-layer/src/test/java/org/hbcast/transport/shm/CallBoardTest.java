@@ -71,6 +71,96 @@ class CallBoardTest {
     }
 
     @Test
+    void aLargePayloadWaitsForTheReadersOfThePayloadsItWouldOverwrite() throws IOException {
+        final int largest = CallBoard.INLINE_BYTES;
+        final int fit = CallBoard.RING_BYTES / largest;
+        try (CallBoard zero = CallBoard.create(dir.path(), 0, 2);
+                CallBoard one = CallBoard.open(zero.path(), 1, 2)) {
+            for (long call = 1; call <= fit; call++) {
+                assertTrue(zero.hasRoom(call, largest), "call " + call);
+                assertTrue(zero.claim(call));
+                fill(zero.payloadAddressToWrite(call, largest), largest, call);
+                zero.post(call, largest, 0, 1, true);
+                zero.markRead(call);
+            }
+            assertFalse(zero.hasRoom(fit + 1, largest), "node rank 1 has read no payload yet");
+            assertTrue(zero.hasRoom(fit + 1, 0), "a header alone needs no room in the ring");
+            assertFalse(zero.hasRoom(fit + 1, 1), "the ring is full: even a byte would overwrite call 1's payload");
+            check(one.payloadAddress(1), largest, 1);
+            one.markRead(1);
+            assertTrue(zero.hasRoom(fit + 1, largest), "call 1's payload is read: its place is free");
+            assertTrue(zero.claim(fit + 1));
+            zero.post(fit + 1, largest, 0, 1, true);
+            assertFalse(zero.hasRoom(fit + 2, 1), "call 2's payload is not read yet");
+        }
+    }
+
+    @Test
+    void payloadsOfEverySizeComeOutIntactLapAfterLap() throws IOException {
+        final java.util.Random random = new java.util.Random(42);
+        final int lag = 5;
+        try (CallBoard zero = CallBoard.create(dir.path(), 0, 2);
+                CallBoard one = CallBoard.open(zero.path(), 1, 2)) {
+            final long calls = 2000;
+            final long[] sizes = new long[(int) calls + 1];
+            long posted = 0;
+            long read = 0;
+            final long ring = one.payloadAddress(0); // call 0: the zeroed entry, the ring's start
+            while (read < calls) {
+                final long next = posted + 1;
+                final long size = next <= calls ? pick(random) : 0;
+                if (next <= calls && next - read <= lag && zero.hasRoom(next, size)) {
+                    assertTrue(zero.claim(next));
+                    final long address = zero.payloadAddressToWrite(next, size);
+                    fill(address, (int) size, next);
+                    zero.post(next, size, 0, 1, true);
+                    zero.markRead(next);
+                    sizes[(int) next] = size;
+                    posted = next;
+                    continue;
+                }
+                assertTrue(read < posted, "the writer has no room although the reader has read every call");
+                final long call = ++read;
+                assertTrue(one.isPosted(call));
+                assertTrue(one.isInline(call));
+                assertEquals(sizes[(int) call], one.bytes(call));
+                check(one.payloadAddress(call), (int) sizes[(int) call], call);
+                final long offset = one.payloadAddress(call) - ring;
+                assertTrue(
+                        offset % 64 == 0 && offset + sizes[(int) call] <= CallBoard.RING_BYTES,
+                        "call " + call + "'s payload lies at " + offset + " in the ring, aligned and not wrapping");
+                one.markRead(call);
+            }
+        }
+    }
+
+    /** Payload sizes with the edges: none, one byte, the largest, and any between. */
+    private static long pick(final java.util.Random random) {
+        return switch (random.nextInt(8)) {
+            case 0 -> 0;
+            case 1 -> 1;
+            case 2 -> CallBoard.INLINE_BYTES;
+            default -> 1 + random.nextInt(CallBoard.INLINE_BYTES);
+        };
+    }
+
+    private static void fill(final long address, final int bytes, final long call) {
+        final org.agrona.concurrent.UnsafeBuffer payload = new org.agrona.concurrent.UnsafeBuffer(address, bytes);
+        for (int i = 0; i < bytes; i++) {
+            payload.putByte(i, (byte) (call * 31 + i));
+        }
+    }
+
+    private static void check(final long address, final int bytes, final long call) {
+        final org.agrona.concurrent.UnsafeBuffer payload = new org.agrona.concurrent.UnsafeBuffer(address, bytes);
+        for (int i = 0; i < bytes; i++) {
+            if (payload.getByte(i) != (byte) (call * 31 + i)) {
+                throw new AssertionError("call " + call + ": byte " + i + " of " + bytes + " was overwritten");
+            }
+        }
+    }
+
+    @Test
     void anOpenerRefusesAnotherNodeSizeOrAForeignSegment() throws IOException {
         try (CallBoard zero = CallBoard.create(dir.path(), 0, 3)) {
             assertThrows(IOException.class, () -> CallBoard.open(zero.path(), 1, 4));
