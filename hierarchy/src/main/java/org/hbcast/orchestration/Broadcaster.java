@@ -45,10 +45,19 @@ public final class Broadcaster implements AutoCloseable {
     /** Warm-up calls through the header path, each rank the root in turn. */
     static final int WARMUP_HEADER_CALLS = 256;
     /** Warm-up calls of each plan, of {@link #WARMUP_CHUNKS} chunks of {@link #WARMUP_CHUNK_BYTES}. */
-    static final int WARMUP_PLAN_CALLS = 64;
+    static final int WARMUP_PLAN_CALLS = 16;
 
     static final int WARMUP_CHUNKS = 4;
     static final int WARMUP_CHUNK_BYTES = 4096;
+    /** Most warm-up rounds: the JITs of one node x 4 went quiet after about 10 here, in 0.5 s. */
+    static final int WARMUP_ROUNDS = 40;
+    /** Time after which no warm-up round starts. */
+    static final long WARMUP_LIMIT_NS = 1_000_000_000L;
+    /**
+     * A round in which no rank's JIT compiled for longer is quiet: the hot paths are compiled, what
+     * still compiles (a millisecond here and there) is the JVM's own or the program's.
+     */
+    static final int WARMUP_QUIET_MILLIS = 1;
     /** Whether this JVM has run a warm-up: the JIT's work is per process, not per instance. */
     private static volatile boolean warmedUp;
 
@@ -214,26 +223,40 @@ public final class Broadcaster implements AutoCloseable {
     }
 
     /**
-     * Runs the hot paths a few hundred times on a small message, so that the JIT has compiled them
-     * before the program's first calls: without it a program's first thousand calls run interpreted
-     * and lose to Open MPI. Collective and bounded: {@link #WARMUP_HEADER_CALLS} calls through the
-     * full call path with a message that rides in its header, {@link #WARMUP_PLAN_CALLS} with one
-     * past it, then as many of each plan the selector may choose, on a few small chunks.
-     * Each rank is the root in turn, so every role is compiled. Once per JVM (see {@link #create}).
+     * Runs the hot paths on small messages until the JIT has compiled them, so that a program's
+     * first calls neither run interpreted nor pay for compilations (on a small node, four JVMs'
+     * compiler threads take the cores the ranks need: a compile in the middle of a program's first
+     * hundred calls stalled them for 2 to 7 ms). Collective and bounded: rounds of
+     * {@link #WARMUP_HEADER_CALLS} calls through the full call path with a message that rides in its
+     * header, {@link #WARMUP_PLAN_CALLS} with one past it, then as many of each plan the selector may
+     * choose, on a few small chunks, each rank the root in turn so every role is compiled; after each
+     * round the ranks agree how long their JITs compiled during it, and stop after a quiet round (none
+     * for longer than {@link #WARMUP_QUIET_MILLIS}), after
+     * {@link #WARMUP_ROUNDS} rounds or past {@link #WARMUP_LIMIT_NS}. Once per JVM (see {@link #create}).
      */
     private void warmUp() throws MPIException {
         // A cold JIT's times would mislead the trials; the program's own calls decide.
         selection.pause(true);
         try {
-            warmUpCalls();
+            ByteBuffer buf = ByteBuffer.allocateDirect(CallBoard.INLINE_BYTES + WARMUP_CHUNKS * WARMUP_CHUNK_BYTES);
+            long start = System.nanoTime();
+            int[] busy = new int[2];
+            int rounds = 0;
+            do {
+                long compiled = JitActivity.compileMillis();
+                warmUpRound(buf);
+                rounds++;
+                busy[0] = (int) Math.min(JitActivity.compileMillis() - compiled, Integer.MAX_VALUE);
+                busy[1] = System.nanoTime() - start > WARMUP_LIMIT_NS ? 1 : 0;
+                comm.allReduce(busy, busy.length, MPI.INT, MPI.MAX);
+            } while (busy[0] > WARMUP_QUIET_MILLIS && busy[1] == 0 && rounds < WARMUP_ROUNDS);
         } finally {
             selection.pause(false);
         }
         warmedUp = true;
     }
 
-    private void warmUpCalls() throws MPIException {
-        ByteBuffer buf = ByteBuffer.allocateDirect(CallBoard.INLINE_BYTES + WARMUP_CHUNKS * WARMUP_CHUNK_BYTES);
+    private void warmUpRound(ByteBuffer buf) throws MPIException {
         for (int i = 0; i < WARMUP_HEADER_CALLS; i++) {
             bcast(buf, 64, MPI.BYTE, i % size);
         }
