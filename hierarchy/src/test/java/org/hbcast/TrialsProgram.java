@@ -28,7 +28,7 @@ import org.hbcast.tuning.TuningFiles;
 public final class TrialsProgram {
     /** 3000 B may ride in the header (and is tried against the plans); the others are past it. */
     private static final int[] BYTES = {3000, 40_000, 700_000};
-    /** Enough calls for every size's first calls and trials (at most five options, two blocks each) and then some. */
+    /** Enough calls for every size's first calls and trials (at most six options, two blocks each) and then some. */
     static final int CALLS_PER_SIZE = (int) TrialSchedule.FIRST_TRIAL_AFTER
             + TrialSchedule.MAX_OPTIONS * TrialSchedule.PASSES * TrialSchedule.BLOCK
             + 4;

@@ -45,8 +45,8 @@ public final class TrialSchedule {
      * first: a verdict reached while the JIT was still cold can be wrong, and costs until re-checked.
      */
     static final long FIRST_RECHECK = 512;
-    /** Most options of one class: the header and four plans. */
-    public static final int MAX_OPTIONS = 5;
+    /** Most options of one class: the header and five plans (the flat tree in two shapes, two hierarchies, native). */
+    public static final int MAX_OPTIONS = 6;
     /** How much faster than the incumbent a challenger must be to replace it. */
     static final double MARGIN = 0.1;
 

@@ -14,6 +14,7 @@ import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
 import org.hbcast.schedule.TreeShape;
+import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.tuning.Calibration;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
@@ -384,7 +385,9 @@ class SelectorTest {
                 assertEquals(
                         2 + hierarchies + (twoShapes ? 1 : 0), plans.length, layout + " class " + c + ": " + kinds);
                 assertTrue(kinds.contains("native"), layout + " class " + c + ": " + kinds);
-                assertTrue(plans.length <= TrialSchedule.MAX_OPTIONS - (smallest <= 32 << 10 ? 1 : 0), layout);
+                assertTrue(
+                        plans.length <= TrialSchedule.MAX_OPTIONS - (smallest <= CallBoard.INLINE_BYTES ? 1 : 0),
+                        layout);
                 long flat = java.util.Arrays.stream(plans)
                         .filter(p -> p.algorithm() == Algorithm.KNOMIAL)
                         .map(Plan::inter)

@@ -301,7 +301,7 @@ class TrialScheduleTest {
         assertThrows(
                 IllegalArgumentException.class, () -> new TrialSchedule(new Plan[3][], new boolean[3], new int[3]));
         Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
-        Arrays.fill(plans, new Plan[] {NATIVE, TREE, RING, FANOUT, NATIVE});
+        Arrays.fill(plans, new Plan[] {NATIVE, TREE, RING, FANOUT, NATIVE, TREE});
         boolean[] inline = new boolean[TrialSchedule.CLASSES];
         inline[0] = true;
         assertThrows(
