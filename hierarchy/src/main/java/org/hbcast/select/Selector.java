@@ -81,7 +81,7 @@ public final class Selector {
             devicePlans[b] = choose(1L << b, MemoryKind.DEVICE);
         }
         for (int c = 0; c < TrialSchedule.CLASSES; c++) {
-            trialPlans[c] = tries(c) ? trialCandidates(TrialSchedule.smallest(c)) : new Plan[0];
+            trialPlans[c] = tries(c) ? trialCandidates(1L << c) : new Plan[0];
         }
     }
 
