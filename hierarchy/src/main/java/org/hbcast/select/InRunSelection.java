@@ -22,6 +22,12 @@ import org.hbcast.tuning.LearntPlans;
  */
 public final class InRunSelection {
     private static final boolean LOG_TRIALS = "1".equals(System.getenv("HBCAST_TRIALS_LOG"));
+    /**
+     * Most bytes that ride in the header untried: where the header was the fastest broadcast on one
+     * node and on the 2-host bed. Larger ones may ride where the trials find it fastest: across
+     * nodes the header goes unpipelined down its tree, which a plan over chunks beats on slow links.
+     */
+    static final int UNTRIED_INLINE_BYTES = 32 << 10;
 
     private final Selector selector;
     private final TrialSchedule trials;
@@ -87,9 +93,13 @@ public final class InRunSelection {
         return trials.plan(TrialSchedule.sizeClass(bytes), selector.plan(bytes));
     }
 
-    /** Whether the header carries a message of {@code bytes} (the root's wish; the header tells the others). */
+    /**
+     * Whether the header carries a message of {@code bytes} (the root's wish; the header tells the
+     * others): as the trials decide where they run; elsewhere (trials off, a tuning table's sizes)
+     * up to {@link #UNTRIED_INLINE_BYTES}.
+     */
     public boolean inlines(long bytes) {
-        return trials.inlines(bytes);
+        return trials.tries(TrialSchedule.sizeClass(bytes)) ? trials.inlines(bytes) : bytes <= UNTRIED_INLINE_BYTES;
     }
 
     /** Stops (true) or resumes timing calls: a cold JIT's times would mislead the trials. */
