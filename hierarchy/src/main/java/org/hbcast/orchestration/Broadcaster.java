@@ -42,8 +42,14 @@ import org.hbcast.tuning.Fingerprint;
 public final class Broadcaster implements AutoCloseable {
     /** Smallest ring slot, so that explicit plans of small chunks still have room. */
     private static final int MIN_SLOT_BYTES = 64 << 10;
-    /** Warm-up calls through the header path, each rank the root in turn. */
-    static final int WARMUP_HEADER_CALLS = 256;
+    /** Warm-up calls through the header path, each rank the root in turn: enough for the JIT's top tier. */
+    static final int WARMUP_HEADER_CALLS = 2048;
+    /**
+     * Their sizes, in turn: the edges of what rides in the header untried, so that the compiled path
+     * has seen each branch a program's small calls take (a branch never taken in the warm-up is
+     * compiled as a trap, and the first program call that takes it throws the compiled code away).
+     */
+    private static final int[] WARMUP_HEADER_BYTES = {1, 64, HeaderRelay.FIRST_PAYLOAD};
     /** Warm-up calls of each plan, of {@link #WARMUP_CHUNKS} chunks of {@link #WARMUP_CHUNK_BYTES}. */
     static final int WARMUP_PLAN_CALLS = 16;
 
@@ -258,7 +264,7 @@ public final class Broadcaster implements AutoCloseable {
 
     private void warmUpRound(ByteBuffer buf) throws MPIException {
         for (int i = 0; i < WARMUP_HEADER_CALLS; i++) {
-            bcast(buf, 64, MPI.BYTE, i % size);
+            bcast(buf, WARMUP_HEADER_BYTES[i % WARMUP_HEADER_BYTES.length], MPI.BYTE, i % size);
         }
         // Past the header's payload too, so that the branch into the plans is compiled, not trapped.
         for (int i = 0; i < WARMUP_PLAN_CALLS; i++) {
