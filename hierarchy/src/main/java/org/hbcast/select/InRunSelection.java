@@ -22,12 +22,6 @@ import org.hbcast.tuning.LearntPlans;
  */
 public final class InRunSelection {
     private static final boolean LOG_TRIALS = "1".equals(System.getenv("HBCAST_TRIALS_LOG"));
-    /**
-     * Most bytes that ride in the header untried: where the header was the fastest broadcast on one
-     * node and on the 2-host bed. Larger ones may ride where the trials find it fastest: across
-     * nodes the header goes unpipelined down its tree, which a plan over chunks beats on slow links.
-     */
-    static final int UNTRIED_INLINE_BYTES = 32 << 10;
 
     private final Selector selector;
     private final TrialSchedule trials;
@@ -95,11 +89,10 @@ public final class InRunSelection {
 
     /**
      * Whether the header carries a message of {@code bytes} (the root's wish; the header tells the
-     * others): as the trials decide where they run; elsewhere (trials off, a tuning table's sizes)
-     * up to {@link #UNTRIED_INLINE_BYTES}.
+     * others; see {@link TrialSchedule#inlines}).
      */
     public boolean inlines(long bytes) {
-        return trials.tries(TrialSchedule.sizeClass(bytes)) ? trials.inlines(bytes) : bytes <= UNTRIED_INLINE_BYTES;
+        return trials.inlines(bytes);
     }
 
     /** Stops (true) or resumes timing calls: a cold JIT's times would mislead the trials. */

@@ -47,6 +47,13 @@ public final class TrialSchedule {
     static final long FIRST_RECHECK = 512;
     /** Most options of one class: the header and five plans (the flat tree in two shapes, two hierarchies, native). */
     public static final int MAX_OPTIONS = 6;
+    /**
+     * Most bytes that ride in the header in a class that is not tried (trials off, a tuning table's
+     * sizes): where the header was the fastest broadcast on one node and on the 2-host bed. Larger
+     * ones ride only where the trials find it fastest: across nodes the header goes unpipelined down
+     * its tree, which a plan over chunks beats on slow links.
+     */
+    static final int UNTRIED_INLINE_BYTES = 32 << 10;
     /** How much faster than the incumbent a challenger must be to replace it. */
     static final double MARGIN = 0.1;
 
@@ -144,10 +151,13 @@ public final class TrialSchedule {
         return winner[c] >= 0 ? winner[c] : trial[c] / BLOCK % options(c);
     }
 
-    /** Whether the next call of {@code bytes} rides in its header (only asked where the header could carry it). */
+    /**
+     * Whether the next call of {@code bytes} rides in its header (only asked where the header could
+     * carry it): as the trials decide where they run, elsewhere up to {@link #UNTRIED_INLINE_BYTES}.
+     */
     boolean inlines(long bytes) {
         int c = sizeClass(bytes);
-        return !tries(c) || inline[c] && option(c) == 0;
+        return tries(c) ? inline[c] && option(c) == 0 : bytes <= UNTRIED_INLINE_BYTES;
     }
 
     /** The plan of the next call of class {@code c}: {@code fallback} where it does not try or rides in the header. */

@@ -168,8 +168,10 @@ class TrialScheduleTest {
             s.record(SMALL, 1);
         }
         assertSame(FANOUT, s.plan(SMALL, FALLBACK));
-        // Classes that do not try keep the default: the header where it fits, the selector's plan.
+        // Classes that do not try keep the default: the header up to its untried size, the selector's plan.
         assertTrue(s.inlines(100));
+        assertTrue(s.inlines(TrialSchedule.UNTRIED_INLINE_BYTES));
+        assertFalse(s.inlines(TrialSchedule.UNTRIED_INLINE_BYTES + 1));
         assertSame(FALLBACK, s.plan(3, FALLBACK));
         assertEquals(TrialSchedule.GO_ON, s.record(3, 1));
         assertEquals(-1, s.winner(3));

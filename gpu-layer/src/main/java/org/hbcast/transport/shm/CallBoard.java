@@ -156,11 +156,6 @@ public final class CallBoard implements AutoCloseable {
         }
     }
 
-    /** True when call {@code call}'s header, with no payload, may be posted (see {@link #hasRoom(long, long)}). */
-    public boolean hasRoom(final long call) {
-        return hasRoom(call, 0);
-    }
-
     /**
      * True when every rank has read call {@code call - ENTRIES} and every call whose payload a
      * payload of {@code payloadBytes} (at most {@link #INLINE_BYTES}) would overwrite, so call

@@ -56,17 +56,17 @@ class CallBoardTest {
         try (CallBoard zero = CallBoard.create(dir.path(), 0, 2);
                 CallBoard one = CallBoard.open(zero.path(), 1, 2)) {
             for (long call = 1; call <= CallBoard.ENTRIES; call++) {
-                assertTrue(zero.hasRoom(call), "call " + call);
+                assertTrue(zero.hasRoom(call, 0), "call " + call);
                 assertTrue(zero.claim(call));
                 zero.post(call, call, 0, 1);
                 zero.markRead(call);
             }
-            assertFalse(zero.hasRoom(CallBoard.ENTRIES + 1), "node rank 1 has read nothing yet");
+            assertFalse(zero.hasRoom(CallBoard.ENTRIES + 1, 0), "node rank 1 has read nothing yet");
             assertEquals(1, zero.slowestReader());
             one.markRead(1);
-            assertTrue(zero.hasRoom(CallBoard.ENTRIES + 1));
-            assertFalse(zero.hasRoom(CallBoard.ENTRIES + 2));
-            assertTrue(one.hasRoom(CallBoard.ENTRIES + 2), "a rank does not wait for itself");
+            assertTrue(zero.hasRoom(CallBoard.ENTRIES + 1, 0));
+            assertFalse(zero.hasRoom(CallBoard.ENTRIES + 2, 0));
+            assertTrue(one.hasRoom(CallBoard.ENTRIES + 2, 0), "a rank does not wait for itself");
         }
     }
 
@@ -196,7 +196,7 @@ class CallBoardTest {
                     for (long call = 1; call <= calls; call++) {
                         final boolean contender = me == call % ranks || me == (call + 1) % ranks;
                         if (contender) {
-                            while (!board.hasRoom(call)) {
+                            while (!board.hasRoom(call, 0)) {
                                 Thread.yield();
                             }
                             if (board.claim(call)) {
