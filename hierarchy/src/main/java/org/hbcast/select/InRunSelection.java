@@ -143,7 +143,7 @@ public final class InRunSelection {
                 .append(" B kept ")
                 .append(trials.label(c, trials.winner(c)))
                 .append(" (per option, the slowest rank's fastest block of ")
-                .append(TrialSchedule.BLOCK)
+                .append(TrialSchedule.blockCalls(c))
                 .append(" calls, us:");
         for (int o = 0; o < trials.options(c); o++) {
             sb.append(' ').append(trials.label(c, o)).append(' ').append(trialTimes[o] / 1000.0);

@@ -6,7 +6,7 @@ import org.hbcast.plan.Plan;
  * In-run selection for {@code auto} (after STAR-MPI's self-tuned collectives): a size class runs
  * the model's choice (its incumbent) for its first {@link #FIRST_TRIAL_AFTER} calls, so that the
  * very first calls of a program are as fast as without trials and the JIT has seen the class;
- * then it tries the class's options in blocks of {@link #BLOCK} calls in a row, option after
+ * then it tries the class's options in blocks of {@link #blockCalls} calls in a row, option after
  * option, {@link #PASSES} times over (so that a drift in the machine's load falls on all of them
  * alike). A block is timed as the program meets the calls, back to back, where the root of one
  * call may run ahead into the next; every rank starts a block together (the caller's barrier after
@@ -28,8 +28,28 @@ import org.hbcast.plan.Plan;
  */
 public final class TrialSchedule {
     static final int CLASSES = 64;
-    /** Calls of one option in a row. */
+    /** Calls of one option in a row, for messages up to {@link #SHORT_BLOCKS_ABOVE} bytes. */
     public static final int BLOCK = 4;
+    /**
+     * Past this many bytes a block is {@link #SHORT_BLOCK} calls: such a call lasts hundreds of
+     * microseconds on one node's memory and tens of milliseconds across a 1 Gbit/s network, long
+     * beside the clock's and the barrier's jitter, and four calls of each option made the trials fill
+     * half of a program's first hundred calls there (a slow option costs seconds). Not lower: short
+     * blocks misjudge plans whose calls overlap when they follow each other. On one node x 4 at 1 MiB
+     * the ring took 86 us alone and the fan-out 107, 317 and 401 in blocks of two, but 137 and 67 a
+     * call back to back, as a program calls them.
+     */
+    public static final long SHORT_BLOCKS_ABOVE = 2 << 20;
+    /** Calls in a block past {@link #SHORT_BLOCKS_ABOVE}: two, so that the second overlaps the first's tail as in a program. */
+    public static final int SHORT_BLOCK = 2;
+    /** Per class, {@link #blockCalls}: a table, so the call path takes no branch on the size. */
+    private static final int[] BLOCK_CALLS = new int[CLASSES];
+
+    static {
+        for (int c = 0; c < CLASSES; c++) {
+            BLOCK_CALLS[c] = c > sizeClass(SHORT_BLOCKS_ABOVE) ? SHORT_BLOCK : BLOCK;
+        }
+    }
     /** Blocks of each option before a verdict. */
     public static final int PASSES = 2;
     /** Calls of a class with its incumbent before its first trials. */
@@ -111,6 +131,11 @@ public final class TrialSchedule {
         }
     }
 
+    /** Calls of one option in a row in class {@code c}. */
+    public static int blockCalls(int c) {
+        return BLOCK_CALLS[c];
+    }
+
     /** The class of a message of {@code bytes}: the smallest {@code c} with {@code bytes <= 2^c}. */
     static int sizeClass(long bytes) {
         // Without a branch: a branch the warm-up's sizes never took made the JIT throw away the
@@ -148,7 +173,7 @@ public final class TrialSchedule {
 
     /** The option the next call of class {@code c} runs. */
     int option(int c) {
-        return winner[c] >= 0 ? winner[c] : trial[c] / BLOCK % options(c);
+        return winner[c] >= 0 ? winner[c] : trial[c] / BLOCK_CALLS[c] % options(c);
     }
 
     /**
@@ -205,10 +230,10 @@ public final class TrialSchedule {
             return GO_ON;
         }
         blockNanos[c] += nanos;
-        if (++trial[c] % BLOCK != 0) {
+        if (++trial[c] % BLOCK_CALLS[c] != 0) {
             return GO_ON;
         }
-        int block = trial[c] / BLOCK - 1;
+        int block = trial[c] / BLOCK_CALLS[c] - 1;
         samples[c][block] = blockNanos[c];
         blockNanos[c] = 0;
         return block == samples[c].length - 1 ? VERDICT_DUE : BLOCK_ENDED;

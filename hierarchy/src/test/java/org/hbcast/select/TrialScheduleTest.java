@@ -82,13 +82,14 @@ class TrialScheduleTest {
         TrialSchedule s = trying();
         int n = s.options(LARGE);
         assertEquals(4, n);
-        int calls = n * TrialSchedule.BLOCK * TrialSchedule.PASSES;
+        int block = TrialSchedule.blockCalls(LARGE);
+        int calls = n * block * TrialSchedule.PASSES;
         for (int call = 0; call < calls; call++) {
-            assertEquals(call / TrialSchedule.BLOCK % n, s.option(LARGE), "call " + call);
+            assertEquals(call / block % n, s.option(LARGE), "call " + call);
             assertTrue(s.exploring(LARGE));
             int expected = call == calls - 1
                     ? TrialSchedule.VERDICT_DUE
-                    : (call + 1) % TrialSchedule.BLOCK == 0 ? TrialSchedule.BLOCK_ENDED : TrialSchedule.GO_ON;
+                    : (call + 1) % block == 0 ? TrialSchedule.BLOCK_ENDED : TrialSchedule.GO_ON;
             // Option 2 (the ring) is fastest; every option's times vary from call to call.
             long nanos = (s.option(LARGE) == 2 ? 1000 : 5000) + call;
             assertEquals(expected, s.record(LARGE, nanos), "call " + call);
@@ -96,14 +97,54 @@ class TrialScheduleTest {
         long[] medians = new long[TrialSchedule.MAX_OPTIONS];
         s.summarize(LARGE, medians);
         for (int o = 0; o < n; o++) {
-            long perCall = medians[o] / TrialSchedule.BLOCK;
-            assertTrue(o == 2 ? perCall < 2000 : perCall > 5000, "option " + o + ": " + medians[o]);
+            long perCall = medians[o] / block;
+            assertTrue(o == 2 ? perCall < 2000 : perCall >= 5000, "option " + o + ": " + medians[o]);
         }
         long[] agreed = {50, 40, 10, 30};
         s.decide(LARGE, agreed);
         assertEquals(2, s.winner(LARGE));
         assertSame(RING, s.plan(LARGE, FALLBACK));
         assertEquals(10, s.agreedNanos(LARGE));
+    }
+
+    @Test
+    void blocksAreShortPastTwoMebibytes() {
+        for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+            boolean large = c > 0 && (1L << (c - 1)) >= TrialSchedule.SHORT_BLOCKS_ABOVE;
+            assertEquals(
+                    large ? TrialSchedule.SHORT_BLOCK : TrialSchedule.BLOCK, TrialSchedule.blockCalls(c), "class " + c);
+        }
+        assertEquals(TrialSchedule.BLOCK, TrialSchedule.blockCalls(TrialSchedule.sizeClass(2 << 20)));
+        assertEquals(TrialSchedule.SHORT_BLOCK, TrialSchedule.blockCalls(TrialSchedule.sizeClass((2 << 20) + 1)));
+        assertEquals(TrialSchedule.BLOCK, TrialSchedule.blockCalls(LARGE));
+    }
+
+    @Test
+    void aLargeClassTriesInShortBlocks() {
+        int huge = TrialSchedule.sizeClass(8 << 20);
+        Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
+        Arrays.fill(plans, new Plan[0]);
+        plans[huge] = new Plan[] {NATIVE, TREE, FANOUT};
+        TrialSchedule s = new TrialSchedule(plans, new boolean[TrialSchedule.CLASSES], new int[TrialSchedule.CLASSES]);
+        for (long i = 0; i < TrialSchedule.FIRST_TRIAL_AFTER; i++) {
+            s.record(huge, 1);
+        }
+        int calls = 3 * TrialSchedule.SHORT_BLOCK * TrialSchedule.PASSES;
+        for (int call = 0; call < calls; call++) {
+            assertEquals(call / TrialSchedule.SHORT_BLOCK % 3, s.option(huge), "call " + call);
+            int r = s.record(huge, s.option(huge) == 1 ? 10 : 50);
+            assertEquals(
+                    call == calls - 1
+                            ? TrialSchedule.VERDICT_DUE
+                            : (call + 1) % TrialSchedule.SHORT_BLOCK == 0
+                                    ? TrialSchedule.BLOCK_ENDED
+                                    : TrialSchedule.GO_ON,
+                    r);
+        }
+        long[] out = new long[TrialSchedule.MAX_OPTIONS];
+        s.summarize(huge, out);
+        assertEquals(10 * TrialSchedule.SHORT_BLOCK, out[1]);
+        assertEquals(50 * TrialSchedule.SHORT_BLOCK, out[0]);
     }
 
     @Test
@@ -187,7 +228,7 @@ class TrialScheduleTest {
             while (s.record(LARGE, 1) != TrialSchedule.VERDICT_DUE) {
                 calls++;
             }
-            assertEquals(n * TrialSchedule.BLOCK * TrialSchedule.PASSES - 1, calls);
+            assertEquals(n * TrialSchedule.blockCalls(LARGE) * TrialSchedule.PASSES - 1, calls);
             s.decide(LARGE, new long[] {9, 9, round == 1 ? 1 : 9, 9});
             int kept = round == 1 ? 2 : 3;
             for (long i = 0; i < interval - 1; i++) {
@@ -225,7 +266,7 @@ class TrialScheduleTest {
         }
         assertEquals(0, s.option(LARGE));
         s.pause(false);
-        for (int k = 0; k < TrialSchedule.BLOCK; k++) {
+        for (int k = 0; k < TrialSchedule.blockCalls(LARGE); k++) {
             s.record(LARGE, 1);
         }
         assertEquals(1, s.option(LARGE));
