@@ -11,10 +11,14 @@ import java.util.concurrent.TimeUnit;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.mpi.LeaderLinkProbe;
+import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.HostInfo;
+import org.hbcast.tuning.LinkCalibration;
+import org.hbcast.tuning.LinkKind;
 import org.hbcast.tuning.TuningFiles;
 import org.hbcast.tuning.TuningInputs;
 import org.hbcast.tuning.TuningJson;
@@ -29,10 +33,16 @@ import org.hbcast.tuning.TuningTableLoader;
  * {@code tuning-<fingerprint id>.json} in the cache directory; the calibration is
  * {@code HBCAST_CALIBRATION_FILE} or {@code calibration-<hardware id>.json} there; what runs learnt
  * in the run ({@link org.hbcast.tuning.LearntPlans}) is {@code learnt-<fingerprint id>.json} there.
+ * Where nothing calibrated the network and there are several nodes, the leaders of the first two
+ * measure their link ({@link LeaderLinkProbe}) and every rank prices the network from that.
  */
 public final class TuningAgreement {
     /** {@code HBCAST_TUNING_FILE=none}: use no table even where the default place has one. */
     static final String NO_TABLE = "none";
+    /** The source of a link's built-in figures (see {@link LinkCalibration#source()}). */
+    private static final String BUILT_IN = "built-in";
+    /** The source of the network's figures when {@link LeaderLinkProbe} measured them. */
+    static final String MEASURED_AT_CREATE = "measured at create";
 
     private TuningAgreement() {}
 
@@ -99,7 +109,26 @@ public final class TuningAgreement {
             inputs.warnings().forEach(System.err::println);
             System.err.flush();
         }
-        return inputs;
+        return withMeasuredNetwork(comm, topology.layout(), inputs);
+    }
+
+    /**
+     * The inputs with the network's figures measured now, where they were built-in and the layout
+     * has a network between leaders; unchanged where the probe saw no usable figures. Collective.
+     */
+    private static TuningInputs withMeasuredNetwork(Intracomm comm, NodeLayout layout, TuningInputs inputs)
+            throws MPIException {
+        if (layout.nodeCount() < 2
+                || !BUILT_IN.equals(inputs.calibration().link(LinkKind.NETWORK).source())) {
+            return inputs;
+        }
+        double[] f = LeaderLinkProbe.measure(comm, layout.rankAt(0, 0), layout.rankAt(1, 0));
+        if (!(f[1] >= 1e3 && f[1] < 1e14 && f[0] >= 0 && f[0] < 1)) {
+            return inputs;
+        }
+        return inputs.withLink(
+                new LinkCalibration(LinkKind.NETWORK, f[0], f[1], MEASURED_AT_CREATE),
+                "network measured at create between the first two nodes' leaders");
     }
 
     /** The inputs this process would use on {@code shape}, without MPI (for {@code explain} and tools). */

@@ -142,6 +142,23 @@ public record Calibration(
                 curves);
     }
 
+    /** This calibration with {@code link} in place of the figures of its kind (measured or built-in). */
+    public Calibration withLink(LinkCalibration link) {
+        List<LinkCalibration> all = new ArrayList<>(links);
+        all.removeIf(l -> l.kind() == link.kind());
+        all.add(link);
+        return new Calibration(
+                formatVersion,
+                hardware,
+                created,
+                all,
+                nativeLayout,
+                nativeTimes,
+                nodeCurves,
+                twoLevelLayout,
+                twoLevelCurves);
+    }
+
     /** The measured curve of {@code transport} on nodes of {@code nodeSize} ranks, or null. */
     public NodeCurve nodeCurve(IntraNode transport, int nodeSize) {
         for (NodeCurve c : nodeCurves) {

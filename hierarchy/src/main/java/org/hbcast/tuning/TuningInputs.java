@@ -57,6 +57,22 @@ public record TuningInputs(
         return new TuningInputs(fingerprint, table, tableFile, calibration, calibrationSource, all, l, file);
     }
 
+    /**
+     * These inputs with {@code link} in place of the calibration's figures of its kind;
+     * {@code how} says where it came from, for reasons and reports.
+     */
+    public TuningInputs withLink(LinkCalibration link, String how) {
+        return new TuningInputs(
+                fingerprint,
+                table,
+                tableFile,
+                calibration.withLink(link),
+                calibrationSource + "; " + how,
+                warnings,
+                learnt,
+                learntFile);
+    }
+
     /** No table, built-in link figures: the model alone. */
     public static TuningInputs modelOnly(Fingerprint fingerprint) {
         return new TuningInputs(fingerprint, null, null, Calibration.builtIn(), "built-in link figures", List.of());
