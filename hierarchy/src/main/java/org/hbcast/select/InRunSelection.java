@@ -15,8 +15,8 @@ import org.hbcast.tuning.LearntPlans;
 
 /**
  * {@code auto}'s in-run selection over a run's calls: which plan each call of a size class runs
- * while the class is tried ({@link TrialSchedule}), the timing of each call, the barrier after each
- * block of trial calls and the one agreement on each verdict, and what the run learnt, kept for the
+ * while the class is tried ({@link TrialSchedule}), the timing of each call, the agreement on each
+ * block of trial calls' time, and what the run learnt, kept for the
  * next run on this fingerprint. All ranks see the same calls, so they take the same plans without
  * talking. Allocation-free per call, except on a verdict logged with {@code HBCAST_TRIALS_LOG=1}.
  */
@@ -26,7 +26,10 @@ public final class InRunSelection {
     private final Selector selector;
     private final TrialSchedule trials;
     private final TimedCollectives trialSync;
+    private final long[] blockTime = new long[1];
+    /** Per option, its fastest block: only for {@code HBCAST_TRIALS_LOG=1}. */
     private final long[] trialTimes = new long[TrialSchedule.MAX_OPTIONS];
+
     private final int rank;
     private final long timeoutNs;
 
@@ -38,7 +41,7 @@ public final class InRunSelection {
             throws MPIException {
         this.selector = selector;
         this.trials = trialSchedule(selector, inlineAllowed);
-        this.trialSync = new TimedCollectives(comm, TrialSchedule.MAX_OPTIONS, timeoutNs);
+        this.trialSync = new TimedCollectives(comm, 1, timeoutNs);
         this.rank = comm.getRank();
         this.timeoutNs = timeoutNs;
     }
@@ -50,7 +53,7 @@ public final class InRunSelection {
      * is as little as a broadcast sends. Where an earlier run decided a class, its choice takes the
      * model's place as the incumbent (the trials still run, and must beat it by the margin).
      */
-    private static TrialSchedule trialSchedule(Selector selector, boolean inlineAllowed) {
+    static TrialSchedule trialSchedule(Selector selector, boolean inlineAllowed) {
         Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
         boolean[] inline = new boolean[TrialSchedule.CLASSES];
         int[] incumbent = new int[TrialSchedule.CLASSES];
@@ -59,12 +62,16 @@ public final class InRunSelection {
             boolean fits = inlineAllowed && largest <= CallBoard.INLINE_BYTES;
             plans[c] = fits && largest <= HeaderRelay.FIRST_PAYLOAD ? new Plan[0] : selector.trialPlans(c);
             inline[c] = fits && plans[c].length > 0;
-            // Without trials the header carries what fits, the selector's plan the rest; the class's
-            // largest size, a power of two, is the size programs use most.
+            // The incumbent is what runs untried: the header up to what it carries untried, else the
+            // selector's plan for the class's largest size (a power of two, the size programs use
+            // most). Past that the header goes unpipelined down the leaders' tree, and the margin
+            // must not shield it where a pipelined plan is faster (at 64 KiB on the shaped 4+2+2 bed
+            // the chain was 9% faster in the trials and 40% in a program's calls back to back).
             Plan chosen = selector.plan(1L << c);
-            for (int p = 0; p < plans[c].length && !inline[c]; p++) {
+            boolean headerFirst = inline[c] && TrialSchedule.inlinesUntried(largest);
+            for (int p = 0; p < plans[c].length && !headerFirst; p++) {
                 if (Explanation.name(plans[c][p]).equals(Explanation.name(chosen))) {
-                    incumbent[c] = p;
+                    incumbent[c] = p + (inline[c] ? 1 : 0);
                 }
             }
         }
@@ -102,35 +109,23 @@ public final class InRunSelection {
 
     /**
      * Notes this rank's time of a finished call for the trials; after each block of trial calls
-     * every rank meets, after a size's last block every rank (all reach it at the same call) agrees
-     * on the slowest rank's time of each option and keeps the fastest.
+     * every rank (all reach it at the same call) agrees on the block's time, the slowest rank's,
+     * which also starts the next block together; after a size's last block each rank keeps the same
+     * fastest option.
      */
     public void learn(long bytes, long startNs) throws MPIException {
         int c = TrialSchedule.sizeClass(bytes);
-        int next = trials.record(c, System.nanoTime() - startNs);
-        if (next == TrialSchedule.GO_ON) {
+        if (trials.record(c, System.nanoTime() - startNs) == TrialSchedule.GO_ON) {
             return;
         }
-        if (next == TrialSchedule.BLOCK_ENDED) {
-            // The next block starts together on every rank: a slow option's stragglers are not timed in the next.
-            together();
-            return;
-        }
-        trials.summarize(c, trialTimes);
-        if (!trialSync.reduce(trialTimes, trials.options(c))) {
+        blockTime[0] = trials.blockNanos(c);
+        if (!trialSync.reduce(blockTime, 1)) {
             throw new MPIException("hbcast bcast on rank " + rank + " timed out after " + timeoutNs / 1e9
-                    + " s agreeing on the fastest plan for messages of " + bytes + " bytes: some rank did not join");
+                    + " s agreeing on the time of trial calls for messages of " + bytes
+                    + " bytes: some rank did not join");
         }
-        trials.decide(c, trialTimes);
-        if (LOG_TRIALS && rank == 0) {
+        if (trials.endBlock(c, blockTime[0]) && LOG_TRIALS && rank == 0) {
             logVerdict(c);
-        }
-    }
-
-    private void together() throws MPIException {
-        if (!trialSync.barrier()) {
-            throw new MPIException("hbcast bcast on rank " + rank + " timed out after " + timeoutNs / 1e9
-                    + " s in the barrier between timed trial calls: some rank did not join");
         }
     }
 
@@ -142,9 +137,10 @@ public final class InRunSelection {
                 .append(1L << c)
                 .append(" B kept ")
                 .append(trials.label(c, trials.winner(c)))
-                .append(" (per option, the slowest rank's fastest block of ")
+                .append(" (per option, its fastest block of ")
                 .append(TrialSchedule.blockCalls(c))
-                .append(" calls, us:");
+                .append(" calls, the slowest rank's time, us:");
+        trials.summarize(c, trialTimes);
         for (int o = 0; o < trials.options(c); o++) {
             sb.append(' ').append(trials.label(c, o)).append(' ').append(trialTimes[o] / 1000.0);
         }

@@ -9,18 +9,21 @@ import org.hbcast.plan.Plan;
  * then it tries the class's options in blocks of {@link #blockCalls} calls in a row, option after
  * option, {@link #PASSES} times over (so that a drift in the machine's load falls on all of them
  * alike). A block is timed as the program meets the calls, back to back, where the root of one
- * call may run ahead into the next; every rank starts a block together (the caller's barrier after
- * each block, see {@link #record}), so a slow option's stragglers are not timed in the next. The
- * ranks then agree on the slowest rank's fastest block of each option (one small all-reduce,
- * see {@link #summarize} and {@link #decide}) and keep the fastest, unless it beats the class's incumbent (the option the
- * model chose) by less than {@link #MARGIN}: a cold JIT or a slow spell of a shared machine can
- * swing single calls by more than the plans differ, and then the model's choice is the safer bet.
+ * call may run ahead into the next. After each block the ranks agree on its time, the slowest
+ * rank's (one small all-reduce, which also starts the next block on every rank together, so a slow
+ * option's stragglers are not timed in the next; see {@link #record} and {@link #endBlock}). An
+ * option whose first block took more than {@link #SCREEN} times the fastest first block does not
+ * run again: the slow options cost a program most of the trials' time (Open MPI's broadcast at 64
+ * KiB on the shaped 4+2+2 bed took 3.4 times the header's). After the last block the class keeps
+ * the option with the fastest block, unless it beats the class's incumbent (the option the model
+ * chose) by less than {@link #MARGIN}: a cold JIT or a slow spell of a shared machine can swing
+ * single calls by more than the plans differ, and then the model's choice is the safer bet.
  * A decided class is tried again after {@link #FIRST_RECHECK} of its calls, then after twice as
  * many, and so on.
  *
- * <p>Pure and deterministic: every rank sees the same calls with the same root byte counts, so
- * every rank's schedule makes the same choices at the same calls without talking, and the
- * all-reduce falls on the same call everywhere. Allocation-free after construction.
+ * <p>Pure and deterministic: every rank sees the same calls with the same root byte counts and the
+ * same agreed block times, so every rank's schedule makes the same choices at the same calls, and
+ * the all-reduce falls on the same call everywhere. Allocation-free after construction.
  *
  * <p>A size class {@code c} holds the messages of {@code (2^(c-1), 2^c]} bytes (class 0: 0 and 1
  * byte), so that a class lies wholly inside or outside the header's payload. Option 0 of a class
@@ -56,10 +59,10 @@ public final class TrialSchedule {
     public static final long FIRST_TRIAL_AFTER = 16;
     /** What {@link #record} returns: nothing to do. */
     static final int GO_ON = 0;
-    /** What {@link #record} returns: a block ended, every rank must meet before the next call. */
+    /** What {@link #record} returns: a block ended, every rank must agree on its time ({@link #endBlock}) before the next call. */
     static final int BLOCK_ENDED = 1;
-    /** What {@link #record} returns: the last block ended, every rank must now agree and decide. */
-    static final int VERDICT_DUE = 2;
+    /** How many times the fastest first block an option's first block may take and still run again. */
+    static final double SCREEN = 2;
     /**
      * Calls of a decided class before it is tried again; doubles after each re-check. Soon at
      * first: a verdict reached while the JIT was still cold can be wrong, and costs until re-checked.
@@ -84,7 +87,15 @@ public final class TrialSchedule {
     /** Per class, the option kept unless another is clearly faster (the model's, or what an earlier run learnt). */
     private final int[] incumbent;
 
+    /** Per class, calls of the current block so far. */
     private final int[] trial = new int[CLASSES];
+    /** Per class, the option being tried and the pass it is in. */
+    private final int[] current = new int[CLASSES];
+
+    private final int[] pass = new int[CLASSES];
+    /** Per class, the most a first block may have taken for its option to run in later passes. */
+    private final long[] screenLimit = new long[CLASSES];
+
     private final int[] winner = new int[CLASSES];
     /** Per class, the option the trials last kept (it runs again after a re-check that keeps it), or -1. */
     private final int[] settled = new int[CLASSES];
@@ -93,7 +104,7 @@ public final class TrialSchedule {
 
     private final long[] callsLeft = new long[CLASSES];
     private final long[] recheckEvery = new long[CLASSES];
-    /** Per class, the block times: pass p, option o at {@code p * options + o}. */
+    /** Per class, the agreed block times: pass p, option o at {@code p * options + o}; {@code Long.MAX_VALUE} where it did not run. */
     private final long[][] samples;
 
     private final long[] blockNanos = new long[CLASSES];
@@ -173,7 +184,7 @@ public final class TrialSchedule {
 
     /** The option the next call of class {@code c} runs. */
     int option(int c) {
-        return winner[c] >= 0 ? winner[c] : trial[c] / BLOCK_CALLS[c] % options(c);
+        return winner[c] >= 0 ? winner[c] : current[c];
     }
 
     /**
@@ -182,7 +193,12 @@ public final class TrialSchedule {
      */
     boolean inlines(long bytes) {
         int c = sizeClass(bytes);
-        return tries(c) ? inline[c] && option(c) == 0 : bytes <= UNTRIED_INLINE_BYTES;
+        return tries(c) ? inline[c] && option(c) == 0 : inlinesUntried(bytes);
+    }
+
+    /** Whether a message of {@code bytes} rides in its header where the trials do not decide: up to {@link #UNTRIED_INLINE_BYTES}. */
+    static boolean inlinesUntried(long bytes) {
+        return bytes <= UNTRIED_INLINE_BYTES;
     }
 
     /** The plan of the next call of class {@code c}: {@code fallback} where it does not try or rides in the header. */
@@ -212,8 +228,8 @@ public final class TrialSchedule {
     /**
      * Notes that a call of class {@code c} took {@code nanos} on this rank.
      *
-     * @return {@link #GO_ON}, {@link #BLOCK_ENDED} (every rank meets before its next call) or
-     *         {@link #VERDICT_DUE} (every rank must now {@link #summarize}, agree and {@link #decide})
+     * @return {@link #GO_ON}, or {@link #BLOCK_ENDED}: every rank must now agree on the block's time
+     *         (the maximum of {@link #blockNanos}) and pass it to {@link #endBlock} before its next call
      */
     int record(int c, long nanos) {
         // Untried classes first: the warm-up's calls (paused) then take the program's branch, and the
@@ -224,23 +240,69 @@ public final class TrialSchedule {
         if (winner[c] >= 0) {
             if (--callsLeft[c] == 0) {
                 winner[c] = -1;
-                trial[c] = 0;
-                blockNanos[c] = 0;
+                current[c] = 0;
+                pass[c] = 0;
             }
             return GO_ON;
         }
         blockNanos[c] += nanos;
-        if (++trial[c] % BLOCK_CALLS[c] != 0) {
-            return GO_ON;
-        }
-        int block = trial[c] / BLOCK_CALLS[c] - 1;
-        samples[c][block] = blockNanos[c];
-        blockNanos[c] = 0;
-        return block == samples[c].length - 1 ? VERDICT_DUE : BLOCK_ENDED;
+        return ++trial[c] < BLOCK_CALLS[c] ? GO_ON : BLOCK_ENDED;
+    }
+
+    /** This rank's time of class {@code c}'s block that just ended ({@link #record} said so). */
+    long blockNanos(int c) {
+        return blockNanos[c];
     }
 
     /**
-     * This rank's fastest block of each option of class {@code c} into {@code out[0..options)}. The
+     * Takes the agreed time of class {@code c}'s block that just ended and moves to the next block:
+     * the next option of the pass that is still in the running, else the next pass, else the verdict.
+     *
+     * @return true when this was the last block and the class has now decided ({@link #winner})
+     */
+    boolean endBlock(int c, long agreedNanos) {
+        int n = options(c);
+        samples[c][pass[c] * n + current[c]] = agreedNanos;
+        trial[c] = 0;
+        blockNanos[c] = 0;
+        int next = nextContender(c, current[c] + 1);
+        while (next == n) {
+            if (pass[c] == 0) {
+                screenLimit[c] = (long) (SCREEN * fastest(c, n));
+            }
+            if (++pass[c] == PASSES) {
+                decide(c);
+                return true;
+            }
+            // Options screened out in the first pass keep its time and no later one.
+            for (int o = 0; o < n; o++) {
+                samples[c][pass[c] * n + o] = Long.MAX_VALUE;
+            }
+            next = nextContender(c, 0);
+        }
+        current[c] = next;
+        return false;
+    }
+
+    /** The first option from {@code o} on that runs in class {@code c}'s current pass, or the option count. */
+    private int nextContender(int c, int o) {
+        int n = options(c);
+        while (o < n && pass[c] > 0 && samples[c][o] > screenLimit[c]) {
+            o++;
+        }
+        return o;
+    }
+
+    private long fastest(int c, int n) {
+        long best = Long.MAX_VALUE;
+        for (int o = 0; o < n; o++) {
+            best = Math.min(best, samples[c][o]);
+        }
+        return best;
+    }
+
+    /**
+     * The fastest agreed block of each option of class {@code c} into {@code out[0..options)}. The
      * fastest, not the median: on a shared machine noise only adds time (a preempted rank, a park
      * that overslept, a recompilation), and it adds it in bursts longer than a block, so a block
      * that met none shows the plan itself.
@@ -257,22 +319,33 @@ public final class TrialSchedule {
     }
 
     /**
-     * Keeps the option of class {@code c} with the least agreed time ({@code agreed[o]}, the ranks'
-     * maximum), or the incumbent where that is within {@link #MARGIN} of it.
+     * Keeps the option of class {@code c} with the fastest agreed block, or the incumbent where that
+     * is within {@link #MARGIN} of it.
      */
-    void decide(int c, long[] agreed) {
+    private void decide(int c) {
         int n = options(c);
         int best = 0;
-        for (int o = 1; o < n; o++) {
-            if (agreed[o] < agreed[best]) {
+        long bestNanos = Long.MAX_VALUE;
+        long keptNanos = Long.MAX_VALUE;
+        for (int o = 0; o < n; o++) {
+            long t = Long.MAX_VALUE;
+            for (int p = 0; p < PASSES; p++) {
+                t = Math.min(t, samples[c][p * n + o]);
+            }
+            if (t < bestNanos) {
                 best = o;
+                bestNanos = t;
+            }
+            if (o == incumbent[c]) {
+                keptNanos = t;
             }
         }
         int keep = incumbent[c];
-        if (agreed[best] * (1 + MARGIN) < agreed[keep]) {
+        if (bestNanos * (1 + MARGIN) < keptNanos) {
             keep = best;
+            keptNanos = bestNanos;
         }
-        settle(c, keep, agreed[keep]);
+        settle(c, keep, keptNanos);
     }
 
     /**
@@ -289,8 +362,6 @@ public final class TrialSchedule {
     private void settle(int c, int o, long nanos) {
         winner[c] = o;
         settled[c] = o;
-        trial[c] = 0;
-        blockNanos[c] = 0;
         agreedNanos[c] = nanos;
         recheckEvery[c] = recheckEvery[c] == 0 ? FIRST_RECHECK : 2 * recheckEvery[c];
         callsLeft[c] = recheckEvery[c];

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
@@ -77,34 +79,49 @@ class TrialScheduleTest {
         assertEquals(16, TrialSchedule.sizeClass((32 << 10) + 1));
     }
 
+    /**
+     * Runs one block of class {@code c} whose calls each take {@code perCall}, and agrees on this
+     * rank's time as every rank's.
+     *
+     * @return the option the block ran
+     */
+    private static int block(TrialSchedule s, int c, long perCall) {
+        int option = s.option(c);
+        int calls = TrialSchedule.blockCalls(c);
+        for (int k = 0; k < calls; k++) {
+            assertTrue(s.exploring(c));
+            assertEquals(option, s.option(c), "an option runs a whole block");
+            assertEquals(k == calls - 1 ? TrialSchedule.BLOCK_ENDED : TrialSchedule.GO_ON, s.record(c, perCall));
+        }
+        s.endBlock(c, s.blockNanos(c));
+        return option;
+    }
+
+    /** Runs class {@code c}'s blocks to the verdict, option o's calls taking {@code perCall[o]}; returns the options in the order they ran. */
+    private static List<Integer> untilVerdict(TrialSchedule s, int c, long... perCall) {
+        List<Integer> ran = new ArrayList<>();
+        while (s.exploring(c)) {
+            int o = s.option(c);
+            ran.add(block(s, c, perCall[o]));
+        }
+        return ran;
+    }
+
     @Test
-    void eachOptionRunsInTurnThenTheFastestIsKept() {
+    void eachOptionRunsInTurnThenTheSlowOnesDropOutAndTheFastestIsKept() {
         TrialSchedule s = trying();
-        int n = s.options(LARGE);
-        assertEquals(4, n);
-        int block = TrialSchedule.blockCalls(LARGE);
-        int calls = n * block * TrialSchedule.PASSES;
-        for (int call = 0; call < calls; call++) {
-            assertEquals(call / block % n, s.option(LARGE), "call " + call);
-            assertTrue(s.exploring(LARGE));
-            int expected = call == calls - 1
-                    ? TrialSchedule.VERDICT_DUE
-                    : (call + 1) % block == 0 ? TrialSchedule.BLOCK_ENDED : TrialSchedule.GO_ON;
-            // Option 2 (the ring) is fastest; every option's times vary from call to call.
-            long nanos = (s.option(LARGE) == 2 ? 1000 : 5000) + call;
-            assertEquals(expected, s.record(LARGE, nanos), "call " + call);
-        }
-        long[] medians = new long[TrialSchedule.MAX_OPTIONS];
-        s.summarize(LARGE, medians);
-        for (int o = 0; o < n; o++) {
-            long perCall = medians[o] / block;
-            assertTrue(o == 2 ? perCall < 2000 : perCall >= 5000, "option " + o + ": " + medians[o]);
-        }
-        long[] agreed = {50, 40, 10, 30};
-        s.decide(LARGE, agreed);
+        assertEquals(4, s.options(LARGE));
+        // Option 2 (the ring) is fastest; option 1 within twice its time runs again, 0 and 3 do not.
+        List<Integer> ran = untilVerdict(s, LARGE, 5000, 1900, 1000, 4000);
+        assertEquals(List.of(0, 1, 2, 3, 1, 2), ran);
+        long[] fastest = new long[TrialSchedule.MAX_OPTIONS];
+        s.summarize(LARGE, fastest);
+        int calls = TrialSchedule.blockCalls(LARGE);
+        assertEquals(5000L * calls, fastest[0]);
+        assertEquals(1000L * calls, fastest[2]);
         assertEquals(2, s.winner(LARGE));
         assertSame(RING, s.plan(LARGE, FALLBACK));
-        assertEquals(10, s.agreedNanos(LARGE));
+        assertEquals(1000L * calls, s.agreedNanos(LARGE));
     }
 
     @Test
@@ -129,52 +146,46 @@ class TrialScheduleTest {
         for (long i = 0; i < TrialSchedule.FIRST_TRIAL_AFTER; i++) {
             s.record(huge, 1);
         }
-        int calls = 3 * TrialSchedule.SHORT_BLOCK * TrialSchedule.PASSES;
-        for (int call = 0; call < calls; call++) {
-            assertEquals(call / TrialSchedule.SHORT_BLOCK % 3, s.option(huge), "call " + call);
-            int r = s.record(huge, s.option(huge) == 1 ? 10 : 50);
-            assertEquals(
-                    call == calls - 1
-                            ? TrialSchedule.VERDICT_DUE
-                            : (call + 1) % TrialSchedule.SHORT_BLOCK == 0
-                                    ? TrialSchedule.BLOCK_ENDED
-                                    : TrialSchedule.GO_ON,
-                    r);
-        }
-        long[] out = new long[TrialSchedule.MAX_OPTIONS];
-        s.summarize(huge, out);
-        assertEquals(10 * TrialSchedule.SHORT_BLOCK, out[1]);
-        assertEquals(50 * TrialSchedule.SHORT_BLOCK, out[0]);
+        assertEquals(TrialSchedule.SHORT_BLOCK, TrialSchedule.blockCalls(huge));
+        assertEquals(List.of(0, 1, 2, 1), untilVerdict(s, huge, 50, 10, 50));
+        assertEquals(1, s.winner(huge));
+        assertEquals(10L * TrialSchedule.SHORT_BLOCK, s.agreedNanos(huge));
     }
 
     @Test
     void eachOptionCountsItsFastestBlock() {
         TrialSchedule s = trying();
-        int n = s.options(SMALL);
         // Per option, the time of each call of its block in each pass.
         long[][] times = {{7, 1}, {300, 100}, {5, 500}};
         for (int p = 0; p < TrialSchedule.PASSES; p++) {
-            for (int o = 0; o < n; o++) {
-                for (int k = 0; k < TrialSchedule.BLOCK; k++) {
-                    assertEquals(o, s.option(SMALL));
-                    s.record(SMALL, times[o][p]);
+            for (int o = 0; o < s.options(SMALL); o++) {
+                if (p > 0 && o == 1) {
+                    continue; // more than twice the fastest first block: it does not run again
                 }
+                assertEquals(o, block(s, SMALL, times[o][p]));
             }
         }
+        assertFalse(s.exploring(SMALL));
         long[] out = new long[TrialSchedule.MAX_OPTIONS];
         s.summarize(SMALL, out);
         assertEquals(1 * TrialSchedule.BLOCK, out[0]);
-        assertEquals(100 * TrialSchedule.BLOCK, out[1]);
+        assertEquals(300 * TrialSchedule.BLOCK, out[1]);
         assertEquals(5 * TrialSchedule.BLOCK, out[2]); // a slow block does not count
+        assertEquals(0, s.winner(SMALL));
+    }
+
+    @Test
+    void anOptionJustInsideTheScreenRunsAgainAndOneJustOutsideDoesNot() {
+        long fastest = 1000;
+        long inside = (long) (TrialSchedule.SCREEN * fastest);
+        TrialSchedule s = trying();
+        assertEquals(List.of(0, 1, 2, 3, 1, 2), untilVerdict(s, LARGE, inside + 1, inside, fastest, inside + 1));
     }
 
     @Test
     void aTieKeepsTheIncumbentAndTheHeaderIsOptionZero() {
         TrialSchedule s = trying();
-        while (s.record(SMALL, 1) != TrialSchedule.VERDICT_DUE) {
-            assertTrue(s.exploring(SMALL));
-        }
-        s.decide(SMALL, new long[] {5, 5, 5});
+        untilVerdict(s, SMALL, 5, 5, 5);
         assertEquals(0, s.winner(SMALL));
         assertTrue(s.inlineOption(SMALL, 0));
         assertTrue(s.inlines(3000));
@@ -185,10 +196,7 @@ class TrialScheduleTest {
     void aChallengerMustBeatTheIncumbentByTheMargin() {
         for (long challenger : new long[] {1000, 950, 920, 900, 800}) {
             TrialSchedule s = trying();
-            while (s.record(LARGE, 1) != TrialSchedule.VERDICT_DUE) {
-                assertTrue(s.exploring(LARGE));
-            }
-            s.decide(LARGE, new long[] {5000, challenger, 5000, 1000});
+            untilVerdict(s, LARGE, 5000, challenger, 5000, 1000);
             boolean replaced = challenger * (1 + TrialSchedule.MARGIN) < 1000;
             assertEquals(replaced ? 1 : 3, s.winner(LARGE), "challenger " + challenger);
             assertFalse(s.exploring(LARGE));
@@ -198,16 +206,12 @@ class TrialScheduleTest {
     @Test
     void whileTryingTheHeaderCarriesOnlyOnItsTurn() {
         TrialSchedule s = trying();
-        for (int k = 0; k < TrialSchedule.BLOCK; k++) {
-            assertTrue(s.inlines(4096)); // option 0: the header
-            assertSame(FALLBACK, s.plan(SMALL, FALLBACK));
-            s.record(SMALL, 1);
-        }
-        for (int k = 0; k < TrialSchedule.BLOCK; k++) {
-            assertFalse(s.inlines(4096)); // option 1: native
-            assertSame(NATIVE, s.plan(SMALL, FALLBACK));
-            s.record(SMALL, 1);
-        }
+        assertTrue(s.inlines(4096)); // option 0: the header
+        assertSame(FALLBACK, s.plan(SMALL, FALLBACK));
+        block(s, SMALL, 1);
+        assertFalse(s.inlines(4096)); // option 1: native
+        assertSame(NATIVE, s.plan(SMALL, FALLBACK));
+        block(s, SMALL, 1);
         assertSame(FANOUT, s.plan(SMALL, FALLBACK));
         // Classes that do not try keep the default: the header up to its untried size, the selector's plan.
         assertTrue(s.inlines(100));
@@ -223,13 +227,8 @@ class TrialScheduleTest {
         TrialSchedule s = trying();
         long interval = TrialSchedule.FIRST_RECHECK;
         for (int round = 0; round < 3; round++) {
-            int n = s.options(LARGE);
-            int calls = 0;
-            while (s.record(LARGE, 1) != TrialSchedule.VERDICT_DUE) {
-                calls++;
-            }
-            assertEquals(n * TrialSchedule.blockCalls(LARGE) * TrialSchedule.PASSES - 1, calls);
-            s.decide(LARGE, new long[] {9, 9, round == 1 ? 1 : 9, 9});
+            List<Integer> ran = untilVerdict(s, LARGE, 9, 9, round == 1 ? 1 : 9, 9);
+            assertEquals(round == 1 ? 5 : 2 * s.options(LARGE), ran.size(), "blocks " + ran);
             int kept = round == 1 ? 2 : 3;
             for (long i = 0; i < interval - 1; i++) {
                 assertEquals(TrialSchedule.GO_ON, s.record(LARGE, 1));
@@ -237,6 +236,7 @@ class TrialScheduleTest {
             }
             assertEquals(TrialSchedule.GO_ON, s.record(LARGE, 1));
             assertEquals(-1, s.winner(LARGE), "tries again after " + interval + " calls");
+            assertEquals(0, s.option(LARGE), "a re-check starts from the first option");
             interval *= 2;
         }
     }
@@ -245,10 +245,7 @@ class TrialScheduleTest {
     void whatWasKeptIsKnownWhileARecheckRuns() {
         TrialSchedule s = trying();
         assertEquals(-1, s.settled(LARGE));
-        while (s.record(LARGE, 1) != TrialSchedule.VERDICT_DUE) {
-            assertEquals(-1, s.settled(LARGE));
-        }
-        s.decide(LARGE, new long[] {9, 1, 9, 9});
+        untilVerdict(s, LARGE, 9, 1, 9, 9);
         for (long i = 0; i < TrialSchedule.FIRST_RECHECK; i++) {
             s.record(LARGE, 1);
         }
@@ -266,9 +263,7 @@ class TrialScheduleTest {
         }
         assertEquals(0, s.option(LARGE));
         s.pause(false);
-        for (int k = 0; k < TrialSchedule.blockCalls(LARGE); k++) {
-            s.record(LARGE, 1);
-        }
+        block(s, LARGE, 1);
         assertEquals(1, s.option(LARGE));
     }
 
@@ -286,10 +281,7 @@ class TrialScheduleTest {
             s.record(SMALL, 1);
         }
         assertEquals(-1, s.agreedNanos(LARGE));
-        while (s.record(LARGE, 1) != TrialSchedule.VERDICT_DUE) {
-            assertTrue(s.exploring(LARGE));
-        }
-        s.decide(LARGE, new long[] {5000, 1000, 5000, 950}); // the model's old choice, within the margin
+        untilVerdict(s, LARGE, 5000, 1000, 5000, 950); // the model's old choice, within the margin
         assertEquals(1, s.winner(LARGE));
     }
 
@@ -302,33 +294,32 @@ class TrialScheduleTest {
         for (int r = 0; r < ranks; r++) {
             s[r] = schedule();
         }
-        long[][] medians = new long[ranks][TrialSchedule.MAX_OPTIONS];
         int verdicts = 0;
         for (int call = 0; call < 60_000; call++) {
             long bytes = random.nextInt(4) == 0 ? 3000 : random.nextInt(2) == 0 ? 700_000 : random.nextInt(1 << 12);
             int c = TrialSchedule.sizeClass(bytes);
             int option = s[0].option(c);
             boolean inline = s[0].inlines(bytes);
-            boolean due = false;
+            boolean ended = false;
             for (int r = 0; r < ranks; r++) {
                 assertEquals(option, s[r].option(c), "call " + call + " rank " + r);
                 assertEquals(inline, s[r].inlines(bytes));
-                boolean d = s[r].record(c, 1 + random.nextInt(1000)) == TrialSchedule.VERDICT_DUE;
-                assertTrue(r == 0 || d == due);
-                due = d;
+                // Option 1 is mostly slow, so that the screen has something to drop.
+                long nanos = (option == 1 ? 3000 : 1) + random.nextInt(1000);
+                boolean e = s[r].record(c, nanos) == TrialSchedule.BLOCK_ENDED;
+                assertTrue(r == 0 || e == ended);
+                ended = e;
             }
-            if (due) {
-                verdicts++;
-                long[] agreed = new long[TrialSchedule.MAX_OPTIONS];
+            if (ended) {
+                long agreed = 0;
                 for (int r = 0; r < ranks; r++) {
-                    s[r].summarize(c, medians[r]);
-                    for (int o = 0; o < s[r].options(c); o++) {
-                        agreed[o] = Math.max(agreed[o], medians[r][o]);
-                    }
+                    agreed = Math.max(agreed, s[r].blockNanos(c));
                 }
-                for (int r = 0; r < ranks; r++) {
-                    s[r].decide(c, agreed.clone());
+                boolean decided = s[0].endBlock(c, agreed);
+                for (int r = 1; r < ranks; r++) {
+                    assertEquals(decided, s[r].endBlock(c, agreed));
                 }
+                verdicts += decided ? 1 : 0;
             }
         }
         assertTrue(verdicts >= 4, "verdicts " + verdicts);

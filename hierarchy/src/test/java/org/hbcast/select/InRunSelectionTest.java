@@ -1,0 +1,50 @@
+package org.hbcast.select;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.hbcast.BcastOptions;
+import org.hbcast.mpi.HeaderRelay;
+import org.hbcast.transport.shm.CallBoard;
+import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.TuningFixtures;
+import org.hbcast.tuning.TuningInputs;
+import org.junit.jupiter.api.Test;
+
+class InRunSelectionTest {
+    private static Selector selector(String layout) {
+        ClusterShape shape = ClusterShape.parse(layout);
+        return new Selector(
+                BcastOptions.fromEnvironment(Map.of()).planChoices(),
+                shape,
+                Selector.AUTO_MAX_CHUNK_BYTES,
+                TuningInputs.modelOnly(TuningFixtures.fingerprint(shape)));
+    }
+
+    /** Before any trial a class runs its incumbent: the header up to what it carries untried, the model's plan past it. */
+    @Test
+    void theHeaderIsTheIncumbentOnlyWhereItRidesUntried() {
+        for (String layout : new String[] {"4", "2x2", "4,2,2"}) {
+            Selector selector = selector(layout);
+            TrialSchedule t = InRunSelection.trialSchedule(selector, true);
+            for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+                long largest = 1L << c;
+                String where = layout + ", class of " + largest + " B";
+                if (largest <= HeaderRelay.FIRST_PAYLOAD) {
+                    assertFalse(t.tries(c), where + ": rides in the header untried");
+                    continue;
+                }
+                assertEquals(largest <= CallBoard.INLINE_BYTES, t.inlineOption(c, 0), where);
+                int incumbent = t.option(c);
+                if (largest <= TrialSchedule.UNTRIED_INLINE_BYTES) {
+                    assertTrue(t.inlineOption(c, incumbent), where + ": the header first");
+                } else if (t.tries(c)) {
+                    assertFalse(t.inlineOption(c, incumbent), where + ": the model's plan first");
+                    assertEquals(Explanation.name(selector.plan(largest)), t.label(c, incumbent), where);
+                }
+            }
+        }
+    }
+}
