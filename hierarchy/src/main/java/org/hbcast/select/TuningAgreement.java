@@ -42,7 +42,7 @@ public final class TuningAgreement {
     /** The source of a link's built-in figures (see {@link LinkCalibration#source()}). */
     private static final String BUILT_IN = "built-in";
     /** The source of the network's figures when {@link LeaderLinkProbe} measured them. */
-    static final String MEASURED_AT_CREATE = "measured at create";
+    public static final String MEASURED_AT_CREATE = "measured at create";
 
     private TuningAgreement() {}
 

@@ -10,6 +10,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.hbcast.select.TuningAgreement;
+import org.hbcast.tuning.Calibration;
+import org.hbcast.tuning.LinkCalibration;
+import org.hbcast.tuning.LinkKind;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,7 +42,8 @@ final class Validate implements Callable<Integer> {
 
     @Option(
             names = "--plans-built-in",
-            description = "plan hbcast's schedules from the built-in figures, as a run without a calibration did")
+            description = "plan hbcast's schedules as a run without a calibration does: from the built-in figures"
+                    + " inside a node and the network as its leaders measure it at create (the simulated link)")
     boolean plansBuiltIn;
 
     @Option(names = "--cores", description = "cores of each measured host, for the plans (default: a core per rank)")
@@ -69,8 +74,7 @@ final class Validate implements Callable<Integer> {
             Simulator sim = new Simulator(nodes, network, links.inside(), !egressOnly);
             if (plansBuiltIn || cores > 0) {
                 int most = java.util.Arrays.stream(nodes).max().orElse(1);
-                sim.planningWith(
-                        plansBuiltIn ? org.hbcast.tuning.Calibration.builtIn() : null, cores > 0 ? cores : most);
+                sim.planningWith(plansBuiltIn ? builtInWithMeasuredNetwork(network) : null, cores > 0 ? cores : most);
             }
             System.out.printf(
                     Locale.ROOT,
@@ -117,6 +121,19 @@ final class Validate implements Callable<Integer> {
         }
         System.out.printf(Locale.ROOT, "largest error from %s: %.1f%%%n", from, 100 * worst);
         return 0;
+    }
+
+    /**
+     * What a run without a calibration plans from: the built-in figures, but the network as the
+     * leaders of its first two nodes measured it at {@code create} (a ping-pong; here the simulated link).
+     */
+    static Calibration builtInWithMeasuredNetwork(Fabric.Link network) {
+        return Calibration.builtIn()
+                .withLink(new LinkCalibration(
+                        LinkKind.NETWORK,
+                        network.latencySeconds(),
+                        network.bytesPerSecond(),
+                        TuningAgreement.MEASURED_AT_CREATE));
     }
 
     /** The network link: as given on the command line, else the link bound the file measured. */

@@ -44,4 +44,17 @@ class ValidateTest {
         assertEquals(Schedule.AUTO, Validate.scheduleOf("auto"));
         assertNull(Validate.scheduleOf("adapt"));
     }
+
+    @Test
+    void plansBuiltInTakeTheNetworkAsMeasuredAtCreate() {
+        Fabric.Link network = new Fabric.Link(21e-6, 118.8e6);
+        org.hbcast.tuning.Calibration plans = Validate.builtInWithMeasuredNetwork(network);
+        org.hbcast.tuning.Calibration builtIn = org.hbcast.tuning.Calibration.builtIn();
+        var net = plans.link(org.hbcast.tuning.LinkKind.NETWORK);
+        assertEquals(118.8e6, net.bytesPerSecond());
+        assertEquals(21e-6, net.startupSeconds());
+        assertEquals("measured at create", net.source());
+        var shm = org.hbcast.tuning.LinkKind.SHARED_MEMORY;
+        assertEquals(builtIn.link(shm).bytesPerSecond(), plans.link(shm).bytesPerSecond());
+    }
 }
