@@ -36,7 +36,7 @@ public final class TrialSchedule {
     /**
      * Past this many bytes a block is {@link #SHORT_BLOCK} calls: such a call lasts hundreds of
      * microseconds on one node's memory and tens of milliseconds across a 1 Gbit/s network, long
-     * beside the clock's and the barrier's jitter, and four calls of each option made the trials fill
+     * beside the clock's and the block's all-reduce's jitter, and four calls of each option made the trials fill
      * half of a program's first hundred calls there (a slow option costs seconds). Not lower: short
      * blocks misjudge plans whose calls overlap when they follow each other. On one node x 4 at 1 MiB
      * the ring took 86 us alone and the fan-out 107, 317 and 401 in blocks of two, but 137 and 67 a
@@ -89,9 +89,9 @@ public final class TrialSchedule {
 
     /** Per class, calls of the current block so far. */
     private final int[] trial = new int[CLASSES];
-    /** Per class, the option being tried and the pass it is in. */
+    /** Per class, the option being tried. */
     private final int[] current = new int[CLASSES];
-
+    /** Per class, the pass the trials are in (0 .. {@link #PASSES} - 1). */
     private final int[] pass = new int[CLASSES];
     /** Per class, the most a first block may have taken for its option to run in later passes. */
     private final long[] screenLimit = new long[CLASSES];
@@ -308,14 +308,19 @@ public final class TrialSchedule {
      * that met none shows the plan itself.
      */
     void summarize(int c, long[] out) {
-        int n = options(c);
-        for (int o = 0; o < n; o++) {
-            long fastest = Long.MAX_VALUE;
-            for (int p = 0; p < PASSES; p++) {
-                fastest = Math.min(fastest, samples[c][p * n + o]);
-            }
-            out[o] = fastest;
+        for (int o = 0; o < options(c); o++) {
+            out[o] = fastestBlock(c, o);
         }
+    }
+
+    /** Option {@code o}'s fastest agreed block in class {@code c} over the passes ({@code Long.MAX_VALUE} if none ran). */
+    private long fastestBlock(int c, int o) {
+        int n = options(c);
+        long fastest = Long.MAX_VALUE;
+        for (int p = 0; p < PASSES; p++) {
+            fastest = Math.min(fastest, samples[c][p * n + o]);
+        }
+        return fastest;
     }
 
     /**
@@ -328,10 +333,7 @@ public final class TrialSchedule {
         long bestNanos = Long.MAX_VALUE;
         long keptNanos = Long.MAX_VALUE;
         for (int o = 0; o < n; o++) {
-            long t = Long.MAX_VALUE;
-            for (int p = 0; p < PASSES; p++) {
-                t = Math.min(t, samples[c][p * n + o]);
-            }
+            long t = fastestBlock(c, o);
             if (t < bestNanos) {
                 best = o;
                 bestNanos = t;

@@ -39,8 +39,6 @@ import org.hbcast.tuning.TuningTableLoader;
 public final class TuningAgreement {
     /** {@code HBCAST_TUNING_FILE=none}: use no table even where the default place has one. */
     static final String NO_TABLE = "none";
-    /** The source of a link's built-in figures (see {@link LinkCalibration#source()}). */
-    private static final String BUILT_IN = "built-in";
     /** The source of the network's figures when {@link LeaderLinkProbe} measured them. */
     public static final String MEASURED_AT_CREATE = "measured at create";
 
@@ -119,11 +117,11 @@ public final class TuningAgreement {
     private static TuningInputs withMeasuredNetwork(Intracomm comm, NodeLayout layout, TuningInputs inputs)
             throws MPIException {
         if (layout.nodeCount() < 2
-                || !BUILT_IN.equals(inputs.calibration().link(LinkKind.NETWORK).source())) {
+                || !inputs.calibration().link(LinkKind.NETWORK).builtIn()) {
             return inputs;
         }
         double[] f = LeaderLinkProbe.measure(comm, layout.rankAt(0, 0), layout.rankAt(1, 0));
-        if (!(f[1] >= 1e3 && f[1] < 1e14 && f[0] >= 0 && f[0] < 1)) {
+        if (!LinkCalibration.plausibleStartup(f[0]) || !LinkCalibration.plausibleBandwidth(f[1])) {
             return inputs;
         }
         return inputs.withLink(

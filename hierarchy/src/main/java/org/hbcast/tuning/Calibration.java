@@ -51,7 +51,7 @@ public record Calibration(
     }
 
     private static void builtIn(LinkKind kind, double ts, double b) {
-        DEFAULTS.put(kind, new LinkCalibration(kind, ts, b, "built-in"));
+        DEFAULTS.put(kind, new LinkCalibration(kind, ts, b, LinkCalibration.BUILT_IN));
     }
 
     public Calibration {

@@ -26,13 +26,16 @@ public record LinkCalibration(
         String source,
         List<TimedSize> transfers,
         List<TimedSize> gaps) {
+    /** The {@link #source} of the figures a library without a calibration assumes. */
+    public static final String BUILT_IN = "built-in";
+
     public LinkCalibration {
         Objects.requireNonNull(kind, "kind");
-        if (!(startupSeconds >= 0 && startupSeconds < 1)) {
+        if (!plausibleStartup(startupSeconds)) {
             throw new IllegalArgumentException(
                     kind.id() + ": start-up time " + startupSeconds + " s is not in [0, 1) s");
         }
-        if (!(bytesPerSecond >= 1e3 && bytesPerSecond < 1e14)) {
+        if (!plausibleBandwidth(bytesPerSecond)) {
             throw new IllegalArgumentException(
                     kind.id() + ": bandwidth " + bytesPerSecond + " B/s is not in [1e3, 1e14) B/s");
         }
@@ -70,5 +73,20 @@ public record LinkCalibration(
     /** Seconds one more message of {@code bytes} adds to a stream of them: the gap curve, else {@link #seconds}. */
     public double gapSeconds(double bytes) {
         return gaps.isEmpty() ? seconds(bytes) : Interpolation.logLog(gaps, (long) Math.ceil(bytes));
+    }
+
+    /** Whether a start-up time is one a link can have: in [0, 1) s. */
+    public static boolean plausibleStartup(double seconds) {
+        return seconds >= 0 && seconds < 1;
+    }
+
+    /** Whether a bandwidth is one a link can have: in [1e3, 1e14) B/s. */
+    public static boolean plausibleBandwidth(double bytesPerSecond) {
+        return bytesPerSecond >= 1e3 && bytesPerSecond < 1e14;
+    }
+
+    /** Whether these are the built-in figures, not measured ones. */
+    public boolean builtIn() {
+        return BUILT_IN.equals(source);
     }
 }
