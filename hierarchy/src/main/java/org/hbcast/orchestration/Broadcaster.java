@@ -234,7 +234,7 @@ public final class Broadcaster implements AutoCloseable {
      * compiler threads take the cores the ranks need: a compile in the middle of a program's first
      * hundred calls stalled them for 2 to 7 ms). Collective and bounded: rounds of
      * {@link #WARMUP_HEADER_CALLS} calls through the full call path with a message that rides in its
-     * header, {@link #WARMUP_PLAN_CALLS} with one past it, then as many of each plan the selector may
+     * header, {@link #WARMUP_PLAN_CALLS} among them with one past it, then as many of each plan the selector may
      * choose, on a few small chunks, each rank the root in turn so every role is compiled; after each
      * round the ranks agree how long their JITs compiled during it, and stop after a quiet round (none
      * for longer than {@link #WARMUP_QUIET_MILLIS}), after
@@ -263,12 +263,14 @@ public final class Broadcaster implements AutoCloseable {
     }
 
     private void warmUpRound(ByteBuffer buf) throws MPIException {
+        // Calls past the header's payload among them, so that the branch into the plans is in the
+        // profile the top tier compiles from: first taken after it, it traps and the compiled code is
+        // thrown away.
         for (int i = 0; i < WARMUP_HEADER_CALLS; i++) {
             bcast(buf, WARMUP_HEADER_BYTES[i % WARMUP_HEADER_BYTES.length], MPI.BYTE, i % size);
-        }
-        // Past the header's payload too, so that the branch into the plans is compiled, not trapped.
-        for (int i = 0; i < WARMUP_PLAN_CALLS; i++) {
-            bcast(buf, buf.capacity(), MPI.BYTE, i % size);
+            if (i % (WARMUP_HEADER_CALLS / WARMUP_PLAN_CALLS) == 0) {
+                bcast(buf, buf.capacity(), MPI.BYTE, i % size);
+            }
         }
         for (Plan p : selector.distinctHostPlans()) {
             Plan small = p.withChunk(WARMUP_CHUNK_BYTES, "warm-up");

@@ -1,6 +1,5 @@
 package org.hbcast.select;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -17,11 +16,11 @@ import org.hbcast.mpi.Topology;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.HostInfo;
+import org.hbcast.tuning.LearntPlans;
 import org.hbcast.tuning.LinkCalibration;
 import org.hbcast.tuning.LinkKind;
 import org.hbcast.tuning.TuningFiles;
 import org.hbcast.tuning.TuningInputs;
-import org.hbcast.tuning.TuningJson;
 import org.hbcast.tuning.TuningTableLoader;
 
 /**
@@ -44,30 +43,6 @@ public final class TuningAgreement {
 
     private TuningAgreement() {}
 
-    /** What rank 0 found, as broadcast to the others. */
-    private record Found(
-            Fingerprint fingerprint,
-            String tablePath,
-            byte[] table,
-            boolean requested,
-            String calibrationPath,
-            byte[] calibration,
-            List<String> warnings,
-            String learntPath,
-            byte[] learnt) {
-        TuningInputs inputs() {
-            return TuningInputs.fromFiles(
-                            fingerprint,
-                            path(tablePath),
-                            table,
-                            requested,
-                            path(calibrationPath),
-                            calibration,
-                            warnings)
-                    .withLearnt(path(learntPath), learnt);
-        }
-    }
-
     /** Collective over {@code comm}: the same inputs on every rank. */
     public static TuningInputs agree(
             Intracomm comm, Path tuningFile, boolean keepsLearnt, Topology topology, Map<String, String> env)
@@ -76,13 +51,9 @@ public final class TuningAgreement {
         String failure = null;
         if (comm.getRank() == 0) {
             try {
-                packet = TuningJson.mapper()
-                        .writeValueAsBytes(find(
-                                tuningFile,
-                                keepsLearnt,
-                                ClusterShape.of(topology.layout(), topology.isVirtual()),
-                                env));
-            } catch (JsonProcessingException | RuntimeException e) {
+                packet = find(tuningFile, keepsLearnt, ClusterShape.of(topology.layout(), topology.isVirtual()), env)
+                        .encode();
+            } catch (RuntimeException e) {
                 failure = e.toString();
             }
         }
@@ -99,7 +70,7 @@ public final class TuningAgreement {
         comm.bcast(packet, length[0], MPI.BYTE, 0);
         TuningInputs inputs;
         try {
-            inputs = decode(packet);
+            inputs = FoundInputs.decode(packet).inputs();
         } catch (IOException e) {
             throw new MPIException("hbcast: cannot decode the tuning inputs sent by rank 0: " + e.getMessage());
         }
@@ -135,12 +106,8 @@ public final class TuningAgreement {
         return find(tuningFile, keepsLearnt, shape, env).inputs();
     }
 
-    private static TuningInputs decode(byte[] packet) throws IOException {
-        return TuningJson.mapper().readValue(packet, Found.class).inputs();
-    }
-
     /** Rank 0's part: the fingerprint of this host and layout, and the files' contents. */
-    private static Found find(Path tuningFile, boolean keepsLearnt, ClusterShape shape, Map<String, String> env) {
+    private static FoundInputs find(Path tuningFile, boolean keepsLearnt, ClusterShape shape, Map<String, String> env) {
         Fingerprint fp = Fingerprint.of(HostInfo.probe(mpiVersion()), shape);
         List<String> warnings = new ArrayList<>();
         Path table = tuningFile;
@@ -153,16 +120,30 @@ public final class TuningAgreement {
         Path cal = TuningFiles.calibration(env, fp);
         // What runs learnt is kept beside the default table (see BcastOptions#keepsLearnt).
         Path learnt = keepsLearnt ? TuningFiles.learnt(env, fp) : null;
-        return new Found(
+        byte[] tableBytes = read(table, warnings);
+        byte[] calibrationBytes = read(cal, warnings);
+        return new FoundInputs(
                 fp,
                 table == null ? null : table.toString(),
-                read(table, warnings),
+                tableBytes,
                 requested,
                 cal.toString(),
-                read(cal, warnings),
+                calibrationBytes,
                 warnings,
                 learnt == null ? null : learnt.toString(),
-                read(learnt, warnings));
+                learnt(learnt, read(learnt, warnings), fp, warnings));
+    }
+
+    /** What earlier runs learnt, parsed here on rank 0 alone (see {@link FoundInputs}); null where nothing usable. */
+    private static LearntPlans learnt(Path file, byte[] content, Fingerprint fp, List<String> warnings) {
+        if (file == null || content == null) {
+            return null;
+        }
+        TuningTableLoader.Loaded<LearntPlans> loaded = TuningTableLoader.learnt(file, content, fp.id());
+        if (loaded.warning() != null) {
+            warnings.add(loaded.warning());
+        }
+        return loaded.value();
     }
 
     private static byte[] read(Path file, List<String> warnings) {
@@ -199,9 +180,5 @@ public final class TuningAgreement {
         } catch (IOException | InterruptedException e) {
             return "unknown";
         }
-    }
-
-    private static Path path(String s) {
-        return s == null ? null : Path.of(s);
     }
 }

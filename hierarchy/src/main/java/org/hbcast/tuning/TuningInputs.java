@@ -45,16 +45,23 @@ public record TuningInputs(
 
     /** These inputs with what earlier runs learnt ({@code content} of {@code file}, null when it does not exist). */
     public TuningInputs withLearnt(Path file, byte[] content) {
-        List<String> all = new ArrayList<>(warnings);
-        LearntPlans l = null;
-        if (file != null && content != null) {
-            TuningTableLoader.Loaded<LearntPlans> loaded = TuningTableLoader.learnt(file, content, fingerprint.id());
-            l = loaded.value();
-            if (loaded.warning() != null) {
-                all.add(loaded.warning());
-            }
+        if (file == null || content == null) {
+            return withLearnt(file, null, null);
         }
-        return new TuningInputs(fingerprint, table, tableFile, calibration, calibrationSource, all, l, file);
+        TuningTableLoader.Loaded<LearntPlans> loaded = TuningTableLoader.learnt(file, content, fingerprint.id());
+        return withLearnt(file, loaded.value(), loaded.warning());
+    }
+
+    /**
+     * These inputs with what earlier runs learnt, read and checked already ({@code learnt} null where
+     * {@code file} held nothing usable), and the warning of reading it, if any.
+     */
+    public TuningInputs withLearnt(Path file, LearntPlans learnt, String warning) {
+        List<String> all = new ArrayList<>(warnings);
+        if (warning != null) {
+            all.add(warning);
+        }
+        return new TuningInputs(fingerprint, table, tableFile, calibration, calibrationSource, all, learnt, file);
     }
 
     /**
