@@ -39,7 +39,7 @@ public final class TuningAgreement {
     /** {@code HBCAST_TUNING_FILE=none}: use no table even where the default place has one. */
     static final String NO_TABLE = "none";
     /** The source of the network's figures when {@link LeaderLinkProbe} measured them. */
-    public static final String MEASURED_AT_CREATE = "measured at create";
+    public static final String MEASURED_AT_CREATE = LinkCalibration.MEASURED_AT_CREATE;
 
     private TuningAgreement() {}
 

@@ -28,6 +28,8 @@ public record LinkCalibration(
         List<TimedSize> gaps) {
     /** The {@link #source} of the figures a library without a calibration assumes. */
     public static final String BUILT_IN = "built-in";
+    /** The {@link #source} of the network's figures when the leaders measured them at create. */
+    public static final String MEASURED_AT_CREATE = "measured at create";
 
     public LinkCalibration {
         Objects.requireNonNull(kind, "kind");
@@ -83,6 +85,14 @@ public record LinkCalibration(
     /** Whether a bandwidth is one a link can have: in [1e3, 1e14) B/s. */
     public static boolean plausibleBandwidth(double bytesPerSecond) {
         return bytesPerSecond >= 1e3 && bytesPerSecond < 1e14;
+    }
+
+    /**
+     * Whether these are the figures a run has without a calibration: built-in, or a start-up and a
+     * bandwidth measured at create. Neither knows how the cost steps with the message's size.
+     */
+    public boolean uncalibrated() {
+        return builtIn() || MEASURED_AT_CREATE.equals(source);
     }
 
     /** Whether these are the built-in figures, not measured ones. */

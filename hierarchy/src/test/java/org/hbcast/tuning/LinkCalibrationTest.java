@@ -104,4 +104,66 @@ class LinkCalibrationTest {
                 .best(64 << 10, shape, MemoryKind.HOST, 4 << 20, Algorithm.HIERARCHICAL, IntraNode.RING, 0, 0);
         assertEquals(64 << 10, whole.chunkBytes(), "the straight line alone sees no step and sends the message whole");
     }
+
+    @Test
+    void anUncalibratedNetworkKeepsEveryChunkThatCrossesItWithinTheEagerLimit() {
+        Calibration measuredAtCreate = Calibration.builtIn()
+                .withLink(new LinkCalibration(LinkKind.NETWORK, 74e-6, 111e6, LinkCalibration.MEASURED_AT_CREATE));
+        for (Calibration cal : List.of(Calibration.builtIn(), measuredAtCreate)) {
+            CostModel model = new CostModel(cal);
+            for (String layout : List.of("4,2,2", "2x2", "8x1", "16x4")) {
+                ClusterShape shape = ClusterShape.parse(layout);
+                assertTrue(model.untimedNetwork(shape), layout);
+                for (long m = 1; m <= 64 << 20; m *= 2) {
+                    for (Algorithm a : List.of(Algorithm.AUTO, Algorithm.HIERARCHICAL, Algorithm.KNOMIAL)) {
+                        CostModel.Choice c = model.best(m, shape, MemoryKind.HOST, 4 << 20, a, IntraNode.AUTO, 0, 0);
+                        if (c.algorithm() != Algorithm.NATIVE) {
+                            assertTrue(
+                                    c.chunkBytes() <= CostModel.NETWORK_EAGER_CHUNK_BYTES,
+                                    layout + ", " + m + " B, "
+                                            + cal.link(LinkKind.NETWORK).source() + ": " + c);
+                        }
+                    }
+                }
+            }
+            // The largest chunk it may take, where a larger one would have been chosen.
+            assertEquals(
+                    CostModel.NETWORK_EAGER_CHUNK_BYTES,
+                    model.best(
+                                    64 << 20,
+                                    ClusterShape.parse("4,2,2"),
+                                    MemoryKind.HOST,
+                                    4 << 20,
+                                    Algorithm.HIERARCHICAL,
+                                    IntraNode.AUTO,
+                                    0,
+                                    0)
+                            .chunkBytes());
+            // A chunk the options fix is kept, and inside one host (or on virtual nodes) no network is crossed.
+            assertEquals(
+                    256 << 10,
+                    model.best(
+                                    64 << 20,
+                                    ClusterShape.parse("4,2,2"),
+                                    MemoryKind.HOST,
+                                    4 << 20,
+                                    Algorithm.HIERARCHICAL,
+                                    IntraNode.AUTO,
+                                    256 << 10,
+                                    0)
+                            .chunkBytes());
+            assertTrue(!model.untimedNetwork(ClusterShape.parse("1x4")));
+            assertTrue(!model.untimedNetwork(ClusterShape.parse("2x2 virtual")));
+        }
+        // A calibration's own figures (here a straight line) are not capped: its curves would show the step.
+        assertTrue(!new CostModel(TuningFixtures.calibration()).untimedNetwork(ClusterShape.parse("4,2,2")));
+    }
+
+    @Test
+    void eagerChunksReplaceWhatIsPastTheLimitByTheLimitOnce() {
+        int e = CostModel.NETWORK_EAGER_CHUNK_BYTES;
+        assertEquals(List.of(8192, 16384, 32768, e), CostModel.eagerChunks(List.of(8192, 16384, 32768, 65536, 131072)));
+        assertEquals(List.of(8192, 40000), CostModel.eagerChunks(List.of(8192, 40000)));
+        assertEquals(List.of(e), CostModel.eagerChunks(List.of(1 << 20)));
+    }
 }
