@@ -52,8 +52,8 @@ public final class LinkProbe implements Callable<Integer> {
 
     /**
      * Messages within Open MPI's TCP eager limit, as hbcast's chunks across a network no calibration
-     * timed: a larger one waits for its receiver to ask for it, and with the hosts sharing two cores
-     * the relay of 256 KiB messages measured that wait, not the links (68-91% of the two-host rate).
+     * timed (a larger one waits for its receiver to ask for it). The relay carried about the same in
+     * either size on the beds (72-90% of the two-host rate), below what hbcast's chain reaches there.
      */
     @Option(
             names = "--relay-bytes",
