@@ -127,31 +127,9 @@ class LinkCalibrationTest {
                 }
             }
             // The largest chunk it may take, where a larger one would have been chosen.
-            assertEquals(
-                    CostModel.NETWORK_EAGER_CHUNK_BYTES,
-                    model.best(
-                                    64 << 20,
-                                    ClusterShape.parse("4,2,2"),
-                                    MemoryKind.HOST,
-                                    4 << 20,
-                                    Algorithm.HIERARCHICAL,
-                                    IntraNode.AUTO,
-                                    0,
-                                    0)
-                            .chunkBytes());
+            assertEquals(CostModel.NETWORK_EAGER_CHUNK_BYTES, hierarchicalChunkAt64MiB(model, 0));
             // A chunk the options fix is kept, and inside one host (or on virtual nodes) no network is crossed.
-            assertEquals(
-                    256 << 10,
-                    model.best(
-                                    64 << 20,
-                                    ClusterShape.parse("4,2,2"),
-                                    MemoryKind.HOST,
-                                    4 << 20,
-                                    Algorithm.HIERARCHICAL,
-                                    IntraNode.AUTO,
-                                    256 << 10,
-                                    0)
-                            .chunkBytes());
+            assertEquals(256 << 10, hierarchicalChunkAt64MiB(model, 256 << 10));
             assertTrue(!model.untimedNetwork(ClusterShape.parse("1x4")));
             assertTrue(!model.untimedNetwork(ClusterShape.parse("2x2 virtual")));
         }
@@ -165,5 +143,19 @@ class LinkCalibrationTest {
         assertEquals(List.of(8192, 16384, 32768, e), CostModel.eagerChunks(List.of(8192, 16384, 32768, 65536, 131072)));
         assertEquals(List.of(8192, 40000), CostModel.eagerChunks(List.of(8192, 40000)));
         assertEquals(List.of(e), CostModel.eagerChunks(List.of(1 << 20)));
+    }
+
+    /** The hierarchy's chunk for 64 MiB on 4+2+2, with {@code fixedChunk} from the options (0: open). */
+    private static int hierarchicalChunkAt64MiB(CostModel model, int fixedChunk) {
+        return model.best(
+                        64 << 20,
+                        ClusterShape.parse("4,2,2"),
+                        MemoryKind.HOST,
+                        4 << 20,
+                        Algorithm.HIERARCHICAL,
+                        IntraNode.AUTO,
+                        fixedChunk,
+                        0)
+                .chunkBytes();
     }
 }
