@@ -38,8 +38,6 @@ import org.hbcast.tuning.TuningTableLoader;
 public final class TuningAgreement {
     /** {@code HBCAST_TUNING_FILE=none}: use no table even where the default place has one. */
     static final String NO_TABLE = "none";
-    /** The source of the network's figures when {@link LeaderLinkProbe} measured them. */
-    public static final String MEASURED_AT_CREATE = LinkCalibration.MEASURED_AT_CREATE;
 
     private TuningAgreement() {}
 
@@ -96,7 +94,7 @@ public final class TuningAgreement {
             return inputs;
         }
         return inputs.withLink(
-                new LinkCalibration(LinkKind.NETWORK, f[0], f[1], MEASURED_AT_CREATE),
+                new LinkCalibration(LinkKind.NETWORK, f[0], f[1], LinkCalibration.MEASURED_AT_CREATE),
                 "network measured at create between the first two nodes' leaders");
     }
 
@@ -120,15 +118,13 @@ public final class TuningAgreement {
         Path cal = TuningFiles.calibration(env, fp);
         // What runs learnt is kept beside the default table (see BcastOptions#keepsLearnt).
         Path learnt = keepsLearnt ? TuningFiles.learnt(env, fp) : null;
-        byte[] tableBytes = read(table, warnings);
-        byte[] calibrationBytes = read(cal, warnings);
         return new FoundInputs(
                 fp,
                 table == null ? null : table.toString(),
-                tableBytes,
+                read(table, warnings),
                 requested,
                 cal.toString(),
-                calibrationBytes,
+                read(cal, warnings),
                 warnings,
                 learnt == null ? null : learnt.toString(),
                 learnt(learnt, read(learnt, warnings), fp, warnings));

@@ -464,6 +464,9 @@ public final class CostModel {
         Choice best = null;
         for (Algorithm a : algorithms) {
             List<Integer> radices = radix > 0 ? List.of(radix) : candidateRadices(a, shape);
+            List<Integer> sizes = a == Algorithm.NATIVE
+                    ? chunks.subList(chunks.size() - 1, chunks.size())
+                    : a == Algorithm.HIERARCHICAL || a == Algorithm.KNOMIAL ? networkChunks : chunks;
             List<IntraNode> transports =
                     a == Algorithm.HIERARCHICAL ? candidateIntra(shape, memory, intra) : List.of(IntraNode.RING);
             List<TreeShape> shapes =
@@ -474,9 +477,6 @@ public final class CostModel {
                     };
             for (IntraNode t : transports) {
                 for (TreeShape s : shapes) {
-                    List<Integer> sizes = a == Algorithm.NATIVE
-                            ? chunks.subList(chunks.size() - 1, chunks.size())
-                            : a == Algorithm.HIERARCHICAL || a == Algorithm.KNOMIAL ? networkChunks : chunks;
                     for (int c : sizes) {
                         // Only the k-nomial tree has a radix.
                         for (int k :

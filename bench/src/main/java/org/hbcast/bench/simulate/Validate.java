@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.hbcast.select.TuningAgreement;
 import org.hbcast.tuning.Calibration;
 import org.hbcast.tuning.LinkCalibration;
 import org.hbcast.tuning.LinkKind;
@@ -133,7 +132,7 @@ final class Validate implements Callable<Integer> {
                         LinkKind.NETWORK,
                         network.latencySeconds(),
                         network.bytesPerSecond(),
-                        TuningAgreement.MEASURED_AT_CREATE));
+                        LinkCalibration.MEASURED_AT_CREATE));
     }
 
     /** The network link: as given on the command line, else the link bound the file measured. */
