@@ -30,7 +30,7 @@ public final class TrialsProgram {
     private static final int[] BYTES = {3000, 40_000, 700_000};
     /** Enough calls for every size's first calls and trials (at most six options, two blocks each) and then some. */
     static final int CALLS_PER_SIZE = (int) TrialSchedule.FIRST_TRIAL_AFTER
-            + TrialSchedule.MAX_OPTIONS * TrialSchedule.PASSES * TrialSchedule.BLOCK
+            + TrialSchedule.MAX_OPTIONS * TrialSchedule.MAX_PASSES * TrialSchedule.BLOCK
             + 4;
 
     public static void main(String[] args) throws Exception {

@@ -14,8 +14,8 @@ import org.hbcast.stage.ProgressWait;
 
 /**
  * Collectives that give up after the timeout instead of hanging in Open MPI when some rank never
- * joins (it died, or called something else): an all-reduce (MAX) of a few longs and a barrier, both
- * non-blocking and waited for like the rest of a call ({@link ProgressWait#backingOff}). Reused
+ * joins (it died, or called something else): an all-reduce (MAX) of a few longs, a reduce that
+ * releases one rank last and a barrier, all non-blocking and waited for like the rest of a call ({@link ProgressWait#backingOff}). Reused
  * from call to call; allocates only the bindings' request.
  */
 public final class TimedCollectives {
@@ -26,6 +26,8 @@ public final class TimedCollectives {
     private final int capacity;
     private final ProgressWait wait;
     private LongBuffer reduced;
+    /** The root's result of {@link #releaseLast}, never read. */
+    private LongBuffer released = buffer(1);
 
     /** @param capacity the most words one reduction carries */
     public TimedCollectives(Intracomm comm, int capacity, long timeoutNs) {
@@ -63,6 +65,23 @@ public final class TimedCollectives {
             return false;
         }
         reduced.get(0, words, 0, n);
+        return true;
+    }
+
+    /**
+     * Lets every rank but {@code root} go as soon as its part is sent, and {@code root} only when all
+     * have joined (a reduce to it, of nothing): what follows starts on the others first. False when
+     * some rank did not join within the timeout.
+     */
+    public boolean releaseLast(int root) throws MPIException {
+        reduced.put(0, 0L);
+        if (!completes(comm.iReduce(reduced, released, 1, MPI.LONG, MPI.MAX, root))) {
+            ABANDONED.add(reduced);
+            ABANDONED.add(released);
+            reduced = buffer(capacity);
+            released = buffer(1);
+            return false;
+        }
         return true;
     }
 

@@ -256,6 +256,7 @@ public final class Broadcaster implements AutoCloseable {
                 busy[1] = System.nanoTime() - start > WARMUP_LIMIT_NS ? 1 : 0;
                 comm.allReduce(busy, busy.length, MPI.INT, MPI.MAX);
             } while (busy[0] > WARMUP_QUIET_MILLIS && busy[1] == 0 && rounds < WARMUP_ROUNDS);
+            selection.warmUpAgreement();
         } finally {
             selection.pause(false);
         }
@@ -357,7 +358,7 @@ public final class Broadcaster implements AutoCloseable {
                 return;
             }
             run(selection.plan(message.bytes()), type);
-            learn(message.bytes(), start);
+            learn(message.bytes(), root, start);
         } finally {
             message.clear();
         }
@@ -383,7 +384,7 @@ public final class Broadcaster implements AutoCloseable {
                 if (message.bytes() > 0 && !headers.inlined()) {
                     run(selection.plan(message.bytes()), type);
                 }
-                learn(message.bytes(), start);
+                learn(message.bytes(), headers.root(), start);
             }
             case SCRATCH -> {
                 // Take part so the others finish, then fail: the data is dropped, as Open MPI drops it.
@@ -393,7 +394,7 @@ public final class Broadcaster implements AutoCloseable {
                     message.bind(scratch, (int) bytes, ElementType.BYTE, headers.root(), rank, size, null);
                     run(selection.plan(bytes), MPI.BYTE);
                 }
-                learn(bytes, start);
+                learn(bytes, headers.root(), start);
                 throw new MPIException(headers.problem());
             }
             case REFUSED -> throw new MPIException(headers.problem());
@@ -403,9 +404,9 @@ public final class Broadcaster implements AutoCloseable {
     }
 
     /** Times a finished call for the trials; a failure to agree on a verdict breaks the instance. */
-    private void learn(long bytes, long startNs) throws MPIException {
+    private void learn(long bytes, int root, long startNs) throws MPIException {
         try {
-            selection.learn(bytes, startNs);
+            selection.learn(bytes, root, startNs);
         } catch (MPIException e) {
             fail(e.getMessage());
         }

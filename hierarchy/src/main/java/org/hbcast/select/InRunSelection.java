@@ -21,13 +21,18 @@ import org.hbcast.tuning.LearntPlans;
  * talking. Allocation-free per call, except on a verdict logged with {@code HBCAST_TRIALS_LOG=1}.
  */
 public final class InRunSelection {
-    private static final boolean LOG_TRIALS = "1".equals(System.getenv("HBCAST_TRIALS_LOG"));
+    private static final String LOG = System.getenv("HBCAST_TRIALS_LOG");
+    private static final boolean LOG_TRIALS = "1".equals(LOG) || "2".equals(LOG);
+    /** {@code HBCAST_TRIALS_LOG=2}: rank 0 also prints every block's agreed time, what the verdicts rest on. */
+    private static final boolean LOG_BLOCKS = "2".equals(LOG);
 
     private final Selector selector;
     private final TrialSchedule trials;
     private final TimedCollectives trialSync;
     private final long[] blockTime = new long[1];
-    /** Per option, its fastest block: only for {@code HBCAST_TRIALS_LOG=1}. */
+    /** Per option, its screening: only for {@code HBCAST_TRIALS_LOG}. */
+    private final long[] screenTimes = new long[TrialSchedule.MAX_OPTIONS];
+    /** Per option, its fastest block: only for {@code HBCAST_TRIALS_LOG}. */
     private final long[] trialTimes = new long[TrialSchedule.MAX_OPTIONS];
 
     private final int rank;
@@ -75,7 +80,13 @@ public final class InRunSelection {
                 }
             }
         }
-        TrialSchedule schedule = new TrialSchedule(plans, inline, incumbent);
+        // Virtual nodes share one host: no network between them.
+        boolean network = selector.shape().nodes() > 1 && !selector.shape().virtual();
+        TrialSchedule schedule = new TrialSchedule(
+                plans,
+                inline,
+                incumbent,
+                network ? TrialSchedule.Screening.ONE_CALL : TrialSchedule.Screening.FIRST_BLOCK);
         LearntPlans learnt = selector.inputs().learnt();
         if (learnt != null) {
             for (LearntPlans.Verdict v : learnt.verdicts()) {
@@ -102,31 +113,52 @@ public final class InRunSelection {
         return trials.inlines(bytes);
     }
 
+    /**
+     * Runs the agreement that ends each block of trials once, untimed (collective): its first use
+     * loads and compiles the bindings' non-blocking collectives, milliseconds that would otherwise
+     * fall on the first option the trials time.
+     */
+    public void warmUpAgreement() throws MPIException {
+        blockTime[0] = 0;
+        if (!trialSync.reduce(blockTime, 1) || !trialSync.releaseLast(0)) {
+            throw new MPIException("hbcast create on rank " + rank + " timed out after " + timeoutNs / 1e9
+                    + " s in the trials' warm-up: some rank did not join");
+        }
+    }
+
     /** Stops (true) or resumes timing calls: a cold JIT's times would mislead the trials. */
     public void pause(boolean paused) {
         trials.pause(paused);
     }
 
     /**
-     * Notes this rank's time of a finished call for the trials; after each block of trial calls
-     * every rank (all reach it at the same call) agrees on the block's time, the slowest rank's,
-     * which also starts the next block together; after a size's last block each rank keeps the same
-     * fastest option.
+     * Notes this rank's time of a finished call of {@code root} for the trials; after each block of
+     * trial calls every rank (all reach it at the same call) agrees on the block's time, the slowest
+     * rank's, and {@code root} leaves last, so the next block starts on the receivers first (see
+     * {@link TrialSchedule}); after a size's last block each rank keeps the same fastest option.
      */
-    public void learn(long bytes, long startNs) throws MPIException {
+    public void learn(long bytes, int root, long startNs) throws MPIException {
         int c = TrialSchedule.sizeClass(bytes);
         if (trials.record(c, System.nanoTime() - startNs) == TrialSchedule.GO_ON) {
             return;
         }
         blockTime[0] = trials.blockNanos(c);
-        if (!trialSync.reduce(blockTime, 1)) {
+        if (!trialSync.reduce(blockTime, 1) || !trialSync.releaseLast(root)) {
             throw new MPIException("hbcast bcast on rank " + rank + " timed out after " + timeoutNs / 1e9
                     + " s agreeing on the time of trial calls for messages of " + bytes
                     + " bytes: some rank did not join");
         }
+        if (LOG_BLOCKS && rank == 0 && !trials.leadingIn(c)) {
+            logBlock(c, bytes);
+        }
         if (trials.endBlock(c, blockTime[0]) && LOG_TRIALS && rank == 0) {
             logVerdict(c);
         }
+    }
+
+    private void logBlock(int c, long bytes) {
+        System.err.println("hbcast: trial block, messages of " + bytes + " B: " + trials.label(c, trials.option(c))
+                + " " + blockTime[0] / 1000.0 + " us for " + trials.callsInBlock(c) + " calls");
     }
 
     /** {@code HBCAST_TRIALS_LOG=1}: rank 0 prints each verdict of the trials (rare: once per size, then re-checks). */
@@ -137,12 +169,19 @@ public final class InRunSelection {
                 .append(1L << c)
                 .append(" B kept ")
                 .append(trials.label(c, trials.winner(c)))
-                .append(" (per option, its fastest block of ")
+                .append(" (per option, us: its screening of ")
+                .append(trials.screeningCalls(c))
+                .append(" calls / its fastest block of ")
                 .append(TrialSchedule.blockCalls(c))
-                .append(" calls, the slowest rank's time, us:");
-        trials.summarize(c, trialTimes);
+                .append(" calls, - where screened out; the slowest rank's time in its calls):");
+        trials.summarize(c, screenTimes, trialTimes);
         for (int o = 0; o < trials.options(c); o++) {
-            sb.append(' ').append(trials.label(c, o)).append(' ').append(trialTimes[o] / 1000.0);
+            sb.append(' ')
+                    .append(trials.label(c, o))
+                    .append(' ')
+                    .append(screenTimes[o] / 1000.0)
+                    .append('/')
+                    .append(trialTimes[o] == Long.MAX_VALUE ? "-" : String.valueOf(trialTimes[o] / 1000.0));
         }
         System.err.println(sb.append(')'));
     }

@@ -5,20 +5,36 @@ import org.hbcast.plan.Plan;
 /**
  * In-run selection for {@code auto} (after STAR-MPI's self-tuned collectives): a size class runs
  * the model's choice (its incumbent) for its first {@link #FIRST_TRIAL_AFTER} calls, so that the
- * very first calls of a program are as fast as without trials and the JIT has seen the class;
- * then it tries the class's options in blocks of {@link #blockCalls} calls in a row, option after
- * option, {@link #PASSES} times over (so that a drift in the machine's load falls on all of them
- * alike). A block is timed as the program meets the calls, back to back, where the root of one
- * call may run ahead into the next. After each block the ranks agree on its time, the slowest
- * rank's (one small all-reduce, which also starts the next block on every rank together, so a slow
- * option's stragglers are not timed in the next; see {@link #record} and {@link #endBlock}). An
- * option whose first block took more than {@link #SCREEN} times the fastest first block does not
- * run again: the slow options cost a program most of the trials' time (Open MPI's broadcast at 64
- * KiB on the shaped 4+2+2 bed took 3.4 times the header's). After the last block the class keeps
- * the option with the fastest block, unless it beats the class's incumbent (the option the model
- * chose) by less than {@link #MARGIN}: a cold JIT or a slow spell of a shared machine can swing
- * single calls by more than the plans differ, and then the model's choice is the safer bet.
- * A decided class is tried again after {@link #FIRST_RECHECK} of its calls, then after twice as
+ * very first calls of a program are as fast as without trials and the JIT has seen the class.
+ * Then it screens the class's options: an option other than the incumbent whose screening took
+ * more than {@link #SCREEN} times the fastest screening does not run again. The options left run in
+ * blocks of {@link #blockCalls} calls in a row, option after option, pass after pass (so that a
+ * drift in the machine's load falls on all of them alike), and the class keeps the option with the
+ * fastest block, unless it beats the incumbent by less than {@link #MARGIN}: a cold JIT or a slow
+ * spell of a shared machine can swing single calls by more than the plans differ, and then the
+ * model's choice is the safer bet.
+ *
+ * <p>How a schedule screens depends on where its calls go ({@link Screening}). Across a network
+ * the screening is {@link #SCREEN_CALLS} call of each option, then two passes of blocks: the slow
+ * options cost a program most of the trials' time there, and one call shows them (Open MPI's
+ * broadcast at 64 KiB on the shaped 4+2+2 bed took 8 to 70 ms a call where the hierarchy took
+ * under 1; four calls of it filled the program's first hundred calls). On one host a call lasts
+ * microseconds and a rank's preemption milliseconds, so one call shows nothing: the first pass of
+ * whole blocks screens, and one more follows.
+ *
+ * <p>A block is timed as the program meets the calls, back to back, where the root of one call
+ * may run ahead into the next: each rank adds up the time it spent in the block's calls. After
+ * each block (and screening) the ranks agree on its time, the slowest rank's (an all-reduce, so no
+ * rank starts the next block before all have finished this one, and a slow option's stragglers are
+ * not timed in the next), and then the root leaves last (see {@link #record} and {@link
+ * #endBlock}): where ranks outnumber cores they leave a collective milliseconds apart, and a
+ * receiver that left it after the root had begun would find the data the root pushed meanwhile
+ * (on the shaped 4+2+2 bed at 64 KiB the header's block of four calls measured 0.6 ms, where the
+ * link needs 2.4 ms to carry it). The trials start with such an agreement too (a lead-in, timed
+ * for nothing): the root runs ahead of the others by whole calls, and the first option's receivers
+ * would otherwise still be in the incumbent's.
+ *
+ * <p>A decided class is tried again after {@link #FIRST_RECHECK} of its calls, then after twice as
  * many, and so on.
  *
  * <p>Pure and deterministic: every rank sees the same calls with the same root byte counts and the
@@ -53,15 +69,40 @@ public final class TrialSchedule {
             BLOCK_CALLS[c] = c > sizeClass(SHORT_BLOCKS_ABOVE) ? SHORT_BLOCK : BLOCK;
         }
     }
-    /** Blocks of each option before a verdict. */
-    public static final int PASSES = 2;
+    /** Calls of each option in a screening of one call ({@link Screening#ONE_CALL}). */
+    public static final int SCREEN_CALLS = 1;
+    /** The most passes over the options before a verdict, the screening included. */
+    public static final int MAX_PASSES = 3;
+
+    /** How the trials screen the options, by where the calls go. */
+    public enum Screening {
+        /**
+         * Across a network: one call of each option, then two passes of blocks of those left. Two:
+         * where ranks outnumber cores a block of the best option took two to five times its usual
+         * time now and then (the shaped 4+2+2 bed at 64 KiB), and with one the verdict rested on
+         * one lucky block.
+         */
+        ONE_CALL(3),
+        /** On one host: a first pass of whole blocks, which counts toward the verdict, and one more. */
+        FIRST_BLOCK(2);
+
+        final int passes;
+
+        Screening(int passes) {
+            this.passes = passes;
+        }
+    }
     /** Calls of a class with its incumbent before its first trials. */
     public static final long FIRST_TRIAL_AFTER = 16;
     /** What {@link #record} returns: nothing to do. */
     static final int GO_ON = 0;
     /** What {@link #record} returns: a block ended, every rank must agree on its time ({@link #endBlock}) before the next call. */
     static final int BLOCK_ENDED = 1;
-    /** How many times the fastest first block an option's first block may take and still run again. */
+    /**
+     * How many times the fastest screening an option's screening may take and still run again. Not
+     * more: the agreement's own time, in every screening, brings them closer (on the shaped 4+2+2 bed
+     * at 128 KiB Open MPI's call took 2.6 times the hierarchy's alone, but 2.3 with it).
+     */
     static final double SCREEN = 2;
     /**
      * Calls of a decided class before it is tried again; doubles after each re-check. Soon at
@@ -91,10 +132,12 @@ public final class TrialSchedule {
     private final int[] trial = new int[CLASSES];
     /** Per class, the option being tried. */
     private final int[] current = new int[CLASSES];
-    /** Per class, the pass the trials are in (0 .. {@link #PASSES} - 1). */
+    /** Per class, the pass the trials are in (0 .. the screening's passes - 1). */
     private final int[] pass = new int[CLASSES];
     /** Per class, the most a first block may have taken for its option to run in later passes. */
     private final long[] screenLimit = new long[CLASSES];
+    /** Per class, whether the block that ends next is the lead-in (its time counts for nothing). */
+    private final boolean[] leadIn = new boolean[CLASSES];
 
     private final int[] winner = new int[CLASSES];
     /** Per class, the option the trials last kept (it runs again after a re-check that keeps it), or -1. */
@@ -107,19 +150,27 @@ public final class TrialSchedule {
     /** Per class, the agreed block times: pass p, option o at {@code p * options + o}; {@code Long.MAX_VALUE} where it did not run. */
     private final long[][] samples;
 
+    /** Per class, this rank's time in the calls of the block so far. */
     private final long[] blockNanos = new long[CLASSES];
+
     private boolean paused;
+    private final Screening screening;
+    /** The first pass whose blocks count toward the verdict: 1 after a screening of one call, else 0. */
+    private final int firstCounted;
 
     /**
      * @param plans per class, the plans it may try ({@link #CLASSES} entries; an entry of fewer than
      *        two options in all does not try and runs {@code fallback})
      * @param inline per class, whether the header may carry its messages (an extra option 0)
      * @param incumbent per class, the option the model chose (kept unless another is clearly faster)
+     * @param screening how the options are screened
      */
-    public TrialSchedule(Plan[][] plans, boolean[] inline, int[] incumbent) {
+    public TrialSchedule(Plan[][] plans, boolean[] inline, int[] incumbent, Screening screening) {
         if (plans.length != CLASSES || inline.length != CLASSES || incumbent.length != CLASSES) {
             throw new IllegalArgumentException("a schedule covers " + CLASSES + " size classes");
         }
+        this.screening = screening;
+        this.firstCounted = screening == Screening.ONE_CALL ? 1 : 0;
         this.plans = new Plan[CLASSES][];
         this.inline = inline.clone();
         this.incumbent = incumbent.clone();
@@ -134,7 +185,7 @@ public final class TrialSchedule {
             if (n > 1 && (incumbent[c] < 0 || incumbent[c] >= n)) {
                 throw new IllegalArgumentException("size class " + c + " has no option " + incumbent[c]);
             }
-            samples[c] = new long[n * PASSES];
+            samples[c] = new long[n * screening.passes];
             winner[c] = n < 2 ? 0 : incumbent[c];
             callsLeft[c] = FIRST_TRIAL_AFTER;
             agreedNanos[c] = -1;
@@ -229,7 +280,8 @@ public final class TrialSchedule {
      * Notes that a call of class {@code c} took {@code nanos} on this rank.
      *
      * @return {@link #GO_ON}, or {@link #BLOCK_ENDED}: every rank must now agree on the block's time
-     *         (the maximum of {@link #blockNanos}) and pass it to {@link #endBlock} before its next call
+     *         (the maximum of {@link #blockNanos}), pass it to {@link #endBlock} and let the root
+     *         leave last, before its next call
      */
     int record(int c, long nanos) {
         // Untried classes first: the warm-up's calls (paused) then take the program's branch, and the
@@ -238,15 +290,32 @@ public final class TrialSchedule {
             return GO_ON;
         }
         if (winner[c] >= 0) {
-            if (--callsLeft[c] == 0) {
-                winner[c] = -1;
-                current[c] = 0;
-                pass[c] = 0;
+            if (--callsLeft[c] > 0) {
+                return GO_ON;
             }
-            return GO_ON;
+            winner[c] = -1;
+            current[c] = 0;
+            pass[c] = 0;
+            leadIn[c] = true;
+            return BLOCK_ENDED;
         }
         blockNanos[c] += nanos;
-        return ++trial[c] < BLOCK_CALLS[c] ? GO_ON : BLOCK_ENDED;
+        return ++trial[c] < callsInBlock(c) ? GO_ON : BLOCK_ENDED;
+    }
+
+    /** Calls of each option in class {@code c}'s screening. */
+    int screeningCalls(int c) {
+        return firstCounted > 0 ? SCREEN_CALLS : BLOCK_CALLS[c];
+    }
+
+    /** Calls of the block of class {@code c} that runs now: {@link #SCREEN_CALLS} in a screening of one call, else {@link #blockCalls}. */
+    int callsInBlock(int c) {
+        return pass[c] < firstCounted ? SCREEN_CALLS : BLOCK_CALLS[c];
+    }
+
+    /** Whether the block of class {@code c} that ends next is the lead-in of its trials (timed for nothing). */
+    boolean leadingIn(int c) {
+        return leadIn[c];
     }
 
     /** This rank's time of class {@code c}'s block that just ended ({@link #record} said so). */
@@ -261,16 +330,20 @@ public final class TrialSchedule {
      * @return true when this was the last block and the class has now decided ({@link #winner})
      */
     boolean endBlock(int c, long agreedNanos) {
-        int n = options(c);
-        samples[c][pass[c] * n + current[c]] = agreedNanos;
         trial[c] = 0;
         blockNanos[c] = 0;
+        if (leadIn[c]) {
+            leadIn[c] = false;
+            return false;
+        }
+        int n = options(c);
+        samples[c][pass[c] * n + current[c]] = agreedNanos;
         int next = nextContender(c, current[c] + 1);
         while (next == n) {
             if (pass[c] == 0) {
                 screenLimit[c] = (long) (SCREEN * fastest(c, n));
             }
-            if (++pass[c] == PASSES) {
+            if (++pass[c] == screening.passes) {
                 decide(c);
                 return true;
             }
@@ -287,7 +360,7 @@ public final class TrialSchedule {
     /** The first option from {@code o} on that runs in class {@code c}'s current pass, or the option count. */
     private int nextContender(int c, int o) {
         int n = options(c);
-        while (o < n && pass[c] > 0 && samples[c][o] > screenLimit[c]) {
+        while (o < n && pass[c] > 0 && o != incumbent[c] && samples[c][o] > screenLimit[c]) {
             o++;
         }
         return o;
@@ -302,22 +375,24 @@ public final class TrialSchedule {
     }
 
     /**
-     * The fastest agreed block of each option of class {@code c} into {@code out[0..options)}. The
-     * fastest, not the median: on a shared machine noise only adds time (a preempted rank, a park
-     * that overslept, a recompilation), and it adds it in bursts longer than a block, so a block
-     * that met none shows the plan itself.
+     * Per option of class {@code c}, its screening into {@code screened[0..options)} and its
+     * fastest agreed block into {@code fastest[0..options)} ({@code Long.MAX_VALUE} where screened
+     * out). The fastest, not the median: on a shared machine noise only adds time (a preempted rank,
+     * a park that overslept, a recompilation), and it adds it in bursts longer than a block, so a
+     * block that met none shows the plan itself.
      */
-    void summarize(int c, long[] out) {
+    void summarize(int c, long[] screened, long[] fastest) {
         for (int o = 0; o < options(c); o++) {
-            out[o] = fastestBlock(c, o);
+            screened[o] = samples[c][o];
+            fastest[o] = fastestBlock(c, o);
         }
     }
 
-    /** Option {@code o}'s fastest agreed block in class {@code c} over the passes ({@code Long.MAX_VALUE} if none ran). */
+    /** Option {@code o}'s fastest agreed whole block in class {@code c} ({@code Long.MAX_VALUE} if none ran). */
     private long fastestBlock(int c, int o) {
         int n = options(c);
         long fastest = Long.MAX_VALUE;
-        for (int p = 0; p < PASSES; p++) {
+        for (int p = firstCounted; p < screening.passes; p++) {
             fastest = Math.min(fastest, samples[c][p * n + o]);
         }
         return fastest;

@@ -35,7 +35,7 @@ class TrialScheduleTest {
         plans[LARGE] = new Plan[] {NATIVE, TREE, RING, FANOUT};
         int[] incumbent = new int[TrialSchedule.CLASSES];
         incumbent[LARGE] = 3;
-        return new TrialSchedule(plans, inline, incumbent);
+        return new TrialSchedule(plans, inline, incumbent, TrialSchedule.Screening.ONE_CALL);
     }
 
     /** A schedule whose two trying classes have run their incumbent's first calls: the next call of each tries. */
@@ -45,11 +45,23 @@ class TrialScheduleTest {
             for (long i = 0; i < TrialSchedule.FIRST_TRIAL_AFTER; i++) {
                 assertFalse(s.exploring(c));
                 assertEquals(c == LARGE ? 3 : 0, s.option(c));
-                assertEquals(TrialSchedule.GO_ON, s.record(c, 1));
+                assertEquals(
+                        i < TrialSchedule.FIRST_TRIAL_AFTER - 1 ? TrialSchedule.GO_ON : TrialSchedule.BLOCK_ENDED,
+                        s.record(c, 1));
             }
-            assertTrue(s.exploring(c));
+            leadIn(s, c);
         }
         return s;
+    }
+
+    /** The agreement that starts the trials of class {@code c}: it records nothing. */
+    private static void leadIn(TrialSchedule s, int c) {
+        assertTrue(s.exploring(c));
+        assertTrue(s.leadingIn(c));
+        assertEquals(0, s.blockNanos(c), "the incumbent's calls are not timed");
+        assertFalse(s.endBlock(c, 123_456));
+        assertFalse(s.leadingIn(c));
+        assertEquals(0, s.option(c), "the trials start from the first option");
     }
 
     @Test
@@ -80,19 +92,20 @@ class TrialScheduleTest {
     }
 
     /**
-     * Runs one block of class {@code c} whose calls each take {@code perCall}, and agrees on this
-     * rank's time as every rank's.
+     * Runs one block of class {@code c} whose calls each take {@code perCall}, and agrees on the
+     * block's time as every rank's.
      *
      * @return the option the block ran
      */
     private static int block(TrialSchedule s, int c, long perCall) {
         int option = s.option(c);
-        int calls = TrialSchedule.blockCalls(c);
+        int calls = s.callsInBlock(c);
         for (int k = 0; k < calls; k++) {
             assertTrue(s.exploring(c));
             assertEquals(option, s.option(c), "an option runs a whole block");
             assertEquals(k == calls - 1 ? TrialSchedule.BLOCK_ENDED : TrialSchedule.GO_ON, s.record(c, perCall));
         }
+        assertEquals(perCall * calls, s.blockNanos(c), "a block's time is its calls'");
         s.endBlock(c, s.blockNanos(c));
         return option;
     }
@@ -111,17 +124,64 @@ class TrialScheduleTest {
     void eachOptionRunsInTurnThenTheSlowOnesDropOutAndTheFastestIsKept() {
         TrialSchedule s = trying();
         assertEquals(4, s.options(LARGE));
-        // Option 2 (the ring) is fastest; option 1 within twice its time runs again, 0 and 3 do not.
+        // Option 2 (the ring) is fastest; option 1 within twice its time runs again, 0 does not;
+        // 3, the incumbent, always does.
         List<Integer> ran = untilVerdict(s, LARGE, 5000, 1900, 1000, 4000);
-        assertEquals(List.of(0, 1, 2, 3, 1, 2), ran);
+        assertEquals(List.of(0, 1, 2, 3, 1, 2, 3, 1, 2, 3), ran);
+        long[] screening = new long[TrialSchedule.MAX_OPTIONS];
         long[] fastest = new long[TrialSchedule.MAX_OPTIONS];
-        s.summarize(LARGE, fastest);
+        s.summarize(LARGE, screening, fastest);
         int calls = TrialSchedule.blockCalls(LARGE);
-        assertEquals(5000L * calls, fastest[0]);
+        assertEquals(5000L * TrialSchedule.SCREEN_CALLS, screening[0]);
+        assertEquals(Long.MAX_VALUE, fastest[0], "screened out: no block");
         assertEquals(1000L * calls, fastest[2]);
         assertEquals(2, s.winner(LARGE));
         assertSame(RING, s.plan(LARGE, FALLBACK));
         assertEquals(1000L * calls, s.agreedNanos(LARGE));
+    }
+
+    @Test
+    void theScreeningIsOneCallPerOptionAndTheBlocksAfterItAreWhole() {
+        TrialSchedule s = trying();
+        for (int o = 0; o < s.options(LARGE); o++) {
+            assertEquals(o, s.option(LARGE));
+            assertEquals(1, s.callsInBlock(LARGE));
+            assertEquals(TrialSchedule.BLOCK_ENDED, s.record(LARGE, 0), "option " + o + " screened in one call");
+            s.endBlock(LARGE, 1000);
+        }
+        assertEquals(TrialSchedule.blockCalls(LARGE), s.callsInBlock(LARGE));
+        for (int k = 1; k < TrialSchedule.BLOCK; k++) {
+            assertEquals(TrialSchedule.GO_ON, s.record(LARGE, 0));
+        }
+        assertEquals(TrialSchedule.BLOCK_ENDED, s.record(LARGE, 0));
+    }
+
+    @Test
+    void onOneHostTheFirstPassOfWholeBlocksScreensAndCounts() {
+        Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
+        Arrays.fill(plans, new Plan[0]);
+        plans[LARGE] = new Plan[] {NATIVE, TREE, RING, FANOUT};
+        int[] incumbent = new int[TrialSchedule.CLASSES];
+        incumbent[LARGE] = 3;
+        TrialSchedule s = new TrialSchedule(
+                plans, new boolean[TrialSchedule.CLASSES], incumbent, TrialSchedule.Screening.FIRST_BLOCK);
+        for (long i = 0; i < TrialSchedule.FIRST_TRIAL_AFTER; i++) {
+            s.record(LARGE, 1);
+        }
+        leadIn(s, LARGE);
+        assertEquals(TrialSchedule.BLOCK, s.screeningCalls(LARGE));
+        // Option 1's block in the screening is the fastest of all: it counts.
+        List<Integer> ran = new ArrayList<>();
+        long[][] perCall = {{5000}, {900, 3000}, {1000, 1000}, {4000, 4000}};
+        while (s.exploring(LARGE)) {
+            int o = s.option(LARGE);
+            int pass = (int) ran.stream().filter(x -> x == o).count();
+            assertEquals(TrialSchedule.BLOCK, s.callsInBlock(LARGE));
+            ran.add(block(s, LARGE, perCall[o][pass]));
+        }
+        assertEquals(List.of(0, 1, 2, 3, 1, 2, 3), ran);
+        assertEquals(1, s.winner(LARGE));
+        assertEquals(900L * TrialSchedule.BLOCK, s.agreedNanos(LARGE));
     }
 
     @Test
@@ -142,12 +202,17 @@ class TrialScheduleTest {
         Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
         Arrays.fill(plans, new Plan[0]);
         plans[huge] = new Plan[] {NATIVE, TREE, FANOUT};
-        TrialSchedule s = new TrialSchedule(plans, new boolean[TrialSchedule.CLASSES], new int[TrialSchedule.CLASSES]);
+        TrialSchedule s = new TrialSchedule(
+                plans,
+                new boolean[TrialSchedule.CLASSES],
+                new int[TrialSchedule.CLASSES],
+                TrialSchedule.Screening.ONE_CALL);
         for (long i = 0; i < TrialSchedule.FIRST_TRIAL_AFTER; i++) {
             s.record(huge, 1);
         }
+        leadIn(s, huge);
         assertEquals(TrialSchedule.SHORT_BLOCK, TrialSchedule.blockCalls(huge));
-        assertEquals(List.of(0, 1, 2, 1), untilVerdict(s, huge, 50, 10, 50));
+        assertEquals(List.of(0, 1, 2, 0, 1, 0, 1), untilVerdict(s, huge, 50, 10, 50));
         assertEquals(1, s.winner(huge));
         assertEquals(10L * TrialSchedule.SHORT_BLOCK, s.agreedNanos(huge));
     }
@@ -156,21 +221,23 @@ class TrialScheduleTest {
     void eachOptionCountsItsFastestBlock() {
         TrialSchedule s = trying();
         // Per option, the time of each call of its block in each pass.
-        long[][] times = {{7, 1}, {300, 100}, {5, 500}};
-        for (int p = 0; p < TrialSchedule.PASSES; p++) {
+        long[][] times = {{7, 1, 3}, {300, 100, 100}, {5, 500, 6}};
+        for (int p = 0; p < TrialSchedule.Screening.ONE_CALL.passes; p++) {
             for (int o = 0; o < s.options(SMALL); o++) {
                 if (p > 0 && o == 1) {
-                    continue; // more than twice the fastest first block: it does not run again
+                    continue; // more than twice the fastest screening: it does not run again
                 }
                 assertEquals(o, block(s, SMALL, times[o][p]));
             }
         }
         assertFalse(s.exploring(SMALL));
+        long[] screening = new long[TrialSchedule.MAX_OPTIONS];
         long[] out = new long[TrialSchedule.MAX_OPTIONS];
-        s.summarize(SMALL, out);
+        s.summarize(SMALL, screening, out);
         assertEquals(1 * TrialSchedule.BLOCK, out[0]);
-        assertEquals(300 * TrialSchedule.BLOCK, out[1]);
-        assertEquals(5 * TrialSchedule.BLOCK, out[2]); // a slow block does not count
+        assertEquals(300 * TrialSchedule.SCREEN_CALLS, screening[1]);
+        assertEquals(Long.MAX_VALUE, out[1]);
+        assertEquals(6 * TrialSchedule.BLOCK, out[2], "a slow block does not count, nor the screening");
         assertEquals(0, s.winner(SMALL));
     }
 
@@ -179,7 +246,9 @@ class TrialScheduleTest {
         long fastest = 1000;
         long inside = (long) (TrialSchedule.SCREEN * fastest);
         TrialSchedule s = trying();
-        assertEquals(List.of(0, 1, 2, 3, 1, 2), untilVerdict(s, LARGE, inside + 1, inside, fastest, inside + 1));
+        // Option 3 is the incumbent: it runs in every pass whatever its first block took.
+        assertEquals(
+                List.of(0, 1, 2, 3, 1, 2, 3, 1, 2, 3), untilVerdict(s, LARGE, inside + 1, inside, fastest, inside + 1));
     }
 
     @Test
@@ -228,15 +297,21 @@ class TrialScheduleTest {
         long interval = TrialSchedule.FIRST_RECHECK;
         for (int round = 0; round < 3; round++) {
             List<Integer> ran = untilVerdict(s, LARGE, 9, 9, round == 1 ? 1 : 9, 9);
-            assertEquals(round == 1 ? 5 : 2 * s.options(LARGE), ran.size(), "blocks " + ran);
+            // Where option 2 is far ahead, only it and the incumbent (3) run after the first pass.
+            assertEquals(
+                    round == 1
+                            ? s.options(LARGE) + 2 * (TrialSchedule.MAX_PASSES - 1)
+                            : TrialSchedule.MAX_PASSES * s.options(LARGE),
+                    ran.size(),
+                    "blocks " + ran);
             int kept = round == 1 ? 2 : 3;
             for (long i = 0; i < interval - 1; i++) {
                 assertEquals(TrialSchedule.GO_ON, s.record(LARGE, 1));
                 assertEquals(kept, s.option(LARGE));
             }
-            assertEquals(TrialSchedule.GO_ON, s.record(LARGE, 1));
+            assertEquals(TrialSchedule.BLOCK_ENDED, s.record(LARGE, 1), "a re-check starts with every rank together");
             assertEquals(-1, s.winner(LARGE), "tries again after " + interval + " calls");
-            assertEquals(0, s.option(LARGE), "a re-check starts from the first option");
+            leadIn(s, LARGE);
             interval *= 2;
         }
     }
@@ -280,6 +355,7 @@ class TrialScheduleTest {
             s.record(LARGE, 1);
             s.record(SMALL, 1);
         }
+        leadIn(s, LARGE);
         assertEquals(-1, s.agreedNanos(LARGE));
         untilVerdict(s, LARGE, 5000, 1000, 5000, 950); // the model's old choice, within the margin
         assertEquals(1, s.winner(LARGE));
@@ -333,19 +409,23 @@ class TrialScheduleTest {
     @Test
     void badShapesAreRefused() {
         assertThrows(
-                IllegalArgumentException.class, () -> new TrialSchedule(new Plan[3][], new boolean[3], new int[3]));
+                IllegalArgumentException.class,
+                () -> new TrialSchedule(new Plan[3][], new boolean[3], new int[3], TrialSchedule.Screening.ONE_CALL));
         Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
         Arrays.fill(plans, new Plan[] {NATIVE, TREE, RING, FANOUT, NATIVE, TREE});
         boolean[] inline = new boolean[TrialSchedule.CLASSES];
         inline[0] = true;
         assertThrows(
-                IllegalArgumentException.class, () -> new TrialSchedule(plans, inline, new int[TrialSchedule.CLASSES]));
+                IllegalArgumentException.class,
+                () -> new TrialSchedule(
+                        plans, inline, new int[TrialSchedule.CLASSES], TrialSchedule.Screening.ONE_CALL));
         Plan[][] four = new Plan[TrialSchedule.CLASSES][];
         Arrays.fill(four, new Plan[] {NATIVE, TREE});
         int[] beyond = new int[TrialSchedule.CLASSES];
         beyond[7] = 2;
         assertThrows(
                 IllegalArgumentException.class,
-                () -> new TrialSchedule(four, new boolean[TrialSchedule.CLASSES], beyond));
+                () -> new TrialSchedule(
+                        four, new boolean[TrialSchedule.CLASSES], beyond, TrialSchedule.Screening.ONE_CALL));
     }
 }
