@@ -53,8 +53,8 @@ public record LinkBound(
 
     /**
      * What the relay with every link busy at once says of the bed, or an empty string where it was not
-     * measured: when it falls short of the two-host rate, the bed itself caps a schedule that uses
-     * every link at once.
+     * measured: when it falls short of the two-host rate, a guide to what the bed leaves a schedule
+     * that uses every link at once (hbcast's plans ran above it on the round-robin 4x2 bed).
      */
     public String relayNote() {
         if (relayHosts < 3 || !(relayBytesPerSecond > 0)) {
@@ -70,9 +70,9 @@ public record LinkBound(
                 relayBytesPerSecond / 1e6,
                 100 * share,
                 share < 0.95
-                        ? ": that is what this bed delivers to a schedule that keeps every link busy, with no"
-                                + " broadcast code in the way (its hosts share one machine's cores and kernel), so"
-                                + " such a broadcast cannot be expected above that share of the bound here"
+                        ? ": a guide to what this bed's shared cores and kernel leave a schedule that keeps every"
+                                + " link busy, not a ceiling (the relay's messages wait for the receiving rank to"
+                                + " come back to MPI, and a schedule that keeps its ranks there sooner can run above it)"
                         : "");
     }
 
