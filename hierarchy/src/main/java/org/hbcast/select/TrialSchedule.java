@@ -100,8 +100,8 @@ public final class TrialSchedule {
     static final int BLOCK_ENDED = 1;
     /**
      * How many times the fastest screening an option's screening may take and still run again. Not
-     * more: the agreement's own time, in every screening, brings them closer (on the shaped 4+2+2 bed
-     * at 128 KiB Open MPI's call took 2.6 times the hierarchy's alone, but 2.3 with it).
+     * more: one call shows less of the gap than a block, where calls overlap (on the shaped 4+2+2 bed
+     * at 128 KiB one call of Open MPI's took 1.7-2.5 times the hierarchy's, its blocks 3.2 times).
      */
     static final double SCREEN = 2;
     /**
@@ -134,7 +134,7 @@ public final class TrialSchedule {
     private final int[] current = new int[CLASSES];
     /** Per class, the pass the trials are in (0 .. the screening's passes - 1). */
     private final int[] pass = new int[CLASSES];
-    /** Per class, the most a first block may have taken for its option to run in later passes. */
+    /** Per class, the most a screening may have taken for its option to run in later passes. */
     private final long[] screenLimit = new long[CLASSES];
     /** Per class, whether the block that ends next is the lead-in (its time counts for nothing). */
     private final boolean[] leadIn = new boolean[CLASSES];
