@@ -80,13 +80,13 @@ public final class InRunSelection {
                 }
             }
         }
-        // Virtual nodes share one host: no network between them.
-        boolean network = selector.shape().nodes() > 1 && !selector.shape().virtual();
         TrialSchedule schedule = new TrialSchedule(
                 plans,
                 inline,
                 incumbent,
-                network ? TrialSchedule.Screening.ONE_CALL : TrialSchedule.Screening.FIRST_BLOCK);
+                selector.shape().crossesNetwork()
+                        ? TrialSchedule.Screening.ONE_CALL
+                        : TrialSchedule.Screening.FIRST_BLOCK);
         LearntPlans learnt = selector.inputs().learnt();
         if (learnt != null) {
             for (LearntPlans.Verdict v : learnt.verdicts()) {

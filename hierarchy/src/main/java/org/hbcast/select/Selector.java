@@ -163,7 +163,7 @@ public final class Selector {
      * #SECOND_SHAPE_ABOVE}, across real nodes, the options leaving the shape open); else null.
      */
     private CostModel.Choice secondFlatShape(long size, CostModel.Choice best) {
-        if (size <= SECOND_SHAPE_ABOVE || shape.nodes() < 2 || shape.virtual() || options.inter() != null) {
+        if (size <= SECOND_SHAPE_ABOVE || !shape.crossesNetwork() || options.inter() != null) {
             return null;
         }
         CostModel.Choice second = null;

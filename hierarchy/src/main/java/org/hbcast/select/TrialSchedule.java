@@ -82,14 +82,17 @@ public final class TrialSchedule {
          * time now and then (the shaped 4+2+2 bed at 64 KiB), and with one the verdict rested on
          * one lucky block.
          */
-        ONE_CALL(3),
+        ONE_CALL(3, 1),
         /** On one host: a first pass of whole blocks, which counts toward the verdict, and one more. */
-        FIRST_BLOCK(2);
+        FIRST_BLOCK(2, 0);
 
         final int passes;
+        /** The first pass whose blocks count toward the verdict: the one after a screening of one call. */
+        final int firstCounted;
 
-        Screening(int passes) {
+        Screening(int passes, int firstCounted) {
             this.passes = passes;
+            this.firstCounted = firstCounted;
         }
     }
     /** Calls of a class with its incumbent before its first trials. */
@@ -155,8 +158,6 @@ public final class TrialSchedule {
 
     private boolean paused;
     private final Screening screening;
-    /** The first pass whose blocks count toward the verdict: 1 after a screening of one call, else 0. */
-    private final int firstCounted;
 
     /**
      * @param plans per class, the plans it may try ({@link #CLASSES} entries; an entry of fewer than
@@ -170,7 +171,6 @@ public final class TrialSchedule {
             throw new IllegalArgumentException("a schedule covers " + CLASSES + " size classes");
         }
         this.screening = screening;
-        this.firstCounted = screening == Screening.ONE_CALL ? 1 : 0;
         this.plans = new Plan[CLASSES][];
         this.inline = inline.clone();
         this.incumbent = incumbent.clone();
@@ -305,12 +305,12 @@ public final class TrialSchedule {
 
     /** Calls of each option in class {@code c}'s screening. */
     int screeningCalls(int c) {
-        return firstCounted > 0 ? SCREEN_CALLS : BLOCK_CALLS[c];
+        return screening.firstCounted > 0 ? SCREEN_CALLS : BLOCK_CALLS[c];
     }
 
     /** Calls of the block of class {@code c} that runs now: {@link #SCREEN_CALLS} in a screening of one call, else {@link #blockCalls}. */
     int callsInBlock(int c) {
-        return pass[c] < firstCounted ? SCREEN_CALLS : BLOCK_CALLS[c];
+        return pass[c] == 0 ? screeningCalls(c) : BLOCK_CALLS[c];
     }
 
     /** Whether the block of class {@code c} that ends next is the lead-in of its trials (timed for nothing). */
@@ -392,7 +392,7 @@ public final class TrialSchedule {
     private long fastestBlock(int c, int o) {
         int n = options(c);
         long fastest = Long.MAX_VALUE;
-        for (int p = firstCounted; p < screening.passes; p++) {
+        for (int p = screening.firstCounted; p < screening.passes; p++) {
             fastest = Math.min(fastest, samples[c][p * n + o]);
         }
         return fastest;

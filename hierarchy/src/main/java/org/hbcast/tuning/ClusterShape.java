@@ -67,6 +67,11 @@ public record ClusterShape(List<Integer> nodeSizes, boolean virtual) {
         return nodeSizes.size();
     }
 
+    /** Whether ranks talk over a network: more than one node, and real ones (virtual nodes share a host). */
+    public boolean crossesNetwork() {
+        return nodes() > 1 && !virtual;
+    }
+
     /** The longest intra-node ring. */
     public int maxNodeSize() {
         return nodeSizes.stream().mapToInt(Integer::intValue).max().orElse(1);

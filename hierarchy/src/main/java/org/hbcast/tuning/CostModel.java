@@ -387,9 +387,7 @@ public final class CostModel {
      * A calibration's transfer curves show the step, and the simulator's links have none.
      */
     public boolean untimedNetwork(ClusterShape shape) {
-        return shape.nodes() > 1
-                && !shape.virtual()
-                && calibration.link(LinkKind.NETWORK).uncalibrated();
+        return shape.crossesNetwork() && calibration.link(LinkKind.NETWORK).uncalibrated();
     }
 
     /** {@code chunks} (ascending) with those past {@link #NETWORK_EAGER_CHUNK_BYTES} replaced by it. */

@@ -42,7 +42,7 @@ public record Fingerprint(HostInfo host, List<String> links, String layout) {
         if (host.gpus() > 0 && shape.maxNodeSize() > 1) {
             links.add(LinkKind.CUDA_IPC);
         }
-        if (shape.nodes() > 1 && !shape.virtual()) {
+        if (shape.crossesNetwork()) {
             links.add(LinkKind.NETWORK);
         }
         if (host.gpus() > 0) {

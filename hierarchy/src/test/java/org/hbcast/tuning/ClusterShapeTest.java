@@ -1,6 +1,7 @@
 package org.hbcast.tuning;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,6 +28,14 @@ class ClusterShapeTest {
         assertEquals(3, s.nodes());
         assertEquals(8, s.maxNodeSize());
         assertEquals(14, s.ranks());
+    }
+
+    @Test
+    void onlyRealNodesCrossANetwork() {
+        assertTrue(ClusterShape.parse("2x2").crossesNetwork());
+        assertTrue(ClusterShape.parse("8,3,3").crossesNetwork());
+        assertFalse(ClusterShape.parse("1x4").crossesNetwork());
+        assertFalse(ClusterShape.parse("2x2 virtual").crossesNetwork());
     }
 
     @Test
