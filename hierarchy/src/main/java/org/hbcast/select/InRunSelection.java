@@ -84,9 +84,7 @@ public final class InRunSelection {
                 plans,
                 inline,
                 incumbent,
-                selector.shape().crossesNetwork()
-                        ? TrialSchedule.Screening.ONE_CALL
-                        : TrialSchedule.Screening.FIRST_BLOCK);
+                selector.shape().crossesNetwork() ? TrialSchedule.Screening.ONE_CALL : TrialSchedule.Screening.NONE);
         LearntPlans learnt = selector.inputs().learnt();
         if (learnt != null) {
             for (LearntPlans.Verdict v : learnt.verdicts()) {

@@ -6,8 +6,9 @@ import org.hbcast.plan.Plan;
  * In-run selection for {@code auto} (after STAR-MPI's self-tuned collectives): a size class runs
  * the model's choice (its incumbent) for its first {@link #FIRST_TRIAL_AFTER} calls, so that the
  * very first calls of a program are as fast as without trials and the JIT has seen the class.
- * Then it screens the class's options: an option other than the incumbent whose screening took
- * more than {@link #SCREEN} times the fastest screening does not run again. The options left run in
+ * Then it tries the class's options; across a network it screens them first: an option other than
+ * the incumbent whose screening took more than {@link #SCREEN} times the fastest screening does not
+ * run again. The options left run in
  * blocks of {@link #blockCalls} calls in a row, option after option, pass after pass (so that a
  * drift in the machine's load falls on all of them alike), and the class keeps the option with the
  * fastest block, unless it beats the incumbent by less than {@link #MARGIN}: a cold JIT or a slow
@@ -19,8 +20,8 @@ import org.hbcast.plan.Plan;
  * options cost a program most of the trials' time there, and one call shows them (Open MPI's
  * broadcast at 64 KiB on the shaped 4+2+2 bed took 8 to 70 ms a call where the hierarchy took
  * under 1; four calls of it filled the program's first hundred calls). On one host a call lasts
- * microseconds and a rank's preemption milliseconds, so one call shows nothing: the first pass of
- * whole blocks screens, and one more follows.
+ * microseconds and a rank's preemption milliseconds, so one call shows nothing, and one preempted
+ * block would screen out the best option: every option runs two passes of whole blocks.
  *
  * <p>A block is timed as the program meets the calls, back to back, where the root of one call
  * may run ahead into the next: each rank adds up the time it spent in the block's calls. After
@@ -82,17 +83,25 @@ public final class TrialSchedule {
          * time now and then (the shaped 4+2+2 bed at 64 KiB), and with one the verdict rested on
          * one lucky block.
          */
-        ONE_CALL(3, 1),
-        /** On one host: a first pass of whole blocks, which counts toward the verdict, and one more. */
-        FIRST_BLOCK(2, 0);
+        ONE_CALL(3, 1, true),
+        /**
+         * On one host: no screening, two passes of whole blocks of every option. A screen there saves
+         * a program a block of a slow option, a few milliseconds, and one preempted block screened
+         * out the best (virtual 2+2 at 512 KiB: Open MPI's first block of four calls took 16 ms, its
+         * later ones 0.6 ms).
+         */
+        NONE(2, 0, false);
 
         final int passes;
         /** The first pass whose blocks count toward the verdict: the one after a screening of one call. */
         final int firstCounted;
+        /** Whether an option whose first pass took more than {@link #SCREEN} times the fastest's stops there. */
+        final boolean screens;
 
-        Screening(int passes, int firstCounted) {
+        Screening(int passes, int firstCounted, boolean screens) {
             this.passes = passes;
             this.firstCounted = firstCounted;
+            this.screens = screens;
         }
     }
     /** Calls of a class with its incumbent before its first trials. */
@@ -360,7 +369,7 @@ public final class TrialSchedule {
     /** The first option from {@code o} on that runs in class {@code c}'s current pass, or the option count. */
     private int nextContender(int c, int o) {
         int n = options(c);
-        while (o < n && pass[c] > 0 && o != incumbent[c] && samples[c][o] > screenLimit[c]) {
+        while (o < n && screening.screens && pass[c] > 0 && o != incumbent[c] && samples[c][o] > screenLimit[c]) {
             o++;
         }
         return o;
