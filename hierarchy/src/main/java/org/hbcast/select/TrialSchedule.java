@@ -83,25 +83,27 @@ public final class TrialSchedule {
          * time now and then (the shaped 4+2+2 bed at 64 KiB), and with one the verdict rested on
          * one lucky block.
          */
-        ONE_CALL(3, 1, true),
+        ONE_CALL(3, 1),
         /**
          * On one host: no screening, two passes of whole blocks of every option. A screen there saves
          * a program a block of a slow option, a few milliseconds, and one preempted block screened
          * out the best (virtual 2+2 at 512 KiB: Open MPI's first block of four calls took 16 ms, its
          * later ones 0.6 ms).
          */
-        NONE(2, 0, false);
+        NONE(2, 0);
 
         final int passes;
         /** The first pass whose blocks count toward the verdict: the one after a screening of one call. */
         final int firstCounted;
-        /** Whether an option whose first pass took more than {@link #SCREEN} times the fastest's stops there. */
-        final boolean screens;
 
-        Screening(int passes, int firstCounted, boolean screens) {
+        Screening(int passes, int firstCounted) {
             this.passes = passes;
             this.firstCounted = firstCounted;
-            this.screens = screens;
+        }
+
+        /** Whether a screening pass comes first, after which an option more than {@link #SCREEN} times the fastest stops. */
+        boolean screens() {
+            return firstCounted > 0;
         }
     }
     /** Calls of a class with its incumbent before its first trials. */
@@ -314,7 +316,7 @@ public final class TrialSchedule {
 
     /** Calls of each option in class {@code c}'s screening. */
     int screeningCalls(int c) {
-        return screening.firstCounted > 0 ? SCREEN_CALLS : BLOCK_CALLS[c];
+        return screening.screens() ? SCREEN_CALLS : BLOCK_CALLS[c];
     }
 
     /** Calls of the block of class {@code c} that runs now: {@link #SCREEN_CALLS} in a screening of one call, else {@link #blockCalls}. */
@@ -369,7 +371,7 @@ public final class TrialSchedule {
     /** The first option from {@code o} on that runs in class {@code c}'s current pass, or the option count. */
     private int nextContender(int c, int o) {
         int n = options(c);
-        while (o < n && screening.screens && pass[c] > 0 && o != incumbent[c] && samples[c][o] > screenLimit[c]) {
+        while (o < n && screening.screens() && pass[c] > 0 && o != incumbent[c] && samples[c][o] > screenLimit[c]) {
             o++;
         }
         return o;
