@@ -53,6 +53,11 @@ public final class UserProbe implements Callable<Integer> {
     @Option(names = "--calls", description = "calls per block (default 20)")
     int calls = 20;
 
+    @Option(
+            names = "--each-block",
+            description = "also print every block's time a call, in the order they ran (where a run's first calls go)")
+    boolean eachBlock;
+
     @Option(names = "--warmup", description = "warm-up calls per implementation and size (default 3)")
     int warmup = 3;
 
@@ -140,6 +145,9 @@ public final class UserProbe implements Callable<Integer> {
             }
             if (world.getRank() == 0) {
                 row(size, us, twin);
+                if (eachBlock) {
+                    blocks(times);
+                }
             }
             sizes.add(size);
             for (int k = 0; k < impls.size(); k++) {
@@ -284,6 +292,18 @@ public final class UserProbe implements Callable<Integer> {
     /** Width of ratio column {@code k}: its label and two spaces, at least 12. */
     private int ratioWidth(int k) {
         return Math.max(12, impls.get(0).length() + impls.get(k).length() + 3);
+    }
+
+    /** One line per implementation: its blocks' times a call in microseconds, first block first. */
+    private void blocks(double[][] times) {
+        for (int k = 0; k < impls.size(); k++) {
+            StringBuilder sb =
+                    new StringBuilder(String.format(Locale.ROOT, "#   %-20s blocks (us a call):", impls.get(k)));
+            for (double t : times[k]) {
+                sb.append(String.format(Locale.ROOT, " %.1f", t * 1e6));
+            }
+            System.out.println(sb);
+        }
     }
 
     private void row(long size, double[] us, int twin) {

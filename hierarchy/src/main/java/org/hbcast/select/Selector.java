@@ -112,11 +112,19 @@ public final class Selector {
      * nodes of one host it priced native at 179 us for 256 KiB, where it takes 60 us and the plan it
      * chose 100), and a program must never run slower than native for want of trying it. A call that
      * runs native waits as Open MPI does, without hbcast's timeout, as where the model chose it. The
-     * flat tree in its runner-up shape too, past {@link #SECOND_SHAPE_ABOVE}.
+     * flat tree in its runner-up shape too, past {@link #SECOND_SHAPE_ABOVE}. Not the flat tree on a
+     * single node: there it is a tree of Open MPI's point-to-point messages over the node's shared
+     * memory, which Open MPI's own {@code bcast} (tried in every class) runs without the JVM in
+     * between; it was kept in none of 87 verdicts on one node x 4, and its cold first block (3-6 ms
+     * for four calls of 128 KiB) kept the trials going into a program's fourth block of 20 calls. On
+     * virtual nodes it stays: its chunks past the hierarchy's extra hop won there at 64 KiB-2 MiB.
      */
     private Plan[] trialCandidates(long size) {
         List<Plan> list = new ArrayList<>();
         for (Algorithm a : CostModel.candidateAlgorithms(shape, MemoryKind.HOST)) {
+            if (a == Algorithm.KNOMIAL && shape.nodes() == 1) {
+                continue;
+            }
             for (IntraNode t : a == Algorithm.HIERARCHICAL
                     ? CostModel.candidateIntra(shape, MemoryKind.HOST, options.intra()).stream()
                             .filter(t -> plansUse(t)

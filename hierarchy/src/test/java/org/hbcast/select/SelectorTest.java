@@ -359,11 +359,12 @@ class SelectorTest {
 
     @Test
     void autoTriesEachAlgorithmAndTransportInTheRunUnlessTheOptionsOrATableDecide() throws Exception {
-        for (String layout : new String[] {"4", "2x2", "8,3,3", "1,1"}) {
+        for (String layout : new String[] {"4", "2x2", "2x2 virtual", "8,3,3", "1,1"}) {
             ClusterShape shape = ClusterShape.parse(layout);
             Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES);
-            // Native, the flat tree and the hierarchy over each transport (no node curves: both).
+            // Native, the flat tree past a single node and the hierarchy over each transport (no node curves: both).
             int hierarchies = shape.maxNodeSize() > 1 ? 2 : 0;
+            int flatShapes = shape.nodes() > 1 ? 1 : 0;
             for (int c = 0; c < TrialSchedule.CLASSES; c++) {
                 Plan[] plans = s.trialPlans(c);
                 if (c > Selector.LARGEST_TRIED_CLASS) {
@@ -383,7 +384,9 @@ class SelectorTest {
                         && shape.nodes() > 1
                         && !shape.virtual();
                 assertEquals(
-                        2 + hierarchies + (twoShapes ? 1 : 0), plans.length, layout + " class " + c + ": " + kinds);
+                        1 + flatShapes + hierarchies + (twoShapes ? 1 : 0),
+                        plans.length,
+                        layout + " class " + c + ": " + kinds);
                 assertTrue(kinds.contains("native"), layout + " class " + c + ": " + kinds);
                 assertTrue(
                         plans.length <= TrialSchedule.MAX_OPTIONS - (smallest <= CallBoard.INLINE_BYTES ? 1 : 0),
@@ -393,7 +396,7 @@ class SelectorTest {
                         .map(Plan::inter)
                         .distinct()
                         .count();
-                assertEquals(twoShapes ? 2 : 1, flat, layout + " class " + c + ": " + kinds);
+                assertEquals(twoShapes ? 2 : flatShapes, flat, layout + " class " + c + ": " + kinds);
                 // What the run may try, the transports are connected for.
                 for (Plan p : plans) {
                     assertTrue(!p.usesRing() || s.largestHostChunk(IntraNode.RING) >= p.chunkBytes(), layout);
