@@ -115,7 +115,7 @@ public final class Selector {
      * flat tree in its runner-up shape too, past {@link #SECOND_SHAPE_ABOVE}. Not the flat tree on a
      * single node: there it is a tree of Open MPI's point-to-point messages over the node's shared
      * memory, which Open MPI's own {@code bcast} (tried in every class) runs without the JVM in
-     * between; it was kept in none of 89 verdicts on one node x 4, and its cold first block (3-6 ms
+     * between; it was kept in none of 89 verdicts on one node x 4, and its cold first block (3-10 ms
      * for four calls of 128 KiB) lengthened the trials, which fill a program's first blocks. On
      * virtual nodes it stays: it won trials there at 64 KiB-2 MiB.
      */
