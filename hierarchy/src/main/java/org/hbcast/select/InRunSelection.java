@@ -9,7 +9,6 @@ import mpi.Intracomm;
 import mpi.MPIException;
 import org.hbcast.call.TimedCollectives;
 import org.hbcast.mpi.HeaderRelay;
-import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.Plan;
 import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.tuning.LearntPlans;
@@ -73,21 +72,12 @@ public final class InRunSelection {
             // most). Past that the header goes unpipelined down the leaders' tree, and the margin
             // must not shield it where a pipelined plan is faster (at 64 KiB on the shaped 4+2+2 bed
             // the chain was 9% faster in the trials and 40% in a program's calls back to back).
-            // Where the model's plan is not among the options (the flat tree on a single node), Open MPI's.
             Plan chosen = selector.plan(1L << c);
             boolean headerFirst = inline[c] && TrialSchedule.inlinesUntried(largest);
-            int modelsPlan = -1;
-            int nativePlan = 0;
-            for (int p = 0; p < plans[c].length; p++) {
+            for (int p = 0; p < plans[c].length && !headerFirst; p++) {
                 if (Explanation.name(plans[c][p]).equals(Explanation.name(chosen))) {
-                    modelsPlan = p;
+                    incumbent[c] = p + (inline[c] ? 1 : 0);
                 }
-                if (plans[c][p].algorithm() == Algorithm.NATIVE) {
-                    nativePlan = p;
-                }
-            }
-            if (!headerFirst && plans[c].length > 0) {
-                incumbent[c] = (modelsPlan >= 0 ? modelsPlan : nativePlan) + (inline[c] ? 1 : 0);
             }
         }
         TrialSchedule schedule = new TrialSchedule(

@@ -117,12 +117,13 @@ public final class Selector {
      * memory, which Open MPI's own {@code bcast} (tried in every class) runs without the JVM in
      * between; it was kept in none of 89 verdicts on one node x 4, and its cold first block (3-10 ms
      * for four calls of 128 KiB) lengthened the trials, which fill a program's first blocks. On
-     * virtual nodes it stays: it won trials there at 64 KiB-2 MiB.
+     * virtual nodes it stays: it won trials there at 64 KiB-2 MiB; and where the model chose it, so
+     * that the incumbent is always among the options.
      */
     private Plan[] trialCandidates(long size) {
         List<Plan> list = new ArrayList<>();
         for (Algorithm a : CostModel.candidateAlgorithms(shape, MemoryKind.HOST)) {
-            if (a == Algorithm.KNOMIAL && shape.nodes() == 1) {
+            if (a == Algorithm.KNOMIAL && shape.nodes() == 1 && plan(size).algorithm() != Algorithm.KNOMIAL) {
                 continue;
             }
             for (IntraNode t : a == Algorithm.HIERARCHICAL

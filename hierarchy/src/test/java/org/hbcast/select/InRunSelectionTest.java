@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import org.hbcast.BcastOptions;
 import org.hbcast.mpi.HeaderRelay;
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.Plan;
 import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.TuningFixtures;
@@ -44,11 +42,7 @@ class InRunSelectionTest {
                     assertTrue(t.inlineOption(c, incumbent), where + ": the header first");
                 } else if (t.tries(c)) {
                     assertFalse(t.inlineOption(c, incumbent), where + ": the model's plan first");
-                    // Unless the model chose the flat tree on a single node, which is not tried there: then Open MPI's.
-                    Plan model = selector.plan(largest);
-                    boolean tried = model.algorithm() != Algorithm.KNOMIAL
-                            || selector.shape().nodes() > 1;
-                    assertEquals(tried ? Explanation.name(model) : "native", t.label(c, incumbent), where);
+                    assertEquals(Explanation.name(selector.plan(largest)), t.label(c, incumbent), where);
                 }
             }
         }

@@ -362,11 +362,12 @@ class SelectorTest {
         for (String layout : new String[] {"4", "2x2", "2x2 virtual", "8,3,3", "1,1"}) {
             ClusterShape shape = ClusterShape.parse(layout);
             Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES);
-            // Native, the flat tree past a single node and the hierarchy over each transport (no node curves: both).
+            // Native, the flat tree past a single node (there only where the model chose it) and the
+            // hierarchy over each transport (no node curves: both).
             int hierarchies = shape.maxNodeSize() > 1 ? 2 : 0;
-            int flatShapes = shape.nodes() > 1 ? 1 : 0;
             for (int c = 0; c < TrialSchedule.CLASSES; c++) {
                 Plan[] plans = s.trialPlans(c);
+                int flatShapes = shape.nodes() > 1 || s.plan(1L << c).algorithm() == Algorithm.KNOMIAL ? 1 : 0;
                 if (c > Selector.LARGEST_TRIED_CLASS) {
                     assertEquals(0, plans.length, layout + " class " + c);
                     continue;
