@@ -4,7 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import mpi.Intracomm;
 import mpi.MPI;
 import org.hbcast.call.ElementType;
@@ -14,19 +17,21 @@ import org.hbcast.testing.RankReport;
 import org.hbcast.tuning.TuningFiles;
 
 /**
- * {@code auto}'s in-run selection on a real launch: calls of three sizes (one the header may carry,
- * two past it), roots rotating, arrays and direct buffers alternating, every call's data checked
- * while the plans are tried. Then every size must be decided, alike on every rank; under the default
- * options rank 0 must have kept the verdicts in the cache on close, and a second instance must start
- * from them ({@code kept=no}: other options, nothing may be kept).
+ * {@code auto}'s in-run selection on a real launch: calls of three sizes (two the header may carry,
+ * one past it), roots rotating, arrays and direct buffers alternating, every call's data checked
+ * while the plans are tried. Then every size must be decided, alike on every rank, except those
+ * named {@code untried=<size>,...}, which must ride in the header untried (verdict {@code -}: on one
+ * host the header carries all it can untried); under the default options rank 0 must have kept
+ * the verdicts in the cache on close, and a second instance must start from them ({@code kept=no}:
+ * other options, nothing may be kept).
  *
- * <p>Cases: every checked broadcast, each size decided (note {@code decided <size>}: the choice),
- * the verdicts alike on every rank; then nothing kept ({@code kept=no}), or rank 0's kept file, and
- * for each size the new instance's verdict and a checked broadcast on it. Prints
- * {@code decided=<size>:<choice>,...} on success.
+ * <p>Cases: every checked broadcast, each size decided or untried as expected (note
+ * {@code decided <size>}: the choice), the verdicts alike on every rank; then nothing kept
+ * ({@code kept=no}), or rank 0's kept file, and for each size the new instance's verdict and a
+ * checked broadcast on it. Prints {@code decided=<size>:<choice>,...} on success.
  */
 public final class TrialsProgram {
-    /** 3000 B may ride in the header (and is tried against the plans); the others are past it. */
+    /** 3000 B and 40,000 B may ride in the header (and across a network are tried against the plans); 700,000 B is past it. */
     private static final int[] BYTES = {3000, 40_000, 700_000};
     /** Enough calls for every size's first calls and trials (at most six options, two blocks each) and then some. */
     static final int CALLS_PER_SIZE = (int) TrialSchedule.FIRST_TRIAL_AFTER
@@ -34,13 +39,22 @@ public final class TrialsProgram {
             + 4;
 
     public static void main(String[] args) throws Exception {
-        boolean kept =
-                !BcastMatrixProgram.parse(args).getOrDefault("kept", "yes").equals("no");
-        MpiTestProgram.run(args, (world, rest, report) -> run(world, kept, report));
+        Map<String, String> options = BcastMatrixProgram.parse(args);
+        boolean kept = !options.getOrDefault("kept", "yes").equals("no");
+        Set<Integer> untried = new HashSet<>();
+        for (String s : options.getOrDefault("untried", "").split(",")) {
+            if (!s.isEmpty()) {
+                untried.add(Integer.parseInt(s));
+            }
+        }
+        MpiTestProgram.run(args, (world, rest, report) -> run(world, kept, untried, report));
     }
 
-    /** @param kept whether the options are the defaults, under which verdicts are kept in the cache */
-    private static String run(Intracomm world, boolean kept, RankReport report) throws Exception {
+    /**
+     * @param kept whether the options are the defaults, under which verdicts are kept in the cache
+     * @param untried the sizes that must ride in the header untried
+     */
+    private static String run(Intracomm world, boolean kept, Set<Integer> untried, RankReport report) throws Exception {
         int size = world.getSize();
         List<String> verdicts = new ArrayList<>();
         try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
@@ -52,7 +66,11 @@ public final class TrialsProgram {
             for (int bytes : BYTES) {
                 String v = hb.trialVerdict(bytes);
                 report.check(bytes + " B decided", () -> {
-                    if (v == null || v.equals("-")) {
+                    if (untried.contains(bytes) && !"-".equals(v)) {
+                        throw new AssertionError(
+                                bytes + " B: tried (" + v + "), expected to ride in the header untried");
+                    }
+                    if (!untried.contains(bytes) && (v == null || v.equals("-"))) {
                         throw new AssertionError(
                                 bytes + " B: not decided after " + CALLS_PER_SIZE + " calls (" + v + ")");
                     }
@@ -107,6 +125,9 @@ public final class TrialsProgram {
         String json = Files.readString(file, StandardCharsets.UTF_8);
         for (String v : verdicts) {
             String choice = v.substring(v.indexOf(':') + 1);
+            if (choice.equals("-")) {
+                continue;
+            }
             if (!json.contains("\"" + choice + "\"")) {
                 throw new AssertionError(file + " lacks " + choice + ": " + json);
             }

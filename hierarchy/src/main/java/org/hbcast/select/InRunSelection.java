@@ -53,19 +53,27 @@ public final class InRunSelection {
 
     /**
      * What {@code auto} tries in the run: per size class the selector's candidate plans, and the
-     * header itself where it may carry the message. Classes whose messages fit in the header's first
-     * network message ({@link HeaderRelay#FIRST_PAYLOAD}) ride in it untried: one message per edge
-     * is as little as a broadcast sends. Where an earlier run decided a class, its choice takes the
-     * model's place as the incumbent (the trials still run, and must beat it by the margin).
+     * header itself where it may carry the message. Across a network, classes whose messages fit in
+     * the header's first network message ({@link HeaderRelay#FIRST_PAYLOAD}) ride in it untried: one
+     * message per edge is as little as a broadcast sends. On one host (a single node, or virtual
+     * nodes) every class the header can carry rides in it untried: there it is one copy into the
+     * host's call board and one copy out of it for each other rank, the least a broadcast through
+     * shared memory copies, with no pipeline to drive (one node x 4 and virtual 2+2 at 64-256 KiB:
+     * 1.2 to 12 times Open MPI's speed, at least the fan-out's, where trying the plans filled a
+     * program's first blocks). Where an earlier run decided a class, its choice takes the model's
+     * place as the incumbent (the trials still run, and must beat it by the margin).
      */
     static TrialSchedule trialSchedule(Selector selector, boolean inlineAllowed) {
+        boolean oneHost = !selector.shape().crossesNetwork();
+        long untriedInline = oneHost ? CallBoard.INLINE_BYTES : TrialSchedule.UNTRIED_INLINE_BYTES;
+        long neverTried = oneHost ? CallBoard.INLINE_BYTES : HeaderRelay.FIRST_PAYLOAD;
         Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
         boolean[] inline = new boolean[TrialSchedule.CLASSES];
         int[] incumbent = new int[TrialSchedule.CLASSES];
         for (int c = 0; c < TrialSchedule.CLASSES; c++) {
             long largest = 1L << c;
             boolean fits = inlineAllowed && largest <= CallBoard.INLINE_BYTES;
-            plans[c] = fits && largest <= HeaderRelay.FIRST_PAYLOAD ? new Plan[0] : selector.trialPlans(c);
+            plans[c] = fits && largest <= neverTried ? new Plan[0] : selector.trialPlans(c);
             inline[c] = fits && plans[c].length > 0;
             // The incumbent is what runs untried: the header up to what it carries untried, else the
             // selector's plan for the class's largest size (a power of two, the size programs use
@@ -73,7 +81,7 @@ public final class InRunSelection {
             // must not shield it where a pipelined plan is faster (at 64 KiB on the shaped 4+2+2 bed
             // the chain was 9% faster in the trials and 40% in a program's calls back to back).
             Plan chosen = selector.plan(1L << c);
-            boolean headerFirst = inline[c] && TrialSchedule.inlinesUntried(largest);
+            boolean headerFirst = inline[c] && largest <= untriedInline;
             for (int p = 0; p < plans[c].length && !headerFirst; p++) {
                 if (Explanation.name(plans[c][p]).equals(Explanation.name(chosen))) {
                     incumbent[c] = p + (inline[c] ? 1 : 0);
@@ -84,7 +92,8 @@ public final class InRunSelection {
                 plans,
                 inline,
                 incumbent,
-                selector.shape().crossesNetwork() ? TrialSchedule.Screening.ONE_CALL : TrialSchedule.Screening.NONE);
+                oneHost ? TrialSchedule.Screening.NONE : TrialSchedule.Screening.ONE_CALL,
+                untriedInline);
         LearntPlans learnt = selector.inputs().learnt();
         if (learnt != null) {
             for (LearntPlans.Verdict v : learnt.verdicts()) {

@@ -126,10 +126,11 @@ public final class TrialSchedule {
     /** Most options of one class: the header and five plans (the flat tree in two shapes, two hierarchies, native). */
     public static final int MAX_OPTIONS = 6;
     /**
-     * Most bytes that ride in the header in a class that is not tried (trials off, a tuning table's
-     * sizes): where the header was the fastest broadcast on one node and on the 2-host bed. Larger
-     * ones ride only where the trials find it fastest: across nodes the header goes unpipelined down
-     * its tree, which a plan over chunks beats on slow links.
+     * Across a network, most bytes that ride in the header in a class that is not tried (trials off,
+     * a tuning table's sizes), and where it is the incumbent of a class that is: where the header was
+     * the fastest broadcast on the 2-host bed. Larger ones ride only where the trials find it
+     * fastest: across nodes the header goes unpipelined down its tree, which a plan over chunks beats
+     * on slow links. (On one host the header carries all it can untried: see {@code InRunSelection}.)
      */
     static final int UNTRIED_INLINE_BYTES = 32 << 10;
     /** How much faster than the incumbent a challenger must be to replace it. */
@@ -169,6 +170,8 @@ public final class TrialSchedule {
 
     private boolean paused;
     private final Screening screening;
+    /** Most bytes that ride in the header in a class that does not try. */
+    private final long untriedInlineBytes;
 
     /**
      * @param plans per class, the plans it may try ({@link #CLASSES} entries; an entry of fewer than
@@ -176,12 +179,15 @@ public final class TrialSchedule {
      * @param inline per class, whether the header may carry its messages (an extra option 0)
      * @param incumbent per class, the option the model chose (kept unless another is clearly faster)
      * @param screening how the options are screened
+     * @param untriedInlineBytes most bytes that ride in the header in a class that does not try
      */
-    public TrialSchedule(Plan[][] plans, boolean[] inline, int[] incumbent, Screening screening) {
+    public TrialSchedule(
+            Plan[][] plans, boolean[] inline, int[] incumbent, Screening screening, long untriedInlineBytes) {
         if (plans.length != CLASSES || inline.length != CLASSES || incumbent.length != CLASSES) {
             throw new IllegalArgumentException("a schedule covers " + CLASSES + " size classes");
         }
         this.screening = screening;
+        this.untriedInlineBytes = untriedInlineBytes;
         this.plans = new Plan[CLASSES][];
         this.inline = inline.clone();
         this.incumbent = incumbent.clone();
@@ -251,16 +257,11 @@ public final class TrialSchedule {
 
     /**
      * Whether the next call of {@code bytes} rides in its header (only asked where the header could
-     * carry it): as the trials decide where they run, elsewhere up to {@link #UNTRIED_INLINE_BYTES}.
+     * carry it): as the trials decide where they run, elsewhere up to the schedule's untried size.
      */
     boolean inlines(long bytes) {
         int c = sizeClass(bytes);
-        return tries(c) ? inline[c] && option(c) == 0 : inlinesUntried(bytes);
-    }
-
-    /** Whether a message of {@code bytes} rides in its header where the trials do not decide: up to {@link #UNTRIED_INLINE_BYTES}. */
-    static boolean inlinesUntried(long bytes) {
-        return bytes <= UNTRIED_INLINE_BYTES;
+        return tries(c) ? inline[c] && option(c) == 0 : bytes <= untriedInlineBytes;
     }
 
     /** The plan of the next call of class {@code c}: {@code fallback} where it does not try or rides in the header. */

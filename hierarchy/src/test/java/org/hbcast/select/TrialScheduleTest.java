@@ -35,7 +35,8 @@ class TrialScheduleTest {
         plans[LARGE] = new Plan[] {NATIVE, TREE, RING, FANOUT};
         int[] incumbent = new int[TrialSchedule.CLASSES];
         incumbent[LARGE] = 3;
-        return new TrialSchedule(plans, inline, incumbent, TrialSchedule.Screening.ONE_CALL);
+        return new TrialSchedule(
+                plans, inline, incumbent, TrialSchedule.Screening.ONE_CALL, TrialSchedule.UNTRIED_INLINE_BYTES);
     }
 
     /** A schedule whose two trying classes have run their incumbent's first calls: the next call of each tries. */
@@ -163,8 +164,12 @@ class TrialScheduleTest {
         plans[LARGE] = new Plan[] {NATIVE, TREE, RING, FANOUT};
         int[] incumbent = new int[TrialSchedule.CLASSES];
         incumbent[LARGE] = 3;
-        TrialSchedule s =
-                new TrialSchedule(plans, new boolean[TrialSchedule.CLASSES], incumbent, TrialSchedule.Screening.NONE);
+        TrialSchedule s = new TrialSchedule(
+                plans,
+                new boolean[TrialSchedule.CLASSES],
+                incumbent,
+                TrialSchedule.Screening.NONE,
+                TrialSchedule.UNTRIED_INLINE_BYTES);
         for (long i = 0; i < TrialSchedule.FIRST_TRIAL_AFTER; i++) {
             s.record(LARGE, 1);
         }
@@ -207,7 +212,8 @@ class TrialScheduleTest {
                 plans,
                 new boolean[TrialSchedule.CLASSES],
                 new int[TrialSchedule.CLASSES],
-                TrialSchedule.Screening.ONE_CALL);
+                TrialSchedule.Screening.ONE_CALL,
+                TrialSchedule.UNTRIED_INLINE_BYTES);
         for (long i = 0; i < TrialSchedule.FIRST_TRIAL_AFTER; i++) {
             s.record(huge, 1);
         }
@@ -411,7 +417,12 @@ class TrialScheduleTest {
     void badShapesAreRefused() {
         assertThrows(
                 IllegalArgumentException.class,
-                () -> new TrialSchedule(new Plan[3][], new boolean[3], new int[3], TrialSchedule.Screening.ONE_CALL));
+                () -> new TrialSchedule(
+                        new Plan[3][],
+                        new boolean[3],
+                        new int[3],
+                        TrialSchedule.Screening.ONE_CALL,
+                        TrialSchedule.UNTRIED_INLINE_BYTES));
         Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
         Arrays.fill(plans, new Plan[] {NATIVE, TREE, RING, FANOUT, NATIVE, TREE});
         boolean[] inline = new boolean[TrialSchedule.CLASSES];
@@ -419,7 +430,11 @@ class TrialScheduleTest {
         assertThrows(
                 IllegalArgumentException.class,
                 () -> new TrialSchedule(
-                        plans, inline, new int[TrialSchedule.CLASSES], TrialSchedule.Screening.ONE_CALL));
+                        plans,
+                        inline,
+                        new int[TrialSchedule.CLASSES],
+                        TrialSchedule.Screening.ONE_CALL,
+                        TrialSchedule.UNTRIED_INLINE_BYTES));
         Plan[][] four = new Plan[TrialSchedule.CLASSES][];
         Arrays.fill(four, new Plan[] {NATIVE, TREE});
         int[] beyond = new int[TrialSchedule.CLASSES];
@@ -427,6 +442,10 @@ class TrialScheduleTest {
         assertThrows(
                 IllegalArgumentException.class,
                 () -> new TrialSchedule(
-                        four, new boolean[TrialSchedule.CLASSES], beyond, TrialSchedule.Screening.ONE_CALL));
+                        four,
+                        new boolean[TrialSchedule.CLASSES],
+                        beyond,
+                        TrialSchedule.Screening.ONE_CALL,
+                        TrialSchedule.UNTRIED_INLINE_BYTES));
     }
 }
