@@ -112,26 +112,21 @@ public final class Selector {
      * nodes of one host it priced native at 179 us for 256 KiB, where it takes 60 us and the plan it
      * chose 100), and a program must never run slower than native for want of trying it. A call that
      * runs native waits as Open MPI does, without hbcast's timeout, as where the model chose it. The
-     * flat tree in its runner-up shape too, past {@link #SECOND_SHAPE_ABOVE}. Not the flat tree on a
-     * single node: there it is a tree of Open MPI's point-to-point messages over the node's shared
-     * memory, which Open MPI's own {@code bcast} (tried in every class) runs without the JVM in
-     * between; it was kept in none of 89 verdicts on one node x 4, and its cold first block (3-10 ms
-     * for four calls of 128 KiB) lengthened the trials, which fill a program's first blocks. On
-     * virtual nodes it stays: it won trials there at 64 KiB-2 MiB; and where the model chose it, so
-     * that the incumbent is always among the options.
+     * flat tree in its runner-up shape too, past {@link #SECOND_SHAPE_ABOVE}. On a single node only
+     * Open MPI's {@code bcast}, the fan-out and the model's choice ({@link #leftOutOnOneNode}).
      */
     private Plan[] trialCandidates(long size) {
         List<Plan> list = new ArrayList<>();
         for (Algorithm a : CostModel.candidateAlgorithms(shape, MemoryKind.HOST)) {
-            if (a == Algorithm.KNOMIAL && shape.nodes() == 1 && plan(size).algorithm() != Algorithm.KNOMIAL) {
-                continue;
-            }
             for (IntraNode t : a == Algorithm.HIERARCHICAL
                     ? CostModel.candidateIntra(shape, MemoryKind.HOST, options.intra()).stream()
                             .filter(t -> plansUse(t)
                                     || inputs.calibration().nodeCurves().isEmpty())
                             .toList()
                     : List.of(IntraNode.RING)) {
+                if (leftOutOnOneNode(size, a, t)) {
+                    continue;
+                }
                 CostModel.Choice c = trialChoice(size, a, t, options.inter());
                 list.add(trialPlan(c, size));
                 CostModel.Choice second = a == Algorithm.KNOMIAL ? secondFlatShape(size, c) : null;
@@ -141,6 +136,27 @@ public final class Selector {
             }
         }
         return list.toArray(new Plan[0]);
+    }
+
+    /**
+     * Whether the trials leave a plan out on a single node (not on virtual nodes, which play several):
+     * the flat tree and the ring, unless the model chose them, so that the incumbent is always among
+     * the options. There the flat tree is a tree of Open MPI's point-to-point messages over the
+     * node's shared memory, which Open MPI's own {@code bcast} (tried in every class) runs without
+     * the JVM in between: it was kept in none of 89 verdicts on one node x 4. The ring copies each
+     * byte through every rank's inbox, twice the fan-out's copies for the same broadcast (one write
+     * into the node's slots, one read out of them by each other rank): on one node x 4 it ran at
+     * 0.43-1.0 of Open MPI's speed at 512 KiB-4 MiB where the fan-out ran at 1.2-1.8, and was kept in
+     * 2 of 89 verdicts. Each option's first block is cold (the ring's 5-16 ms for four calls, the
+     * flat tree's 3-10 ms at 128 KiB), and the trials fill a program's first blocks.
+     */
+    private boolean leftOutOnOneNode(long size, Algorithm a, IntraNode t) {
+        if (shape.nodes() != 1 || shape.virtual()) {
+            return false;
+        }
+        Plan chosen = plan(size);
+        boolean isChosen = chosen.algorithm() == a && (a != Algorithm.HIERARCHICAL || chosen.intra() == t);
+        return !isChosen && (a == Algorithm.KNOMIAL || (a == Algorithm.HIERARCHICAL && t == IntraNode.RING));
     }
 
     /**

@@ -363,11 +363,15 @@ class SelectorTest {
             ClusterShape shape = ClusterShape.parse(layout);
             Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES);
             // Native, the flat tree past a single node (there only where the model chose it) and the
-            // hierarchy over each transport (no node curves: both).
-            int hierarchies = shape.maxNodeSize() > 1 ? 2 : 0;
+            // hierarchy over each transport (no node curves: both; on a single node the ring only where
+            // the model chose it).
             for (int c = 0; c < TrialSchedule.CLASSES; c++) {
                 Plan[] plans = s.trialPlans(c);
-                int flatShapes = shape.nodes() > 1 || s.plan(1L << c).algorithm() == Algorithm.KNOMIAL ? 1 : 0;
+                Plan chosen = s.plan(1L << c);
+                int flatShapes = shape.nodes() > 1 || chosen.algorithm() == Algorithm.KNOMIAL ? 1 : 0;
+                boolean ringTried = shape.nodes() > 1
+                        || (chosen.algorithm() == Algorithm.HIERARCHICAL && chosen.intra() == IntraNode.RING);
+                int hierarchies = shape.maxNodeSize() > 1 ? 1 + (ringTried ? 1 : 0) : 0;
                 if (c > Selector.LARGEST_TRIED_CLASS) {
                     assertEquals(0, plans.length, layout + " class " + c);
                     continue;
@@ -398,6 +402,10 @@ class SelectorTest {
                         .distinct()
                         .count();
                 assertEquals(twoShapes ? 2 : flatShapes, flat, layout + " class " + c + ": " + kinds);
+                assertEquals(
+                        ringTried && shape.maxNodeSize() > 1,
+                        java.util.Arrays.stream(plans).anyMatch(Plan::usesRing),
+                        layout + " class " + c + ": " + kinds);
                 // What the run may try, the transports are connected for.
                 for (Plan p : plans) {
                     assertTrue(!p.usesRing() || s.largestHostChunk(IntraNode.RING) >= p.chunkBytes(), layout);
