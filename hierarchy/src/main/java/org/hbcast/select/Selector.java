@@ -147,7 +147,7 @@ public final class Selector {
      * byte through every rank's inbox, twice the fan-out's copies for the same broadcast (one write
      * into the node's slots, one read out of them by each other rank): on one node x 4 it ran at
      * 0.43-1.0 of Open MPI's speed at 512 KiB-4 MiB where the fan-out ran at 1.2-1.8, and was kept in
-     * 2 of 89 verdicts. Each option's first block is cold (the ring's 5-16 ms for four calls, the
+     * 2 of 89 verdicts. Each option's first block is cold (the ring's 4-16 ms for four calls, the
      * flat tree's 3-10 ms at 128 KiB), and the trials fill a program's first blocks.
      */
     private boolean leftOutOnOneNode(long size, Algorithm a, IntraNode t) {
