@@ -139,7 +139,7 @@ public final class Selector {
     }
 
     /**
-     * Whether the trials leave a plan out on a single node (not on virtual nodes, which play several):
+     * Whether the trials leave a plan out on a single node (virtual nodes play several, and keep them):
      * the flat tree and the ring, unless the model chose them, so that the incumbent is always among
      * the options. There the flat tree is a tree of Open MPI's point-to-point messages over the
      * node's shared memory, which Open MPI's own {@code bcast} (tried in every class) runs without
@@ -151,7 +151,7 @@ public final class Selector {
      * flat tree's 3-10 ms at 128 KiB), and the trials fill a program's first blocks.
      */
     private boolean leftOutOnOneNode(long size, Algorithm a, IntraNode t) {
-        if (shape.nodes() != 1 || shape.virtual()) {
+        if (shape.nodes() != 1) {
             return false;
         }
         Plan chosen = plan(size);

@@ -359,7 +359,7 @@ class SelectorTest {
 
     @Test
     void autoTriesEachAlgorithmAndTransportInTheRunUnlessTheOptionsOrATableDecide() throws Exception {
-        for (String layout : new String[] {"4", "2x2", "2x2 virtual", "8,3,3", "1,1"}) {
+        for (String layout : new String[] {"4", "4 virtual", "2x2", "2x2 virtual", "8,3,3", "1,1"}) {
             ClusterShape shape = ClusterShape.parse(layout);
             Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES);
             // Native, the flat tree past a single node (there only where the model chose it) and the
