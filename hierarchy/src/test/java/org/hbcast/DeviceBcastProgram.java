@@ -12,7 +12,6 @@ import org.hbcast.call.ElementType;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.plan.Algorithm;
-import org.hbcast.select.Selector;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 
@@ -74,7 +73,7 @@ public final class DeviceBcastProgram {
         List<Integer> roots = BcastMatrixProgram.roots(opt.getOrDefault("roots", "all"), size);
         boolean large = opt.getOrDefault("large", "yes").equals("yes");
         BcastOptions base = BcastOptions.defaults();
-        int chunk = base.chunkBytes() != 0 ? base.chunkBytes() : Selector.MODEL_MAX_CHUNK_BYTES;
+        int chunk = base.chunkBytes() != 0 ? base.chunkBytes() : org.hbcast.transport.cuda.CudaRingMember.CHUNK_BYTES;
         int direct = (int) org.hbcast.transport.cuda.CudaRingMember.DIRECT_MIN_BYTES;
         DeviceMatrix matrix = new DeviceMatrix(chunk, direct);
         int calls = 0;

@@ -25,10 +25,13 @@ class DeviceMatrixTest {
                 }
             }
         }
-        // The case that broke: the default chunk of 1 MiB makes 3 chunks + 17 the largest count.
-        DeviceMatrix now = new DeviceMatrix(Selector.MODEL_MAX_CHUNK_BYTES, direct);
-        assertEquals(3 * (1 << 20) + 17, now.bufferBytes(false));
-        assertEquals(DeviceMatrix.LARGE, now.bufferBytes(true));
+        // The case that broke: a chunk of 1 MiB made 3 chunks + 17 the largest count (with the direct
+        // threshold at 1 MiB then); with today's device chunk and threshold, direct / 8 + 3 doubles are.
+        DeviceMatrix then = new DeviceMatrix(Selector.MODEL_MAX_CHUNK_BYTES, 1 << 20);
+        assertEquals(3 * (1 << 20) + 17, then.bufferBytes(false));
+        assertEquals(DeviceMatrix.LARGE, then.bufferBytes(true));
+        DeviceMatrix now = new DeviceMatrix(CudaRingMember.CHUNK_BYTES, direct);
+        assertEquals(direct + 3L * Double.BYTES, now.bufferBytes(false));
     }
 
     @Test

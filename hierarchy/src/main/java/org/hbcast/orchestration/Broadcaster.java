@@ -26,6 +26,7 @@ import org.hbcast.select.Explanation;
 import org.hbcast.select.InRunSelection;
 import org.hbcast.select.Selector;
 import org.hbcast.select.TuningAgreement;
+import org.hbcast.transport.cuda.CudaRingMember;
 import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.transport.shm.ShmFanout;
 import org.hbcast.transport.shm.ShmRingLinks;
@@ -487,7 +488,7 @@ public final class Broadcaster implements AutoCloseable {
                     comm,
                     topology,
                     settings.ringSlots(),
-                    slotBytes(settings, selector.largestChunk()),
+                    settings.choices().chunkBytes() != 0 ? settings.choices().chunkBytes() : CudaRingMember.CHUNK_BYTES,
                     settings.timeout().toNanos());
         }
         Plan plan = selector.plan(bytes, MemoryKind.DEVICE);

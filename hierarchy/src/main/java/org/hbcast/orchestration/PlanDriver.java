@@ -17,6 +17,7 @@ import org.hbcast.mpi.Topology;
 import org.hbcast.mpi.TreeBroadcast;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.Plan;
+import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageLoop;
 import org.hbcast.transport.cuda.StagingCopies;
@@ -52,7 +53,15 @@ final class PlanDriver {
     private final int[] everyRank;
     private final int[] leaders;
     private final TreeBroadcast tree;
-    private final StageLoop loop;
+    private final StageLoop hostLoop;
+    /**
+     * Device calls keep the core a while longer before they park: a GPU copies a chunk asynchronously
+     * in microseconds and a park costs 60 µs or more. (On an H200 this moved the ring within the
+     * noise: a hop's cost there is the GPU's switch between the ranks' contexts, not the wait.)
+     */
+    private final StageLoop deviceLoop;
+    /** The loop of the call in progress: the host's or the device's. */
+    private StageLoop loop;
     /** The node's ring links for host memory, and the engine's pipeline over them (null where no host plan uses them). */
     private final ShmRingLinks ring;
 
@@ -73,7 +82,9 @@ final class PlanDriver {
         Arrays.setAll(everyRank, r -> r);
         this.leaders = new int[layout.nodeCount()];
         this.tree = new TreeBroadcast(comm, TAG);
-        this.loop = new StageLoop(timeoutNs);
+        this.hostLoop = new StageLoop(timeoutNs);
+        this.deviceLoop = new StageLoop(ProgressWait.yieldingLonger(timeoutNs));
+        this.loop = hostLoop;
         this.ring = ring;
         this.ringPipeline = ring == null ? null : ring.newPipeline();
         this.fanout = fanout == null ? null : fanout.pipeline();
@@ -88,8 +99,9 @@ final class PlanDriver {
     void runDevice(Plan plan, DeviceBuffer data, long bytes, int root, DeviceNode device) throws MPIException {
         // Streams, events and IPC mappings belong to the ring's device; the caller's thread may have another current.
         CudaContext.use(device.deviceId());
-        int chunk = Math.min(plan.chunkBytes(), device.maxChunkBytes());
-        execute(plan, chunk, bytes, root, null, 1, data, device);
+        // Device calls cut at the ring's slot (the options' chunk, or CudaRingMember.CHUNK_BYTES): a GPU
+        // hop's cost is mostly fixed, so the host's model chunks would be too small.
+        execute(plan, device.maxChunkBytes(), bytes, root, null, 1, data, device);
     }
 
     private void execute(
@@ -105,6 +117,7 @@ final class PlanDriver {
         Stage stalled;
         boolean ringStarted = false;
         try {
+            loop = deviceData != null ? deviceLoop : hostLoop;
             loop.clear();
             boolean flat = plan.algorithm() == Algorithm.KNOMIAL;
             int myNode = topology.node();

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.hbcast.transport.cuda.CudaRingMember;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
@@ -132,10 +133,14 @@ public final class GpuVerdict {
         return 0;
     }
 
+    private static String mib(long bytes) {
+        return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " B";
+    }
+
     private static String label(String path) {
         return switch (path) {
-            case "slot" -> "slot mode (below 1 MiB)";
-            case "direct" -> "direct mode (1 MiB and above)";
+            case "slot" -> "slot mode (below " + mib(CudaRingMember.DIRECT_MIN_BYTES) + ")";
+            case "direct" -> "direct mode (" + mib(CudaRingMember.DIRECT_MIN_BYTES) + " and above)";
             case "virtual-nodes-staged" -> "virtual nodes, leaders staging through the host";
             default -> path;
         };

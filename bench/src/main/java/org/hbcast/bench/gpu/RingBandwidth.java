@@ -87,15 +87,29 @@ public final class RingBandwidth implements Callable<Integer> {
                     System.out.println("# hbcast CUDA IPC ring bandwidth, " + world.getSize() + " ranks on "
                             + devices.count() + " GPU(s) " + devices.names() + ", " + bytes + " bytes, "
                             + iterations + " iterations, plan " + hb.plan(bytes));
-                    System.out.printf(
-                            Locale.ROOT, "%-8s %16s %16s %12s%n", "# ranks", "d2d_copy_GB/s", "ring_GB/s", "ring/d2d");
+                    // Every receiver's buffer is written once whatever the schedule: ranks sharing a GPU
+                    // share its copy rate, so n ranks on g GPUs move the message at most at
+                    // d2d * min(g, n - 1) / (n - 1) (one GPU: a copy per receiver, one after another).
+                    int receivers = world.getSize() - 1;
+                    double boundGBs = copyGBs * Math.min(devices.count(), receivers) / receivers;
                     System.out.printf(
                             Locale.ROOT,
-                            "%-8d %16.2f %16.2f %12.3f%n",
+                            "%-8s %16s %16s %12s %16s %12s%n",
+                            "# ranks",
+                            "d2d_copy_GB/s",
+                            "ring_GB/s",
+                            "ring/d2d",
+                            "shared_bound_GB/s",
+                            "ring/bound");
+                    System.out.printf(
+                            Locale.ROOT,
+                            "%-8d %16.2f %16.2f %12.3f %16.2f %12.3f%n",
                             world.getSize(),
                             copyGBs,
                             ringGBs,
-                            ringGBs / copyGBs);
+                            ringGBs / copyGBs,
+                            boundGBs,
+                            ringGBs / boundGBs);
                 }
             }
         }

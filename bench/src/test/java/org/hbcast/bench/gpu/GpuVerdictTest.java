@@ -56,7 +56,7 @@ class GpuVerdictTest {
                 verdict("--gpus", "1", "--verified", counts(120, 40, 60).toString(), all.toString());
         assertEquals("0", ok.get(0), ok.get(1));
         assertTrue(
-                ok.get(1).contains("direct mode (1 MiB and above): 40 broadcasts verified byte for byte"), ok.get(1));
+                ok.get(1).contains("direct mode (32 MiB and above): 40 broadcasts verified byte for byte"), ok.get(1));
         assertTrue(ok.get(1).contains("gpu-test: PASS"), ok.get(1));
 
         List<String> skipped = verdict(
