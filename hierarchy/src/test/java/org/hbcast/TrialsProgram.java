@@ -114,8 +114,11 @@ public final class TrialsProgram {
         return "decided=" + decided;
     }
 
-    /** The learnt file in the cache holds every verdict of this run. */
+    /** The learnt file in the cache holds every verdict of this run (a run that tried nothing needs none). */
     private static void keptInTheCache(List<String> verdicts) throws Exception {
+        if (verdicts.stream().allMatch(v -> v.endsWith(":-"))) {
+            return;
+        }
         Path file;
         try (var files = Files.list(TuningFiles.cacheDirectory(System.getenv()))) {
             file = files.filter(p -> p.getFileName().toString().startsWith("learnt-"))

@@ -42,6 +42,17 @@ public final class Selector {
      */
     public static final int MODEL_MAX_CHUNK_BYTES = 1 << 20;
 
+    /**
+     * From this size {@code auto} runs Open MPI's {@code bcast}, untried, on virtual nodes (one host
+     * playing several): the call header's capacity, which carries every smaller message on one host.
+     * Between virtual nodes a plan's bytes go through Open MPI's shared memory, as native's do, and
+     * the plan adds its own stage inside each node: more copies for the same broadcast. Measured as
+     * programs call it (virtual 2+2, fresh cache, blocks interleaved with native), the plans ran 512
+     * KiB at 0.45 and 1-16 MiB at 0.84-0.99 of native's speed, 32-64 MiB at 1.11-1.14; their trial
+     * blocks were bimodal, and verdicts kept plans that ran 2-4 times slower back to back.
+     */
+    public static final long VIRTUAL_NATIVE_FROM = 256 << 10;
+
     private static final int BUCKETS = 64;
 
     private final PlanChoices options;
@@ -97,7 +108,20 @@ public final class Selector {
                 && options.algorithm() == Algorithm.AUTO
                 && shape.ranks() > 1
                 && c <= LARGEST_TRIED_CLASS
-                && (tableSizes.length == 0 || (1L << c) < tableSizes[0]);
+                && (tableSizes.length == 0 || (1L << c) < tableSizes[0])
+                && !nativeOnVirtualNodes((1L << c) - 1);
+    }
+
+    /**
+     * Whether {@code auto} runs Open MPI's {@code bcast} untried at {@code size} because the nodes
+     * are virtual ({@link #VIRTUAL_NATIVE_FROM}). {@link #tries} asks for the largest size below a
+     * class's largest, so a class is left untried when every size in it runs native.
+     */
+    private boolean nativeOnVirtualNodes(long size) {
+        return options.algorithm() == Algorithm.AUTO
+                && shape.virtual()
+                && shape.nodes() > 1
+                && size >= VIRTUAL_NATIVE_FROM;
     }
 
     /**
@@ -343,16 +367,25 @@ public final class Selector {
         if (fixed == Algorithm.AUTO && memory == MemoryKind.HOST && inputs.table() != null && size >= tableSizes[0]) {
             return fromTable(size);
         }
+        boolean virtualNative = memory == MemoryKind.HOST && nativeOnVirtualNodes(size);
         CostModel.Choice c = model.best(
                 size,
                 shape,
                 memory,
                 options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(),
-                fixed,
+                virtualNative ? Algorithm.NATIVE : fixed,
                 options.intra(),
                 options.inter(),
                 options.chunkBytes(),
                 options.radix());
+        if (virtualNative) {
+            return planOf(
+                    c,
+                    size,
+                    memory,
+                    "virtual nodes share one host: past the call header a plan copies more than Open MPI's"
+                            + " bcast, whose bytes go through the same shared memory");
+        }
         String fixedParts = fixedParts();
         boolean allFixed = fixed != Algorithm.AUTO
                 && options.chunkBytes() > 0

@@ -372,7 +372,9 @@ class SelectorTest {
                 boolean ringTried = shape.nodes() > 1
                         || (chosen.algorithm() == Algorithm.HIERARCHICAL && chosen.intra() == IntraNode.RING);
                 int hierarchies = shape.maxNodeSize() > 1 ? 1 + (ringTried ? 1 : 0) : 0;
-                if (c > Selector.LARGEST_TRIED_CLASS) {
+                boolean virtualNative =
+                        shape.virtual() && shape.nodes() > 1 && (1L << c) > Selector.VIRTUAL_NATIVE_FROM;
+                if (c > Selector.LARGEST_TRIED_CLASS || virtualNative) {
                     assertEquals(0, plans.length, layout + " class " + c);
                     continue;
                 }
@@ -414,6 +416,7 @@ class SelectorTest {
             }
         }
         assertEquals(0, modelOnly(AUTO.withTrials(false), "2x2", 1 << 20).trialPlans(20).length);
+        assertTrue(modelOnly(AUTO, "2x2", 1 << 20).trialPlans(20).length > 1);
         assertEquals(
                 0,
                 modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), "2x2", 1 << 20)
@@ -430,6 +433,31 @@ class SelectorTest {
         assertEquals(0, tabled.trialPlans(TrialSchedule.sizeClass(first) + 1).length);
         if (first > 4) {
             assertTrue(tabled.trialPlans(1).length > 1);
+        }
+    }
+
+    @Test
+    void onVirtualNodesAutoRunsNativeUntriedFromTheHeadersCapacity() {
+        assertEquals(CallBoard.INLINE_BYTES, Selector.VIRTUAL_NATIVE_FROM);
+        for (String layout : new String[] {"2x2 virtual", "2,1,2 virtual", "8,3,3 virtual"}) {
+            Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES);
+            for (long size = Selector.VIRTUAL_NATIVE_FROM; size <= 1L << 36; size = size * 3 / 2) {
+                Plan p = s.plan(size);
+                assertEquals(Algorithm.NATIVE, p.algorithm(), layout + " " + size + ": " + p);
+                assertTrue(p.reason().contains("virtual nodes share one host"), p.reason());
+            }
+            assertTrue(s.trialPlans(TrialSchedule.sizeClass(Selector.VIRTUAL_NATIVE_FROM)).length > 1, layout);
+            assertEquals(0, s.trialPlans(TrialSchedule.sizeClass(Selector.VIRTUAL_NATIVE_FROM + 1)).length, layout);
+            // Forced plans stay forced; device memory keeps the model.
+            Selector forced = modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), layout, 1 << 20);
+            assertEquals(Algorithm.HIERARCHICAL, forced.plan(8L << 20).algorithm(), layout);
+            assertTrue(!s.plan(8L << 20, MemoryKind.DEVICE).reason().contains("virtual nodes share one host"));
+        }
+        // Real nodes and a single node are not virtual nodes of one host.
+        for (String layout : new String[] {"2x2", "4", "4 virtual"}) {
+            Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES);
+            assertTrue(!s.plan(8L << 20).reason().contains("virtual nodes share one host"), layout);
+            assertTrue(s.trialPlans(TrialSchedule.sizeClass(8L << 20)).length > 1, layout);
         }
     }
 }
