@@ -488,7 +488,7 @@ public final class Broadcaster implements AutoCloseable {
                     comm,
                     topology,
                     settings.ringSlots(),
-                    settings.choices().chunkBytes() != 0 ? settings.choices().chunkBytes() : CudaRingMember.CHUNK_BYTES,
+                    slotBytes(settings, CudaRingMember.CHUNK_BYTES),
                     settings.timeout().toNanos());
         }
         Plan plan = selector.plan(bytes, MemoryKind.DEVICE);

@@ -36,7 +36,7 @@ final class DescriptorSwap implements NeighbourExchange {
         this.right = right;
         this.bytes = bytes;
         this.timeoutNs = timeoutNs;
-        this.wait = ProgressWait.yieldingLonger(timeoutNs);
+        this.wait = ProgressWait.backingOff(timeoutNs);
         this.outgoing = ByteBuffer.allocateDirect(bytes);
         this.incoming = ByteBuffer.allocateDirect(bytes);
     }

@@ -13,7 +13,6 @@ import org.hbcast.device.JCudaCalls;
 import org.hbcast.device.PinnedBuffer;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.mpi.Topology;
-import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageException;
 import org.hbcast.stage.StageLoop;
@@ -53,7 +52,7 @@ final class DeviceNode implements AutoCloseable {
         this.nodeComm = nodeComm;
         this.ring = ring;
         this.staging = staging;
-        this.wholeCopy = new StageLoop(ProgressWait.yieldingLonger(timeoutNs));
+        this.wholeCopy = new StageLoop(timeoutNs);
         this.swap = new DescriptorSwap(nodeComm, ring.leftRank(), ring.rightRank(), IpcDescriptor.BYTES, timeoutNs);
         this.timeoutNs = timeoutNs;
     }

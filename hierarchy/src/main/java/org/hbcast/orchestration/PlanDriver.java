@@ -17,7 +17,6 @@ import org.hbcast.mpi.Topology;
 import org.hbcast.mpi.TreeBroadcast;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.Plan;
-import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageLoop;
 import org.hbcast.transport.cuda.StagingCopies;
@@ -53,15 +52,7 @@ final class PlanDriver {
     private final int[] everyRank;
     private final int[] leaders;
     private final TreeBroadcast tree;
-    private final StageLoop hostLoop;
-    /**
-     * Device calls keep the core a while longer before they park: a GPU copies a chunk asynchronously
-     * in microseconds and a park costs 60 µs or more. (On an H200 this moved the ring within the
-     * noise: a hop's cost there is the GPU's switch between the ranks' contexts, not the wait.)
-     */
-    private final StageLoop deviceLoop;
-    /** The loop of the call in progress: the host's or the device's. */
-    private StageLoop loop;
+    private final StageLoop loop;
     /** The node's ring links for host memory, and the engine's pipeline over them (null where no host plan uses them). */
     private final ShmRingLinks ring;
 
@@ -82,9 +73,7 @@ final class PlanDriver {
         Arrays.setAll(everyRank, r -> r);
         this.leaders = new int[layout.nodeCount()];
         this.tree = new TreeBroadcast(comm, TAG);
-        this.hostLoop = new StageLoop(timeoutNs);
-        this.deviceLoop = new StageLoop(ProgressWait.yieldingLonger(timeoutNs));
-        this.loop = hostLoop;
+        this.loop = new StageLoop(timeoutNs);
         this.ring = ring;
         this.ringPipeline = ring == null ? null : ring.newPipeline();
         this.fanout = fanout == null ? null : fanout.pipeline();
@@ -117,7 +106,6 @@ final class PlanDriver {
         Stage stalled;
         boolean ringStarted = false;
         try {
-            loop = deviceData != null ? deviceLoop : hostLoop;
             loop.clear();
             boolean flat = plan.algorithm() == Algorithm.KNOMIAL;
             int myNode = topology.node();

@@ -29,10 +29,10 @@ public final class ProgressWait {
     }
 
     /**
-     * The wait for what usually comes within microseconds: 100 spins, then yields for a millisecond or
-     * two before it parks. A call's header from the network is one small message; a GPU finishes a
-     * chunk's copy asynchronously in microseconds. A park costs 60 µs or more (the kernel's timer
-     * slack), more than either, while a yield still gives the core to a peer that needs it.
+     * The wait for a call's header from the network: 100 spins, then yields for a millisecond or two
+     * before it parks. The header is one small message, usually there within microseconds; a park
+     * costs 60 µs or more here (the kernel's timer slack), more than the whole broadcast, while a
+     * yield still gives the core to the peer this rank waits for.
      */
     public static ProgressWait yieldingLonger(long timeoutNs) {
         return spinYieldPark(2000, timeoutNs);

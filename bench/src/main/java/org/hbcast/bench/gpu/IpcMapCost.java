@@ -7,6 +7,7 @@ import org.hbcast.bench.MpiCommand;
 import org.hbcast.device.CudaContext;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.device.DeviceBuffer;
+import org.hbcast.device.IpcHandles;
 import org.hbcast.device.JCudaCalls;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -49,7 +50,7 @@ public final class IpcMapCost implements Callable<Integer> {
         CudaContext.use(device);
         JCudaCalls cuda = JCudaCalls.INSTANCE;
         try (DeviceBuffer buf = DeviceBuffer.allocate(bytes, device)) {
-            byte[] handle = new byte[64];
+            byte[] handle = new byte[IpcHandles.HANDLE_BYTES];
             if (rank == 0) {
                 long t0 = System.nanoTime();
                 byte[] h = cuda.ipcGetHandle(device, buf.address());
@@ -58,7 +59,6 @@ public final class IpcMapCost implements Callable<Integer> {
                 System.out.printf(Locale.ROOT, "# cudaIpcGetMemHandle (first, %d bytes): %.1f us%n", bytes, got / 1e3);
             }
             MPI.COMM_WORLD.bcast(handle, handle.length, MPI.BYTE, 0);
-            double[] us = new double[2];
             if (rank == 1) {
                 for (int i = 0; i < 3; i++) {
                     cuda.ipcClose(device, cuda.ipcOpen(device, handle, 0));
@@ -73,13 +73,11 @@ public final class IpcMapCost implements Callable<Integer> {
                     close += System.nanoTime() - t1;
                     open += t1 - t0;
                 }
-                us[0] = open / 1e3 / iterations;
-                us[1] = close / 1e3 / iterations;
                 System.out.printf(
                         Locale.ROOT,
                         "# cudaIpcOpenMemHandle %.1f us, cudaIpcCloseMemHandle %.1f us (mean of %d, %d bytes)%n",
-                        us[0],
-                        us[1],
+                        open / 1e3 / iterations,
+                        close / 1e3 / iterations,
                         iterations,
                         bytes);
             }
@@ -96,9 +94,9 @@ public final class IpcMapCost implements Callable<Integer> {
      */
     private void hops(JCudaCalls cuda, int device, DeviceBuffer buf, int rank) throws Exception {
         byte[] mine = cuda.ipcGetHandle(device, buf.address());
-        byte[] theirs = new byte[64];
+        byte[] theirs = new byte[IpcHandles.HANDLE_BYTES];
         int peer = 1 - rank;
-        MPI.COMM_WORLD.sendRecv(mine, 64, MPI.BYTE, peer, 7, theirs, 64, MPI.BYTE, peer, 7);
+        MPI.COMM_WORLD.sendRecv(mine, mine.length, MPI.BYTE, peer, 7, theirs, theirs.length, MPI.BYTE, peer, 7);
         long peerAddress = cuda.ipcOpen(device, theirs, 0);
         long stream = cuda.streamCreate(device);
         byte[] token = new byte[1];
