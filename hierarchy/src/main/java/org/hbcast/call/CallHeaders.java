@@ -18,7 +18,7 @@ import org.hbcast.transport.shm.CallBoard;
  * each leader forwards it and posts it on its node's board on the root's behalf.
  * <li>The nodes here are the real ones, the ranks that share memory: virtual nodes of one host
  * share its board, since a header needs no emulated network to reach them.
- * <li>A message of at most {@link CallBoard#INLINE_BYTES} rides in the header (when the options
+ * <li>A message of at most {@link #inlineBytes(boolean)} rides in the header (when the options
  * let the library choose how to move it): the broadcast is then the header.
  * </ul>
  *
@@ -52,6 +52,13 @@ public final class CallHeaders {
     /** Radix of the leaders' header tree: few rounds for the few leaders a small message reaches. */
     public static final int HEADER_RADIX = 4;
 
+    /**
+     * Most bytes that ride in a header sent across a network: the leaders relay it unpipelined down
+     * their tree, so past this a pipelined plan wins; half the board's {@link CallBoard#INLINE_BYTES},
+     * which serves one host, where the header is the whole broadcast.
+     */
+    public static final int NETWORK_INLINE_BYTES = 256 << 10;
+
     private final CallBoard board;
     private final HeaderRelay relay;
     private final NodeLayout layout;
@@ -60,6 +67,7 @@ public final class CallHeaders {
     private final int node;
     private final int position;
     private final boolean inlineAllowed;
+    private final long inlineBytes;
     /** Waits on the board: parks soon, so a rank that waits gives its core to those that work. */
     private final ProgressWait wait;
     /** Waits on the network: yields longer, since a park costs more than the header's whole trip. */
@@ -100,9 +108,15 @@ public final class CallHeaders {
         this.node = node;
         this.position = position;
         this.inlineAllowed = inlineAllowed;
+        this.inlineBytes = inlineBytes(relay == null);
         this.wait = ProgressWait.backingOff(timeoutNs);
         this.networkWait = ProgressWait.yieldingLonger(timeoutNs);
         this.timeoutSeconds = timeoutNs / 1e9;
+    }
+
+    /** Most bytes of a message that ride in its header: on one host (no network between its nodes) or across one. */
+    public static int inlineBytes(boolean oneHost) {
+        return oneHost ? CallBoard.INLINE_BYTES : NETWORK_INLINE_BYTES;
     }
 
     /**
@@ -141,7 +155,7 @@ public final class CallHeaders {
 
     /** The root's side: claims the call, posts the header on the board and sends it to the leaders. */
     private Outcome post(long c, String refused, long bytes, ElementType type, Message data) throws MPIException {
-        boolean inline = refused == null && inlineAllowed && data != null && bytes <= CallBoard.INLINE_BYTES;
+        boolean inline = refused == null && inlineAllowed && data != null && bytes <= inlineBytes;
         long posted = refused != null ? CallBoard.REFUSED : bytes;
         int element = refused != null ? 0 : type.bytes();
         if (board != null) {

@@ -134,7 +134,10 @@ public final class Broadcaster implements AutoCloseable {
                         hosts.nodeCount() == 1
                                 ? null
                                 : new HeaderRelay(
-                                        comm, CallHeaders.HEADER_RADIX, hosts.nodeCount(), CallBoard.INLINE_BYTES),
+                                        comm,
+                                        CallHeaders.HEADER_RADIX,
+                                        hosts.nodeCount(),
+                                        CallHeaders.NETWORK_INLINE_BYTES),
                         hosts,
                         rank,
                         topology.host(),
@@ -245,7 +248,9 @@ public final class Broadcaster implements AutoCloseable {
         // A cold JIT's times would mislead the trials; the program's own calls decide.
         selection.pause(true);
         try {
-            ByteBuffer buf = ByteBuffer.allocateDirect(CallBoard.INLINE_BYTES + WARMUP_CHUNKS * WARMUP_CHUNK_BYTES);
+            boolean oneHost = topology.hostLayout().nodeCount() == 1;
+            ByteBuffer buf =
+                    ByteBuffer.allocateDirect(CallHeaders.inlineBytes(oneHost) + WARMUP_CHUNKS * WARMUP_CHUNK_BYTES);
             long start = System.nanoTime();
             int[] busy = new int[2];
             int rounds = 0;

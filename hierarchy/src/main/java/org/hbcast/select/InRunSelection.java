@@ -7,10 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import mpi.Intracomm;
 import mpi.MPIException;
+import org.hbcast.call.CallHeaders;
 import org.hbcast.call.TimedCollectives;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.plan.Plan;
-import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.tuning.LearntPlans;
 
 /**
@@ -65,14 +65,15 @@ public final class InRunSelection {
      */
     static TrialSchedule trialSchedule(Selector selector, boolean inlineAllowed) {
         boolean oneHost = !selector.shape().crossesNetwork();
-        long untriedInline = oneHost ? CallBoard.INLINE_BYTES : TrialSchedule.UNTRIED_INLINE_BYTES;
-        long neverTried = oneHost ? CallBoard.INLINE_BYTES : HeaderRelay.FIRST_PAYLOAD;
+        long capacity = CallHeaders.inlineBytes(oneHost);
+        long untriedInline = oneHost ? capacity : TrialSchedule.UNTRIED_INLINE_BYTES;
+        long neverTried = oneHost ? capacity : HeaderRelay.FIRST_PAYLOAD;
         Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
         boolean[] inline = new boolean[TrialSchedule.CLASSES];
         int[] incumbent = new int[TrialSchedule.CLASSES];
         for (int c = 0; c < TrialSchedule.CLASSES; c++) {
             long largest = 1L << c;
-            boolean fits = inlineAllowed && largest <= CallBoard.INLINE_BYTES;
+            boolean fits = inlineAllowed && largest <= capacity;
             plans[c] = fits && largest <= neverTried ? new Plan[0] : selector.trialPlans(c);
             inline[c] = fits && plans[c].length > 0;
             // The incumbent is what runs untried: the header up to what it carries untried, else the

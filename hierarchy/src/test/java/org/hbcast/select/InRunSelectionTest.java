@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.hbcast.BcastOptions;
+import org.hbcast.call.CallHeaders;
 import org.hbcast.mpi.HeaderRelay;
-import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.TuningFixtures;
 import org.hbcast.tuning.TuningInputs;
@@ -37,7 +37,7 @@ class InRunSelectionTest {
             for (int c = 0; c < TrialSchedule.CLASSES; c++) {
                 long largest = 1L << c;
                 String where = layout + ", class of " + largest + " B";
-                if (largest <= (oneHost ? CallBoard.INLINE_BYTES : HeaderRelay.FIRST_PAYLOAD)) {
+                if (largest <= (oneHost ? CallHeaders.inlineBytes(true) : HeaderRelay.FIRST_PAYLOAD)) {
                     assertFalse(t.tries(c), where + ": rides in the header untried");
                     assertTrue(t.inlines(largest), where + ": rides in the header untried");
                     continue;
@@ -45,7 +45,7 @@ class InRunSelectionTest {
                 if (oneHost) {
                     assertFalse(t.inlines(largest), where + ": past what the header carries");
                 }
-                assertEquals(largest <= CallBoard.INLINE_BYTES, t.inlineOption(c, 0), where);
+                assertEquals(largest <= CallHeaders.inlineBytes(oneHost), t.inlineOption(c, 0), where);
                 int incumbent = t.option(c);
                 if (largest <= TrialSchedule.UNTRIED_INLINE_BYTES) {
                     assertTrue(t.inlineOption(c, incumbent), where + ": the header first");

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.hbcast.BcastOptions;
+import org.hbcast.call.CallHeaders;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
@@ -396,7 +397,9 @@ class SelectorTest {
                         layout + " class " + c + ": " + kinds);
                 assertTrue(kinds.contains("native"), layout + " class " + c + ": " + kinds);
                 assertTrue(
-                        plans.length <= TrialSchedule.MAX_OPTIONS - (smallest <= CallBoard.INLINE_BYTES ? 1 : 0),
+                        plans.length
+                                <= TrialSchedule.MAX_OPTIONS
+                                        - (smallest <= CallHeaders.inlineBytes(!shape.crossesNetwork()) ? 1 : 0),
                         layout);
                 long flat = java.util.Arrays.stream(plans)
                         .filter(p -> p.algorithm() == Algorithm.KNOMIAL)
