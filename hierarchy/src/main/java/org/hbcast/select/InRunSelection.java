@@ -180,7 +180,7 @@ public final class InRunSelection {
                 .append(" (per option, us: its screening of ")
                 .append(trials.screeningCalls(c))
                 .append(" calls / its fastest block of ")
-                .append(TrialSchedule.blockCalls(c))
+                .append(trials.blockCalls(c))
                 .append(" calls, - where screened out; the slowest rank's time in its calls):");
         trials.summarize(c, screenTimes, trialTimes);
         for (int o = 0; o < trials.options(c); o++) {

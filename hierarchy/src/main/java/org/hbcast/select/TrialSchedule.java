@@ -48,28 +48,20 @@ import org.hbcast.plan.Plan;
  */
 public final class TrialSchedule {
     static final int CLASSES = 64;
-    /** Calls of one option in a row, for messages up to {@link #SHORT_BLOCKS_ABOVE} bytes. */
+    /** Calls of one option in a row: across a network always, on one host up to {@link #SHORT_BLOCKS_ABOVE} bytes. */
     public static final int BLOCK = 4;
     /**
-     * Past this many bytes a block is {@link #SHORT_BLOCK} calls: such a call lasts hundreds of
-     * microseconds on one node's memory and tens of milliseconds across a 1 Gbit/s network, long
-     * beside the clock's and the block's all-reduce's jitter, and four calls of each option made the trials fill
-     * half of a program's first hundred calls there (a slow option costs seconds). Not lower: short
-     * blocks misjudge plans whose calls overlap when they follow each other. On one node x 4 at 1 MiB
-     * the ring took 86 us alone and the fan-out 107, 317 and 401 in blocks of two, but 137 and 67 a
-     * call back to back, as a program calls them.
+     * Past this many bytes a block on one host is {@link #SHORT_BLOCK} calls: such a call lasts
+     * hundreds of microseconds there, long beside the clock's and the block's all-reduce's jitter,
+     * and four calls of each option made the trials fill half of a program's first hundred calls
+     * (a slow option costs seconds). Not lower: short blocks misjudge plans whose calls overlap when
+     * they follow each other. On one node x 4 at 1 MiB the ring took 86 us alone and the fan-out
+     * 107, 317 and 401 in blocks of two, but 137 and 67 a call back to back, as a program calls them.
+     * Across a network blocks stay {@link #BLOCK} calls (see {@link Screening#ONE_CALL}).
      */
     public static final long SHORT_BLOCKS_ABOVE = 2 << 20;
-    /** Calls in a block past {@link #SHORT_BLOCKS_ABOVE}: two, so that the second overlaps the first's tail as in a program. */
+    /** Calls in a block on one host past {@link #SHORT_BLOCKS_ABOVE}: two, so that the second overlaps the first's tail as in a program. */
     public static final int SHORT_BLOCK = 2;
-    /** Per class, {@link #blockCalls}: a table, so the call path takes no branch on the size. */
-    private static final int[] BLOCK_CALLS = new int[CLASSES];
-
-    static {
-        for (int c = 0; c < CLASSES; c++) {
-            BLOCK_CALLS[c] = c > sizeClass(SHORT_BLOCKS_ABOVE) ? SHORT_BLOCK : BLOCK;
-        }
-    }
     /** Calls of each option in a screening of one call ({@link Screening#ONE_CALL}). */
     public static final int SCREEN_CALLS = 1;
     /** The most passes over the options before a verdict, the screening included. */
@@ -81,24 +73,31 @@ public final class TrialSchedule {
          * Across a network: one call of each option, then two passes of blocks of those left. Two:
          * where ranks outnumber cores a block of the best option took two to five times its usual
          * time now and then (the shaped 4+2+2 bed at 64 KiB), and with one the verdict rested on
-         * one lucky block.
+         * one lucky block. Blocks of {@link #BLOCK} calls at every size: the screening leaves only
+         * options near the fastest, and in blocks of two their order was the noise's. On 8 hosts x 1
+         * at 1 Gbit/s the chain ran 8% faster than two trees in blocks of four at 2-8 MiB in every
+         * class and 20% faster back to back, but in blocks of two either came first, and one lucky
+         * block of two trees kept them (a program then ran 47-52 ms a call at 4 MiB, against 41-42).
          */
-        ONE_CALL(3, 1),
+        ONE_CALL(3, 1, false),
         /**
          * On one host: no screening, two passes of whole blocks of every option. A screen there saves
          * a program a block of a slow option, a few milliseconds, and one preempted block screened
          * out the best (virtual 2+2 at 512 KiB: Open MPI's first block of four calls took 16 ms, its
          * later ones 0.6 ms).
          */
-        NONE(2, 0);
+        NONE(2, 0, true);
 
         final int passes;
         /** The first pass whose blocks count toward the verdict: the one after a screening of one call. */
         final int firstCounted;
+        /** Whether blocks are {@link #SHORT_BLOCK} calls past {@link #SHORT_BLOCKS_ABOVE}. */
+        final boolean shortBlocks;
 
-        Screening(int passes, int firstCounted) {
+        Screening(int passes, int firstCounted, boolean shortBlocks) {
             this.passes = passes;
             this.firstCounted = firstCounted;
+            this.shortBlocks = shortBlocks;
         }
 
         /** Whether a screening pass comes first, after which an option more than {@link #SCREEN} times the fastest stops. */
@@ -170,6 +169,8 @@ public final class TrialSchedule {
 
     private boolean paused;
     private final Screening screening;
+    /** Per class, {@link #blockCalls}: a table, so the call path takes no branch on the size. */
+    private final int[] blockCalls = new int[CLASSES];
     /** Most bytes that ride in the header in a class that does not try. */
     private final long untriedInlineBytes;
 
@@ -203,6 +204,7 @@ public final class TrialSchedule {
                 throw new IllegalArgumentException("size class " + c + " has no option " + incumbent[c]);
             }
             samples[c] = new long[n * screening.passes];
+            blockCalls[c] = screening.shortBlocks && c > sizeClass(SHORT_BLOCKS_ABOVE) ? SHORT_BLOCK : BLOCK;
             winner[c] = n < 2 ? 0 : incumbent[c];
             callsLeft[c] = FIRST_TRIAL_AFTER;
             agreedNanos[c] = -1;
@@ -211,8 +213,8 @@ public final class TrialSchedule {
     }
 
     /** Calls of one option in a row in class {@code c}. */
-    public static int blockCalls(int c) {
-        return BLOCK_CALLS[c];
+    public int blockCalls(int c) {
+        return blockCalls[c];
     }
 
     /** The class of a message of {@code bytes}: the smallest {@code c} with {@code bytes <= 2^c}. */
@@ -317,12 +319,12 @@ public final class TrialSchedule {
 
     /** Calls of each option in class {@code c}'s screening. */
     int screeningCalls(int c) {
-        return screening.screens() ? SCREEN_CALLS : BLOCK_CALLS[c];
+        return screening.screens() ? SCREEN_CALLS : blockCalls[c];
     }
 
     /** Calls of the block of class {@code c} that runs now: {@link #SCREEN_CALLS} in a screening of one call, else {@link #blockCalls}. */
     int callsInBlock(int c) {
-        return pass[c] == 0 ? screeningCalls(c) : BLOCK_CALLS[c];
+        return pass[c] == 0 ? screeningCalls(c) : blockCalls[c];
     }
 
     /** Whether the block of class {@code c} that ends next is the lead-in of its trials (timed for nothing). */

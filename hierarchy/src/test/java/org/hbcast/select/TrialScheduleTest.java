@@ -132,7 +132,7 @@ class TrialScheduleTest {
         long[] screening = new long[TrialSchedule.MAX_OPTIONS];
         long[] fastest = new long[TrialSchedule.MAX_OPTIONS];
         s.summarize(LARGE, screening, fastest);
-        int calls = TrialSchedule.blockCalls(LARGE);
+        int calls = s.blockCalls(LARGE);
         assertEquals(5000L * TrialSchedule.SCREEN_CALLS, screening[0]);
         assertEquals(Long.MAX_VALUE, fastest[0], "screened out: no block");
         assertEquals(1000L * calls, fastest[2]);
@@ -150,7 +150,7 @@ class TrialScheduleTest {
             assertEquals(TrialSchedule.BLOCK_ENDED, s.record(LARGE, 0), "option " + o + " screened in one call");
             s.endBlock(LARGE, 1000);
         }
-        assertEquals(TrialSchedule.blockCalls(LARGE), s.callsInBlock(LARGE));
+        assertEquals(s.blockCalls(LARGE), s.callsInBlock(LARGE));
         for (int k = 1; k < TrialSchedule.BLOCK; k++) {
             assertEquals(TrialSchedule.GO_ON, s.record(LARGE, 0));
         }
@@ -191,37 +191,59 @@ class TrialScheduleTest {
     }
 
     @Test
-    void blocksAreShortPastTwoMebibytes() {
+    void blocksAreShortPastTwoMebibytesOnOneHostOnly() {
+        TrialSchedule oneHost = schedule(TrialSchedule.Screening.NONE);
+        TrialSchedule network = schedule(TrialSchedule.Screening.ONE_CALL);
         for (int c = 0; c < TrialSchedule.CLASSES; c++) {
             boolean large = c > 0 && (1L << (c - 1)) >= TrialSchedule.SHORT_BLOCKS_ABOVE;
-            assertEquals(
-                    large ? TrialSchedule.SHORT_BLOCK : TrialSchedule.BLOCK, TrialSchedule.blockCalls(c), "class " + c);
+            assertEquals(large ? TrialSchedule.SHORT_BLOCK : TrialSchedule.BLOCK, oneHost.blockCalls(c), "class " + c);
+            assertEquals(TrialSchedule.BLOCK, network.blockCalls(c), "class " + c);
         }
-        assertEquals(TrialSchedule.BLOCK, TrialSchedule.blockCalls(TrialSchedule.sizeClass(2 << 20)));
-        assertEquals(TrialSchedule.SHORT_BLOCK, TrialSchedule.blockCalls(TrialSchedule.sizeClass((2 << 20) + 1)));
-        assertEquals(TrialSchedule.BLOCK, TrialSchedule.blockCalls(LARGE));
+        assertEquals(TrialSchedule.BLOCK, oneHost.blockCalls(TrialSchedule.sizeClass(2 << 20)));
+        assertEquals(TrialSchedule.SHORT_BLOCK, oneHost.blockCalls(TrialSchedule.sizeClass((2 << 20) + 1)));
+        assertEquals(TrialSchedule.BLOCK, oneHost.blockCalls(LARGE));
     }
 
-    @Test
-    void aLargeClassTriesInShortBlocks() {
-        int huge = TrialSchedule.sizeClass(8 << 20);
+    private static TrialSchedule schedule(TrialSchedule.Screening screening) {
         Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
         Arrays.fill(plans, new Plan[0]);
-        plans[huge] = new Plan[] {NATIVE, TREE, FANOUT};
-        TrialSchedule s = new TrialSchedule(
+        return new TrialSchedule(
                 plans,
                 new boolean[TrialSchedule.CLASSES],
                 new int[TrialSchedule.CLASSES],
-                TrialSchedule.Screening.ONE_CALL,
+                screening,
                 TrialSchedule.UNTRIED_INLINE_BYTES);
-        for (long i = 0; i < TrialSchedule.FIRST_TRIAL_AFTER; i++) {
-            s.record(huge, 1);
+    }
+
+    @Test
+    void aLargeClassTriesInShortBlocksOnOneHostAndWholeOnesAcrossANetwork() {
+        int huge = TrialSchedule.sizeClass(8 << 20);
+        for (TrialSchedule.Screening screening : TrialSchedule.Screening.values()) {
+            Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
+            Arrays.fill(plans, new Plan[0]);
+            plans[huge] = new Plan[] {NATIVE, TREE, FANOUT};
+            TrialSchedule s = new TrialSchedule(
+                    plans,
+                    new boolean[TrialSchedule.CLASSES],
+                    new int[TrialSchedule.CLASSES],
+                    screening,
+                    TrialSchedule.UNTRIED_INLINE_BYTES);
+            for (long i = 0; i < TrialSchedule.FIRST_TRIAL_AFTER; i++) {
+                s.record(huge, 1);
+            }
+            leadIn(s, huge);
+            boolean network = screening == TrialSchedule.Screening.ONE_CALL;
+            int calls = network ? TrialSchedule.BLOCK : TrialSchedule.SHORT_BLOCK;
+            assertEquals(calls, s.blockCalls(huge), screening.toString());
+            // Across a network option 2 (50 a call) is screened out at five times the fastest; 0, the
+            // incumbent, always runs. On one host every option runs two passes.
+            assertEquals(
+                    network ? List.of(0, 1, 2, 0, 1, 0, 1) : List.of(0, 1, 2, 0, 1, 2),
+                    untilVerdict(s, huge, 50, 10, 50),
+                    screening.toString());
+            assertEquals(1, s.winner(huge), screening.toString());
+            assertEquals(10L * calls, s.agreedNanos(huge), screening.toString());
         }
-        leadIn(s, huge);
-        assertEquals(TrialSchedule.SHORT_BLOCK, TrialSchedule.blockCalls(huge));
-        assertEquals(List.of(0, 1, 2, 0, 1, 0, 1), untilVerdict(s, huge, 50, 10, 50));
-        assertEquals(1, s.winner(huge));
-        assertEquals(10L * TrialSchedule.SHORT_BLOCK, s.agreedNanos(huge));
     }
 
     @Test
