@@ -67,7 +67,8 @@ public final class CallHeaders {
     private final int node;
     private final int position;
     private final boolean inlineAllowed;
-    private final long inlineBytes;
+    /** Most bytes that ride in this instance's headers: {@link #inlineBytes(boolean)} of its layout. */
+    private final long inlineCapacity;
     /** Waits on the board: parks soon, so a rank that waits gives its core to those that work. */
     private final ProgressWait wait;
     /** Waits on the network: yields longer, since a park costs more than the header's whole trip. */
@@ -108,7 +109,7 @@ public final class CallHeaders {
         this.node = node;
         this.position = position;
         this.inlineAllowed = inlineAllowed;
-        this.inlineBytes = inlineBytes(relay == null);
+        this.inlineCapacity = inlineBytes(relay == null);
         this.wait = ProgressWait.backingOff(timeoutNs);
         this.networkWait = ProgressWait.yieldingLonger(timeoutNs);
         this.timeoutSeconds = timeoutNs / 1e9;
@@ -155,7 +156,7 @@ public final class CallHeaders {
 
     /** The root's side: claims the call, posts the header on the board and sends it to the leaders. */
     private Outcome post(long c, String refused, long bytes, ElementType type, Message data) throws MPIException {
-        boolean inline = refused == null && inlineAllowed && data != null && bytes <= inlineBytes;
+        boolean inline = refused == null && inlineAllowed && data != null && bytes <= inlineCapacity;
         long posted = refused != null ? CallBoard.REFUSED : bytes;
         int element = refused != null ? 0 : type.bytes();
         if (board != null) {

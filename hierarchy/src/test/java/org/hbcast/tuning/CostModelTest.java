@@ -219,4 +219,56 @@ class CostModelTest {
         assertEquals(TreeShape.TWO_TREE, best.inter(), best.toString());
         assertTrue(best.seconds() < 1.15 * bound, best + " vs bound " + bound);
     }
+
+    @Test
+    void twoTreesAreChosenOnlyWherePredictedTheHandicapFasterThanEveryOtherSchedule() {
+        boolean chose = false;
+        boolean passedOver = false;
+        for (int nodes : new int[] {3, 4, 5, 8, 16, 33, 64, 256}) {
+            ClusterShape shape = ClusterShape.parse(nodes + "x1");
+            for (long m = 64 << 10; m <= 256L << 20; m *= 4) {
+                CostModel.Choice best = model.best(
+                        m, shape, MemoryKind.HOST, 1 << 20, Algorithm.HIERARCHICAL, IntraNode.RING, null, 0, 0);
+                CostModel.Choice twoTrees = model.best(
+                        m,
+                        shape,
+                        MemoryKind.HOST,
+                        1 << 20,
+                        Algorithm.HIERARCHICAL,
+                        IntraNode.RING,
+                        TreeShape.TWO_TREE,
+                        0,
+                        0);
+                double others = Double.POSITIVE_INFINITY;
+                for (TreeShape s : new TreeShape[] {TreeShape.KNOMIAL, TreeShape.CHAIN}) {
+                    others = Math.min(
+                            others,
+                            model.best(
+                                            m,
+                                            shape,
+                                            MemoryKind.HOST,
+                                            1 << 20,
+                                            Algorithm.HIERARCHICAL,
+                                            IntraNode.RING,
+                                            s,
+                                            0,
+                                            0)
+                                    .seconds());
+                }
+                String where = nodes + " nodes, " + m + " B: " + best;
+                double handicapped = twoTrees.seconds() * (1 + CostModel.TWO_TREE_HANDICAP);
+                if (best.inter() == TreeShape.TWO_TREE) {
+                    assertTrue(handicapped < others, where);
+                    chose = true;
+                } else {
+                    assertTrue(handicapped >= others, where);
+                    assertEquals(others, best.seconds(), 0, where);
+                    passedOver |= twoTrees.seconds() < others;
+                }
+            }
+        }
+        // Both sides of the rule occur: two trees chosen, and passed over though predicted faster.
+        assertTrue(chose);
+        assertTrue(passedOver);
+    }
 }
