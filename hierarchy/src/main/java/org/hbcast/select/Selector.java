@@ -7,13 +7,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
+import org.hbcast.call.CallHeaders;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
 import org.hbcast.plan.PlanChoices;
 import org.hbcast.schedule.TreeShape;
-import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Interpolation;
@@ -52,7 +52,7 @@ public final class Selector {
      * KiB at 0.45 and 1-16 MiB at 0.84-0.99 of native's speed, 32-64 MiB at 1.11-1.14; their trial
      * blocks were bimodal, and verdicts kept plans that ran 2-4 times slower back to back.
      */
-    public static final long VIRTUAL_NATIVE_FROM = CallBoard.INLINE_BYTES;
+    public static final long VIRTUAL_NATIVE_FROM = CallHeaders.inlineBytes(true);
 
     private static final int BUCKETS = 64;
 

@@ -79,30 +79,35 @@ public final class TrialSchedule {
          * class and 20% faster back to back, but in blocks of two either came first, and one lucky
          * block of two trees kept them (a program then ran 47-52 ms a call at 4 MiB, against 41-42).
          */
-        ONE_CALL(3, 1, false),
+        ONE_CALL(3, 1),
         /**
          * On one host: no screening, two passes of whole blocks of every option. A screen there saves
          * a program a block of a slow option, a few milliseconds, and one preempted block screened
          * out the best (virtual 2+2 at 512 KiB: Open MPI's first block of four calls took 16 ms, its
          * later ones 0.6 ms).
          */
-        NONE(2, 0, true);
+        NONE(2, 0);
 
         final int passes;
         /** The first pass whose blocks count toward the verdict: the one after a screening of one call. */
         final int firstCounted;
-        /** Whether blocks are {@link #SHORT_BLOCK} calls past {@link #SHORT_BLOCKS_ABOVE}. */
-        final boolean shortBlocks;
 
-        Screening(int passes, int firstCounted, boolean shortBlocks) {
+        Screening(int passes, int firstCounted) {
             this.passes = passes;
             this.firstCounted = firstCounted;
-            this.shortBlocks = shortBlocks;
         }
 
         /** Whether a screening pass comes first, after which an option more than {@link #SCREEN} times the fastest stops. */
         boolean screens() {
             return firstCounted > 0;
+        }
+
+        /**
+         * Whether blocks are {@link #SHORT_BLOCK} calls past {@link #SHORT_BLOCKS_ABOVE}: on one host,
+         * where nothing is screened; both follow from where the calls go.
+         */
+        boolean shortBlocks() {
+            return !screens();
         }
     }
     /** Calls of a class with its incumbent before its first trials. */
@@ -204,7 +209,7 @@ public final class TrialSchedule {
                 throw new IllegalArgumentException("size class " + c + " has no option " + incumbent[c]);
             }
             samples[c] = new long[n * screening.passes];
-            blockCalls[c] = screening.shortBlocks && c > sizeClass(SHORT_BLOCKS_ABOVE) ? SHORT_BLOCK : BLOCK;
+            blockCalls[c] = screening.shortBlocks() && c > sizeClass(SHORT_BLOCKS_ABOVE) ? SHORT_BLOCK : BLOCK;
             winner[c] = n < 2 ? 0 : incumbent[c];
             callsLeft[c] = FIRST_TRIAL_AFTER;
             agreedNanos[c] = -1;
