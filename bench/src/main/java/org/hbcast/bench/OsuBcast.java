@@ -107,7 +107,7 @@ public final class OsuBcast implements Callable<Integer> {
             names = "--impl",
             split = ",",
             description =
-                    "implementations: native, knomial, hierarchical (or hierarchical/ring, hierarchical/fanout), auto, each optionally with the leaders' schedule /knomial, /chain or /two-tree (e.g. hierarchical/ring/two-tree, knomial/chain), staged (native through host memory, for -d cuda), each optionally with :root, :equal or :trusted for its count rule (HBCAST_COUNTS), e.g. auto:trusted (default native,hierarchical)")
+                    "implementations: native, knomial, hierarchical (or hierarchical/ring, hierarchical/fanout), auto, each optionally with the leaders' schedule /knomial, /chain or /two-tree (e.g. hierarchical/ring/two-tree, knomial/chain) and a chunk (e.g. hierarchical/fanout/128K), staged (native through host memory, for -d cuda), each optionally with :root, :equal or :trusted for its count rule (HBCAST_COUNTS), e.g. auto:trusted (default native,hierarchical)")
     List<String> impls = List.of("native", "hierarchical");
 
     @Option(
@@ -227,21 +227,26 @@ public final class OsuBcast implements Callable<Integer> {
     }
 
     /**
-     * The options of implementation {@code impl}: {@code ALGORITHM[/INTRA][/INTER][:COUNTS]}, e.g.
-     * {@code hierarchical/ring/two-tree} or {@code knomial/chain}.
+     * The options of implementation {@code impl}: {@code ALGORITHM[/INTRA][/INTER][/CHUNK][:COUNTS]}, e.g.
+     * {@code hierarchical/ring/two-tree}, {@code knomial/chain} or {@code hierarchical/fanout/128K}.
      */
     static BcastOptions options(CommandLine cli, String impl) {
         String[] parts = impl.split(":", 2);
         try {
             // Native on device buffers is the staged baseline: device to host, library bcast, host to device.
-            String[] plan = parts[0].split("/", 3);
+            String[] plan = parts[0].split("/", 4);
             Algorithm algorithm = plan[0].equals("staged") ? Algorithm.NATIVE : Algorithm.parse(plan[0]);
             BcastOptions options = BcastOptions.defaults().withAlgorithm(algorithm);
             for (int i = 1; i < plan.length; i++) {
-                // Each further part names the level inside nodes (ring, fanout) or the leaders' schedule.
-                options = isTreeShape(plan[i])
-                        ? options.withInter(TreeShape.parse("--impl " + impl, plan[i]))
-                        : options.withIntra(IntraNode.parse("--impl " + impl, plan[i]));
+                // Each further part names the level inside nodes (ring, fanout), the leaders' schedule
+                // or, starting with a digit, the chunk (as HBCAST_CHUNK_BYTES, for one implementation).
+                if (Character.isDigit(plan[i].charAt(0))) {
+                    options = options.withChunkBytes((int) Math.min(ByteSizes.parse(plan[i]), Integer.MAX_VALUE));
+                } else {
+                    options = isTreeShape(plan[i])
+                            ? options.withInter(TreeShape.parse("--impl " + impl, plan[i]))
+                            : options.withIntra(IntraNode.parse("--impl " + impl, plan[i]));
+                }
             }
             return parts.length == 1 ? options : options.withCounts(CountRule.parse("--impl " + impl, parts[1]));
         } catch (IllegalArgumentException e) {
