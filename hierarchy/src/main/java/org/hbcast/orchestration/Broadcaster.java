@@ -170,7 +170,7 @@ public final class Broadcaster implements AutoCloseable {
                 throw new MPIException("hbcast: " + e.getMessage());
             }
             boolean warmUp = agreeAtCreate(dup, settings, !warmedUp);
-            Selector selector = new Selector(
+            Selector selector = Selector.of(
                     settings.choices(),
                     ClusterShape.of(topology.layout(), topology.isVirtual()),
                     settings.choices().chunkBytes() != 0

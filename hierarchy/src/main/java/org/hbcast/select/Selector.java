@@ -68,6 +68,36 @@ public final class Selector {
     /** Per size class of {@link TrialSchedule}, the plans {@code auto} may time against each other in the run. */
     private final Plan[][] trialPlans = new Plan[TrialSchedule.CLASSES][];
 
+    /** Selectors this JVM made, by their inputs: a few layouts and option sets at most in one program. */
+    private static final int REMEMBERED = 16;
+
+    private static final Map<List<Object>, Selector> MADE = new LinkedHashMap<>(REMEMBERED, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<List<Object>, Selector> eldest) {
+            return size() > REMEMBERED;
+        }
+    };
+
+    /**
+     * The selector of these inputs, made once per JVM: the same inputs give the same plans, and a
+     * selector is immutable. Planning takes the cost model thousands of predictions; each further
+     * {@code create} that repeated them (a program making communicators, a benchmark comparing
+     * instances) pushed the model past the JIT's top-tier threshold, and its compilation, 0.6-0.8 s
+     * of a compiler thread in each of 8 JVMs on 2 cores, fell on the program's first calls (4+2+2
+     * shaped, 64 KiB: blocks of 1.4-3.6 ms a call where the steady state is 0.65).
+     */
+    public static Selector of(PlanChoices options, ClusterShape shape, int maxChunkBytes, TuningInputs inputs) {
+        List<Object> key = List.of(options, shape, maxChunkBytes, inputs);
+        synchronized (MADE) {
+            Selector made = MADE.get(key);
+            if (made == null) {
+                made = new Selector(options, shape, maxChunkBytes, inputs);
+                MADE.put(key, made);
+            }
+            return made;
+        }
+    }
+
     /**
      * @param maxChunkBytes the largest chunk the transports take (the ring's slot size)
      */

@@ -33,7 +33,7 @@ import org.hbcast.tuning.TuningTableLoader;
  * {@code HBCAST_CALIBRATION_FILE} or {@code calibration-<hardware id>.json} there; what runs learnt
  * in the run ({@link org.hbcast.tuning.LearntPlans}) is {@code learnt-<fingerprint id>.json} there.
  * Where nothing calibrated the network and there are several nodes, the leaders of the first two
- * measure their link ({@link LeaderLinkProbe}) and every rank prices the network from that.
+ * measure their link ({@link LeaderLinkProbe}, once per pair in a JVM) and every rank prices the network from that.
  */
 public final class TuningAgreement {
     /** {@code HBCAST_TUNING_FILE=none}: use no table even where the default place has one. */
@@ -89,7 +89,7 @@ public final class TuningAgreement {
                 || !inputs.calibration().link(LinkKind.NETWORK).builtIn()) {
             return inputs;
         }
-        double[] f = LeaderLinkProbe.measure(comm, layout.rankAt(0, 0), layout.rankAt(1, 0));
+        double[] f = LeaderLinkProbe.measureOnce(comm, layout.rankAt(0, 0), layout.rankAt(1, 0));
         if (!LinkCalibration.plausibleStartup(f[0]) || !LinkCalibration.plausibleBandwidth(f[1])) {
             return inputs;
         }

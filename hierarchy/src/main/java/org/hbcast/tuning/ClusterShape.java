@@ -13,19 +13,35 @@ import org.hbcast.mpi.NodeLayout;
  * whether the nodes are virtual ({@code HBCAST_NODE_SIZES} on one host, so that "between nodes" is
  * still shared memory).
  */
-public record ClusterShape(List<Integer> nodeSizes, boolean virtual) {
+public final class ClusterShape {
     private static final Pattern GRID = Pattern.compile("(\\d+)\\s*x\\s*(\\d+)");
 
-    public ClusterShape {
-        nodeSizes = List.copyOf(nodeSizes);
-        if (nodeSizes.isEmpty()) {
+    private final List<Integer> nodeSizes;
+    private final boolean virtual;
+    // Derived once: the cost model asks for them in every prediction, thousands per create, and
+    // summing a thousand nodes' sizes or printing the layout each time made planning take 0.1 s.
+    private final int ranks;
+    private final int maxNodeSize;
+    private final String label;
+
+    public ClusterShape(List<Integer> nodeSizes, boolean virtual) {
+        this.nodeSizes = List.copyOf(nodeSizes);
+        this.virtual = virtual;
+        if (this.nodeSizes.isEmpty()) {
             throw new IllegalArgumentException("a layout needs at least one node");
         }
-        for (int s : nodeSizes) {
+        int sum = 0;
+        int max = 0;
+        for (int s : this.nodeSizes) {
             if (s < 1) {
                 throw new IllegalArgumentException("node sizes must be positive, got " + nodeSizes);
             }
+            sum += s;
+            max = Math.max(max, s);
         }
+        this.ranks = sum;
+        this.maxNodeSize = max;
+        this.label = label(this.nodeSizes, virtual);
     }
 
     public static ClusterShape of(NodeLayout layout, boolean virtual) {
@@ -63,6 +79,16 @@ public record ClusterShape(List<Integer> nodeSizes, boolean virtual) {
         }
     }
 
+    /** Ranks of each node, in node order. */
+    public List<Integer> nodeSizes() {
+        return nodeSizes;
+    }
+
+    /** Whether the nodes are virtual: one host playing several. */
+    public boolean virtual() {
+        return virtual;
+    }
+
     public int nodes() {
         return nodeSizes.size();
     }
@@ -74,25 +100,39 @@ public record ClusterShape(List<Integer> nodeSizes, boolean virtual) {
 
     /** The longest intra-node ring. */
     public int maxNodeSize() {
-        return nodeSizes.stream().mapToInt(Integer::intValue).max().orElse(1);
+        return maxNodeSize;
     }
 
     public int ranks() {
-        return nodeSizes.stream().mapToInt(Integer::intValue).sum();
+        return ranks;
     }
 
     /** "2x2" when every node has as many ranks, else "8+3+3"; " virtual" appended for virtual nodes. */
     @Override
     public String toString() {
+        return label;
+    }
+
+    private static String label(List<Integer> nodeSizes, boolean virtual) {
         boolean even = nodeSizes.stream().allMatch(s -> s.equals(nodeSizes.get(0)));
         StringBuilder sb = new StringBuilder();
         if (even) {
-            sb.append(nodes()).append('x').append(nodeSizes.get(0));
+            sb.append(nodeSizes.size()).append('x').append(nodeSizes.get(0));
         } else {
             for (int i = 0; i < nodeSizes.size(); i++) {
                 sb.append(i == 0 ? "" : "+").append(nodeSizes.get(i));
             }
         }
         return virtual ? sb.append(" virtual").toString() : sb.toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ClusterShape other && virtual == other.virtual && nodeSizes.equals(other.nodeSizes);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * nodeSizes.hashCode() + Boolean.hashCode(virtual);
     }
 }

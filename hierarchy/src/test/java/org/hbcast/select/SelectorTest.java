@@ -2,6 +2,7 @@ package org.hbcast.select;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -49,6 +50,31 @@ class SelectorTest {
         TuningInputs inputs = TuningInputs.fromFiles(fp, TABLE, table, true, null, null, List.of());
         assertTrue(inputs.warnings().isEmpty(), inputs.warnings().toString());
         return inputs;
+    }
+
+    @Test
+    void aJvmMakesTheSelectorOfTheSameInputsOnce() throws Exception {
+        ClusterShape shape = ClusterShape.parse("3x4");
+        TuningInputs inputs = TuningInputs.modelOnly(TuningFixtures.fingerprint(shape));
+        Selector first = Selector.of(AUTO.planChoices(), shape, 1 << 20, inputs);
+        // Equal inputs made anew (as each create decodes them) give the same selector.
+        assertSame(
+                first,
+                Selector.of(
+                        AUTO.planChoices(),
+                        ClusterShape.parse("3x4"),
+                        1 << 20,
+                        TuningInputs.modelOnly(TuningFixtures.fingerprint(ClusterShape.parse("3x4")))));
+        // Anything that changes the plans makes another.
+        assertNotSame(first, Selector.of(AUTO.planChoices(), ClusterShape.parse("3x4 virtual"), 1 << 20, inputs));
+        assertNotSame(first, Selector.of(AUTO.planChoices(), shape, 1 << 19, inputs));
+        assertNotSame(first, Selector.of(AUTO.withAlgorithm(Algorithm.KNOMIAL).planChoices(), shape, 1 << 20, inputs));
+        assertNotSame(first, Selector.of(AUTO.planChoices(), shape, 1 << 20, tabledInputs()));
+        // And the remembered selector plans as a fresh one does.
+        Selector fresh = new Selector(AUTO.planChoices(), shape, 1 << 20, inputs);
+        for (int b = 0; b < 40; b++) {
+            assertEquals(fresh.plan(1L << b).toString(), first.plan(1L << b).toString());
+        }
     }
 
     @Test
