@@ -87,7 +87,6 @@ public final class CallBoard implements AutoCloseable {
     static final int RING_OFFSET = ENTRIES_OFFSET + ENTRIES * ENTRY_BYTES;
     private static final int PAYLOAD_ALIGNMENT = 64;
     static final int READS_OFFSET = RING_OFFSET + RING_BYTES;
-    private static final int PAGE_BYTES = 4096;
     static final int READ_STRIDE = 128;
     static final int WAITING_CALL = 8;
     static final int WAITING_ROOT = 16;
@@ -118,7 +117,10 @@ public final class CallBoard implements AutoCloseable {
         final UnsafeBuffer shm = segment.buffer();
         shm.putInt(VERSION_OFFSET, VERSION);
         shm.putInt(PARTICIPANTS_OFFSET, participants);
-        touchEntries(shm, true);
+        // Fault in every page now (the creator allocated them, the others map them): a program's first
+        // calls then pay no page faults, and the board's memory is all there from the start, so it
+        // never shows as growth while the program runs.
+        segment.loadPages();
         shm.putLongOrdered(MAGIC_OFFSET, MAGIC);
         return new CallBoard(segment, position);
     }
@@ -135,24 +137,8 @@ public final class CallBoard implements AutoCloseable {
             throw new IOException(
                     path + " is not a call board of version " + VERSION + " for " + participants + " ranks");
         }
-        touchEntries(shm, false);
+        segment.loadPages();
         return new CallBoard(segment, position);
-    }
-
-    /**
-     * Faults in every page of the entries and the payload ring now (the creator allocates them, the
-     * others map them): a program's first calls then pay no page faults, and the board's memory is
-     * all there from the start (2 MiB), so it never shows as growth while the program runs.
-     */
-    private static void touchEntries(final UnsafeBuffer shm, final boolean write) {
-        final int bytes = READS_OFFSET - ENTRIES_OFFSET;
-        if (write) {
-            shm.setMemory(ENTRIES_OFFSET, bytes, (byte) 0);
-            return;
-        }
-        for (int p = 0; p < bytes / PAGE_BYTES; p++) {
-            shm.getByteVolatile(ENTRIES_OFFSET + p * PAGE_BYTES);
-        }
     }
 
     private static void checkPosition(final int position, final int participants) {

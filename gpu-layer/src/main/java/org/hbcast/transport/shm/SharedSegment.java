@@ -86,7 +86,7 @@ public final class SharedSegment implements AutoCloseable {
                 // Writing every page now makes a full tmpfs fail here with an IOException; a mapping
                 // over unbacked pages would instead kill the JVM with SIGBUS on first touch.
                 zeroFill(channel, bytes);
-                final MappedByteBuffer mapping = mapped(channel, bytes);
+                final MappedByteBuffer mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
                 return new SharedSegment(path, true, mapping);
             } catch (final IOException ex) {
                 Files.deleteIfExists(path);
@@ -132,21 +132,8 @@ public final class SharedSegment implements AutoCloseable {
             if (channel.size() != size) {
                 throw new IOException("shared-memory segment " + path + " changed size while being opened");
             }
-            return new SharedSegment(path, false, mapped(channel, size));
+            return new SharedSegment(path, false, channel.map(FileChannel.MapMode.READ_WRITE, 0, size));
         }
-    }
-
-    /**
-     * Maps {@code bytes} of {@code channel} with every page already in this process's page table.
-     * Left to first touch, the pages fault inside a program's first calls, each call into slots not
-     * used yet: one node x 4 at 1 MiB, the fan-out's first 10 calls averaged 4.7-5.1 ms where the
-     * steady state is 0.1-0.3, its first 100 0.77-0.81 ms; loaded here, 0.15-0.39 and 0.34-0.37 ms,
-     * for 20-30 ms more at {@code create}.
-     */
-    private static MappedByteBuffer mapped(final FileChannel channel, final long bytes) throws IOException {
-        final MappedByteBuffer mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
-        mapping.load();
-        return mapping;
     }
 
     private static PosixFileAttributes checkedAttributes(final Path path) throws IOException {
@@ -204,6 +191,17 @@ public final class SharedSegment implements AutoCloseable {
     /** Mapped size in bytes. */
     public int capacity() {
         return buffer.capacity();
+    }
+
+    /**
+     * Puts every page of the mapping in this process's page table now, at 1.5 ms a MiB here, rather
+     * than at first touch inside a program's calls, where each page costs about 4 ms a MiB to write
+     * (one node x 4 at 1 MiB: the fan-out's first 10 calls 4.7-5.1 ms a call where the steady state is
+     * 0.1-0.3; loaded, 0.15-0.39). For the segments every call on a host goes through (the call
+     * board, the fan-out); the ring's, used by fewer plans, fault in as used.
+     */
+    public void loadPages() {
+        mapping.load();
     }
 
     /** The mapping. Invalid after {@link #close()}: then every access fails its bounds check. */

@@ -69,6 +69,7 @@ public final class ShmFanout implements FanoutLink<MutableDirectBuffer>, AutoClo
         shm.putInt(SLOT_BYTES_OFFSET, slotBytes);
         shm.putInt(PARTICIPANTS_OFFSET, participants);
         shm.putLongOrdered(MAGIC_OFFSET, MAGIC);
+        segment.loadPages();
         return new ShmFanout(segment, position);
     }
 
@@ -97,6 +98,7 @@ public final class ShmFanout implements FanoutLink<MutableDirectBuffer>, AutoClo
             if (expected != shm.capacity()) {
                 throw new IOException(path + " has " + shm.capacity() + " bytes, its header says " + expected);
             }
+            segment.loadPages();
             return new ShmFanout(segment, position);
         } catch (final IOException | RuntimeException ex) {
             segment.close();
