@@ -240,7 +240,7 @@ public final class OsuBcast implements Callable<Integer> {
             for (int i = 1; i < plan.length; i++) {
                 // Each further part names the level inside nodes (ring, fanout), the leaders' schedule
                 // or, starting with a digit, the chunk (as HBCAST_CHUNK_BYTES, for one implementation).
-                if (Character.isDigit(plan[i].charAt(0))) {
+                if (!plan[i].isEmpty() && Character.isDigit(plan[i].charAt(0))) {
                     options = options.withChunkBytes((int) Math.min(ByteSizes.parse(plan[i]), Integer.MAX_VALUE));
                 } else {
                     options = isTreeShape(plan[i])

@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
  * <p>Before the table it times what a program meets first: a fresh instance's creation and its
  * first 1, 10 and 100 calls ({@code --cold}).
  *
- * <p>Implementations are those of {@code OsuBcast --impl} ({@code ALGORITHM[/INTRA][/INTER][:COUNTS]}) and {@code mpi},
+ * <p>Implementations are those of {@code OsuBcast --impl} ({@code ALGORITHM[/INTRA][/INTER][/CHUNK][:COUNTS]}) and {@code mpi},
  * a plain {@code MPI.COMM_WORLD.bcast}. Naming one twice measures it against itself: the A/A noise
  * floor of the run, printed beside the ratios.
  */

@@ -32,7 +32,15 @@ class OsuBcastOptionsTest {
     }
 
     @ParameterizedTest(name = "--impl {0}")
-    @ValueSource(strings = {"hierarchical/fanout/12Q", "hierarchical/sideways", "knomial/100", "knomial/8G"})
+    @ValueSource(
+            strings = {
+                "hierarchical/fanout/12Q",
+                "hierarchical/sideways",
+                "knomial/100",
+                "knomial/8G",
+                "hierarchical/",
+                "auto//fanout"
+            })
     void badImplementationsNameThemselves(String impl) {
         CommandLine.ParameterException e = assertThrows(
                 CommandLine.ParameterException.class, () -> OsuBcast.options(new CommandLine(new OsuBcast()), impl));

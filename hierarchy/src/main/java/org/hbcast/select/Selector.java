@@ -87,7 +87,11 @@ public final class Selector {
      * shaped, 64 KiB: blocks of 1.4-3.6 ms a call where the steady state is 0.65).
      */
     public static Selector of(PlanChoices options, ClusterShape shape, int maxChunkBytes, TuningInputs inputs) {
-        List<Object> key = List.of(options, shape, maxChunkBytes, inputs);
+        List<Object> key = List.of(
+                Objects.requireNonNull(options, "options"),
+                Objects.requireNonNull(shape, "shape"),
+                maxChunkBytes,
+                Objects.requireNonNull(inputs, "inputs"));
         synchronized (MADE) {
             Selector made = MADE.get(key);
             if (made == null) {

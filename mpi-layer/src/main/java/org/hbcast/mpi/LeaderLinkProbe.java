@@ -42,17 +42,8 @@ public final class LeaderLinkProbe {
      * leaders send nothing else. Collective over {@code comm}.
      */
     public static double[] measureOnce(Intracomm comm, int a, int b) throws MPIException {
-        Group mine = comm.getGroup();
-        Group all = MPI.COMM_WORLD.getGroup();
-        int[] world;
-        try {
-            world = Group.translateRanks(mine, new int[] {a, b}, all);
-        } finally {
-            mine.free();
-            all.free();
-        }
-        long pair = ((long) world[0] << 32) | (world[1] & 0xffffffffL);
-        double[] known = MEASURED.get(pair);
+        long pair = worldPair(comm, a, b);
+        double[] known = pair < 0 ? null : MEASURED.get(pair);
         // a alone decides: the other ranks may have met this pair in other communicators, or not.
         double[] told = {known != null ? 1 : 0, known != null ? known[0] : 0, known != null ? known[1] : 0};
         comm.bcast(told, told.length, MPI.DOUBLE, a);
@@ -60,8 +51,37 @@ public final class LeaderLinkProbe {
             return new double[] {told[1], told[2]};
         }
         double[] figures = measure(comm, a, b);
-        MEASURED.put(pair, figures.clone());
+        // Figures no link can have (a clock too coarse, a preempted round) are measured again next time.
+        if (pair >= 0 && plausible(figures)) {
+            MEASURED.put(pair, figures.clone());
+        }
         return figures;
+    }
+
+    /**
+     * The pair {@code a}, {@code b} of {@code comm} as ranks of {@code MPI.COMM_WORLD}, in either order
+     * the same key; -1 where one is outside this process's world (spawned or connected processes).
+     */
+    private static long worldPair(Intracomm comm, int a, int b) throws MPIException {
+        Group mine = comm.getGroup();
+        try {
+            Group all = MPI.COMM_WORLD.getGroup();
+            try {
+                int[] world = Group.translateRanks(mine, new int[] {a, b}, all);
+                if (world[0] == MPI.UNDEFINED || world[1] == MPI.UNDEFINED) {
+                    return -1;
+                }
+                return ((long) Math.min(world[0], world[1]) << 32) | Math.max(world[0], world[1]);
+            } finally {
+                all.free();
+            }
+        } finally {
+            mine.free();
+        }
+    }
+
+    private static boolean plausible(double[] figures) {
+        return figures[0] >= 0 && figures[0] < 1 && figures[1] >= 1e3 && figures[1] < 1e14;
     }
 
     /**

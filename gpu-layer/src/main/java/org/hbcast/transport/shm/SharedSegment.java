@@ -194,11 +194,11 @@ public final class SharedSegment implements AutoCloseable {
     }
 
     /**
-     * Puts every page of the mapping in this process's page table now, at 1.5 ms a MiB here, rather
-     * than at first touch inside a program's calls, where each page costs about 4 ms a MiB to write
-     * (one node x 4 at 1 MiB: the fan-out's first 10 calls 4.7-5.1 ms a call where the steady state is
-     * 0.1-0.3; loaded, 0.15-0.39). For the segments every call on a host goes through (the call
-     * board, the fan-out); the ring's, used by fewer plans, fault in as used.
+     * Puts every page of the mapping in this process's page table now, at about 1.5 ms a MiB here,
+     * rather than at first touch inside a program's calls, where a page first written costs about
+     * 4 ms a MiB (one node x 4 at 1 MiB: the fan-out's first 10 calls 4.7-5.1 ms a call where the
+     * steady state is 0.1-0.3; loaded, 0.15-0.39). Called for the call board and the fan-out, whose
+     * slots every large call on a host cycles through; the ring's inboxes fault in as used.
      */
     public void loadPages() {
         mapping.load();
