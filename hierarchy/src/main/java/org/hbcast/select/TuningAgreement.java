@@ -89,13 +89,19 @@ public final class TuningAgreement {
                 || !inputs.calibration().link(LinkKind.NETWORK).builtIn()) {
             return inputs;
         }
-        double[] f = LeaderLinkProbe.measureOnce(comm, layout.rankAt(0, 0), layout.rankAt(1, 0));
-        if (!LinkCalibration.plausibleStartup(f[0]) || !LinkCalibration.plausibleBandwidth(f[1])) {
+        double[] f = LeaderLinkProbe.measureOnce(
+                comm, layout.rankAt(0, 0), layout.rankAt(1, 0), TuningAgreement::plausibleLink);
+        if (!plausibleLink(f)) {
             return inputs;
         }
         return inputs.withLink(
                 new LinkCalibration(LinkKind.NETWORK, f[0], f[1], LinkCalibration.MEASURED_AT_CREATE),
                 "network measured at create between the first two nodes' leaders");
+    }
+
+    /** Whether the probe's {@code {startupSeconds, bytesPerSecond}} are figures a link can have. */
+    private static boolean plausibleLink(double[] f) {
+        return LinkCalibration.plausibleStartup(f[0]) && LinkCalibration.plausibleBandwidth(f[1]);
     }
 
     /** The inputs this process would use on {@code shape}, without MPI (for {@code explain} and tools). */

@@ -3,6 +3,7 @@ package org.hbcast.mpi;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import mpi.Group;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -37,11 +38,13 @@ public final class LeaderLinkProbe {
     private LeaderLinkProbe() {}
 
     /**
-     * As {@link #measure}, unless leader {@code a} measured this pair of processes before in this JVM:
-     * then every rank returns those figures, after one small broadcast from {@code a}, and the
-     * leaders send nothing else. Collective over {@code comm}.
+     * As {@link #measure}, unless leader {@code a} kept figures of this pair of processes before in
+     * this JVM: then every rank returns those, after one small broadcast from {@code a}, and the
+     * leaders send nothing else. Figures are kept where {@code usable} accepts them (the caller's rule
+     * for figures a link can have), so a preempted or too coarse measurement is taken again next time.
+     * Collective over {@code comm}.
      */
-    public static double[] measureOnce(Intracomm comm, int a, int b) throws MPIException {
+    public static double[] measureOnce(Intracomm comm, int a, int b, Predicate<double[]> usable) throws MPIException {
         long pair = worldPair(comm, a, b);
         double[] known = pair < 0 ? null : MEASURED.get(pair);
         // a alone decides: the other ranks may have met this pair in other communicators, or not.
@@ -51,8 +54,7 @@ public final class LeaderLinkProbe {
             return new double[] {told[1], told[2]};
         }
         double[] figures = measure(comm, a, b);
-        // Figures no link can have (a clock too coarse, a preempted round) are measured again next time.
-        if (pair >= 0 && plausible(figures)) {
+        if (pair >= 0 && usable.test(figures)) {
             MEASURED.put(pair, figures.clone());
         }
         return figures;
@@ -78,10 +80,6 @@ public final class LeaderLinkProbe {
         } finally {
             mine.free();
         }
-    }
-
-    private static boolean plausible(double[] figures) {
-        return figures[0] >= 0 && figures[0] < 1 && figures[1] >= 1e3 && figures[1] < 1e14;
     }
 
     /**
