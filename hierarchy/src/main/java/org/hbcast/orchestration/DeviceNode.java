@@ -13,6 +13,7 @@ import org.hbcast.device.JCudaCalls;
 import org.hbcast.device.PinnedBuffer;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.mpi.Topology;
+import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageException;
 import org.hbcast.stage.StageLoop;
@@ -48,11 +49,12 @@ final class DeviceNode implements AutoCloseable {
 
     private final long timeoutNs;
 
-    private DeviceNode(Intracomm nodeComm, CudaRingMember ring, StagingCopies staging, long timeoutNs) {
+    private DeviceNode(
+            Intracomm nodeComm, CudaRingMember ring, StagingCopies staging, int ranksOnMachine, long timeoutNs) {
         this.nodeComm = nodeComm;
         this.ring = ring;
         this.staging = staging;
-        this.wholeCopy = new StageLoop(timeoutNs);
+        this.wholeCopy = new StageLoop(ProgressWait.forSharedCores(ranksOnMachine, timeoutNs));
         this.swap = new DescriptorSwap(nodeComm, ring.leftRank(), ring.rightRank(), IpcDescriptor.BYTES, timeoutNs);
         this.timeoutNs = timeoutNs;
     }
@@ -80,7 +82,7 @@ final class DeviceNode implements AutoCloseable {
                         ringSlots,
                         slotBytes),
                 m -> descriptor(m.controlPath().toString(), m.slotDescriptor()),
-                (member, descriptors) -> attach(nodeComm, member, descriptors, timeoutNs),
+                (member, descriptors) -> attach(nodeComm, member, descriptors, topology.ranksOnMachine(), timeoutNs),
                 CudaRingMember::unlinkControl);
     }
 
@@ -128,7 +130,8 @@ final class DeviceNode implements AutoCloseable {
     }
 
     /** Maps the right neighbour's control block and slots, from the node's descriptors; makes the staging stream. */
-    private static DeviceNode attach(Intracomm nodeComm, CudaRingMember member, String[] descriptors, long timeoutNs)
+    private static DeviceNode attach(
+            Intracomm nodeComm, CudaRingMember member, String[] descriptors, int ranksOnMachine, long timeoutNs)
             throws IOException {
         String[] paths = new String[descriptors.length];
         byte[] slots = new byte[descriptors.length * IpcDescriptor.BYTES];
@@ -141,7 +144,8 @@ final class DeviceNode implements AutoCloseable {
                 member.rightRank(),
                 CudaDevices.get().deviceForLocalRank(member.rightRank()));
         member.connect(paths, slots);
-        return new DeviceNode(nodeComm, member, new StagingCopies(member.device(), STAGING_WINDOW), timeoutNs);
+        return new DeviceNode(
+                nodeComm, member, new StagingCopies(member.device(), STAGING_WINDOW), ranksOnMachine, timeoutNs);
     }
 
     /** The ring's stage of a call along the node from node rank {@code first} (see {@link CudaRingMember#start}). */

@@ -17,6 +17,7 @@ import org.hbcast.mpi.Topology;
 import org.hbcast.mpi.TreeBroadcast;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.Plan;
+import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageLoop;
 import org.hbcast.transport.cuda.StagingCopies;
@@ -73,7 +74,7 @@ final class PlanDriver {
         Arrays.setAll(everyRank, r -> r);
         this.leaders = new int[layout.nodeCount()];
         this.tree = new TreeBroadcast(comm, TAG);
-        this.loop = new StageLoop(timeoutNs);
+        this.loop = new StageLoop(ProgressWait.forSharedCores(topology.ranksOnMachine(), timeoutNs));
         this.ring = ring;
         this.ringPipeline = ring == null ? null : ring.newPipeline();
         this.fanout = fanout == null ? null : fanout.pipeline();

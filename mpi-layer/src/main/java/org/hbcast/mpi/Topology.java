@@ -33,6 +33,7 @@ public final class Topology implements AutoCloseable {
     private final boolean virtual;
     private final String[] processorNames;
     private final int rank;
+    private final int ranksOnMachine;
 
     private Topology(
             Intracomm comm,
@@ -41,7 +42,8 @@ public final class Topology implements AutoCloseable {
             Intracomm hostComm,
             NodeLayout hostLayout,
             boolean virtual,
-            String[] processorNames)
+            String[] processorNames,
+            int ranksOnMachine)
             throws MPIException {
         this.comm = comm;
         this.nodeComm = nodeComm;
@@ -51,6 +53,7 @@ public final class Topology implements AutoCloseable {
         this.virtual = virtual;
         this.processorNames = processorNames;
         this.rank = comm.getRank();
+        this.ranksOnMachine = ranksOnMachine;
     }
 
     /**
@@ -87,7 +90,26 @@ public final class Topology implements AutoCloseable {
                 hostComm,
                 real,
                 virtual,
-                StringExchange.allGather(comm, MPI.getProcessorName(), NAME_BYTES));
+                StringExchange.allGather(comm, MPI.getProcessorName(), NAME_BYTES),
+                ranksOnMachine(comm, size));
+    }
+
+    /**
+     * How many ranks of {@code comm} run on this rank's machine, itself included: those that share
+     * its kernel ({@link MachineIdentity}), which several shared-memory domains can (test beds in
+     * network namespaces, containers).
+     */
+    private static int ranksOnMachine(Intracomm comm, int size) throws MPIException {
+        long[] mine = {MachineIdentity.key()};
+        long[] keys = new long[size];
+        comm.allGather(mine, 1, MPI.LONG, keys, 1, MPI.LONG);
+        int count = 0;
+        for (long key : keys) {
+            if (key == mine[0]) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /**
@@ -187,6 +209,14 @@ public final class Topology implements AutoCloseable {
     /** This rank's position in its node (its rank in {@link #nodeComm()}). */
     public int position() {
         return layout.positionOf(rank);
+    }
+
+    /**
+     * How many ranks of this communicator share this rank's machine and its cores, itself included
+     * (all the ranks of a test bed's hosts, for example, though each host is a node of its own).
+     */
+    public int ranksOnMachine() {
+        return ranksOnMachine;
     }
 
     public String processorName(int r) {

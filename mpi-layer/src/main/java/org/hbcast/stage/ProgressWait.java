@@ -11,6 +11,11 @@ import org.agrona.concurrent.IdleStrategy;
  * call uses it. One per loop owner; allocation-free.
  */
 public final class ProgressWait {
+    /** Yields before a park where a waiter should give its core away soon. */
+    static final int FEW_YIELDS = 20;
+    /** Yields before a park where a park would cost more than the wait: a millisecond or two. */
+    static final int MANY_YIELDS = 2000;
+
     private final IdleStrategy idle;
     private final long timeoutNs;
     private long stalledSince;
@@ -21,11 +26,36 @@ public final class ProgressWait {
     }
 
     /**
-     * The wait of every loop of a call: 100 spins, 20 yields, then parks from 1 to 100 µs, so a rank
-     * that waits soon gives its core to the peer it waits for on an oversubscribed node.
+     * 100 spins, 20 yields, then parks from 1 to 100 µs, so a rank that waits soon gives its core to
+     * the peer it waits for on an oversubscribed node: the wait of a call's small exchanges (its
+     * agreement, its collectives with a time-out) and, where ranks outnumber the cores, of its loop.
      */
     public static ProgressWait backingOff(long timeoutNs) {
-        return spinYieldPark(20, timeoutNs);
+        return spinYieldPark(FEW_YIELDS, timeoutNs);
+    }
+
+    /**
+     * The wait of a call's loop on a machine whose cores {@code ranksOnMachine} ranks of the job
+     * share (itself included; see {@link #yieldsBeforePark}). The system property {@code
+     * hbcast.wait.yields} sets the yields instead, for experiments.
+     */
+    public static ProgressWait forSharedCores(int ranksOnMachine, long timeoutNs) {
+        int yields = Integer.getInteger(
+                "hbcast.wait.yields",
+                yieldsBeforePark(ranksOnMachine, Runtime.getRuntime().availableProcessors()));
+        return spinYieldPark(yields, timeoutNs);
+    }
+
+    /**
+     * Where every rank has a core, a waiting rank yields for a millisecond or two before it parks: a
+     * park costs 60 µs or more (the kernel's timer slack), and while a rank sleeps MPI moves nothing
+     * of its transfers, which progress only inside its calls. On one H100 machine (16 cores, 4 ranks
+     * in virtual nodes 2+2) parking after 20 yields made device broadcasts of 2-8 MiB 3-6x slower,
+     * their leaders' messages crawling between parks (docs/gpu/h100-2026-11-26). Where ranks outnumber the cores, a waiter must
+     * give its core to the peer it waits for soon, so it parks after 20 yields ({@link #backingOff}).
+     */
+    static int yieldsBeforePark(int ranksOnMachine, int cores) {
+        return ranksOnMachine <= cores ? MANY_YIELDS : FEW_YIELDS;
     }
 
     /**
@@ -35,7 +65,7 @@ public final class ProgressWait {
      * yield still gives the core to the peer this rank waits for.
      */
     public static ProgressWait yieldingLonger(long timeoutNs) {
-        return spinYieldPark(2000, timeoutNs);
+        return spinYieldPark(MANY_YIELDS, timeoutNs);
     }
 
     private static ProgressWait spinYieldPark(int yields, long timeoutNs) {

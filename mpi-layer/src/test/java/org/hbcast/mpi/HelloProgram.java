@@ -5,7 +5,8 @@ import org.hbcast.testing.MpiTestProgram;
 /**
  * Each rank checks its topology in one case and reports its place in it: figures {@code size},
  * {@code nodes}, {@code node}, {@code pos}, {@code nodeSize}, its real node's {@code hosts},
- * {@code hostPos} and {@code hostSize}, and note {@code host} (its processor name).
+ * {@code hostPos} and {@code hostSize}, the ranks sharing its machine {@code onMachine}, and note
+ * {@code host} (its processor name).
  */
 public final class HelloProgram {
     public static void main(String[] args) throws Exception {
@@ -24,6 +25,7 @@ public final class HelloProgram {
                         .figure("hosts", topo.hostLayout().nodeCount())
                         .figure("hostPos", topo.hostPosition())
                         .figure("hostSize", topo.hostComm().getSize())
+                        .figure("onMachine", topo.ranksOnMachine())
                         .note("host", topo.processorName(topo.rank()));
                 return String.format(
                         "size=%d nodes=%d node=%d pos=%d nodeSize=%d host=%s",

@@ -27,6 +27,7 @@ class TopologyMpiTest {
                 .assertCasesOnEveryRank(1);
         for (int r = 0; r < ranks; r++) {
             assertPlace(out, r, ranks, 1, 0, r, ranks);
+            assertEquals(ranks, out.longFigure(r, "onMachine"), out.describe("rank " + r + ": ranks on the machine"));
         }
     }
 
@@ -92,6 +93,8 @@ class TopologyMpiTest {
             assertPlace(out, r, 6, 2, r / 3, r % 3, 3);
             assertEquals(2, out.longFigure(r, "hosts"), out.describe("rank " + r + ": real nodes"));
             assertEquals(3, out.longFigure(r, "hostSize"), out.describe("rank " + r + ": real node's size"));
+            // The bed's hosts are namespaces of one kernel: all six ranks share its cores.
+            assertEquals(6, out.longFigure(r, "onMachine"), out.describe("rank " + r + ": ranks on the machine"));
             hosts.add(out.note(r, "host"));
         }
         assertEquals(2, hosts.size(), out.describe("expected two distinct processor names, got " + hosts));

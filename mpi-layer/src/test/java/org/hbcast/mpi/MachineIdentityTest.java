@@ -1,0 +1,34 @@
+package org.hbcast.mpi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class MachineIdentityTest {
+
+    @Test
+    void namesTheKernelsBootWhereLinuxHasOne() throws Exception {
+        Path bootId = Path.of("/proc/sys/kernel/random/boot_id");
+        String name = MachineIdentity.name();
+        if (Files.isReadable(bootId)) {
+            assertEquals("boot:" + Files.readString(bootId).trim(), name);
+        } else {
+            assertTrue(name.startsWith("host:"), name);
+        }
+        assertEquals(MachineIdentity.hash(name), MachineIdentity.key());
+    }
+
+    @Test
+    void hashIsFnv1aAndTellsNamesApart() {
+        // FNV-1a's published 64-bit values for "" and "a".
+        assertEquals(0xcbf29ce484222325L, MachineIdentity.hash(""));
+        assertEquals(0xaf63dc4c8601ec8cL, MachineIdentity.hash("a"));
+        assertNotEquals(MachineIdentity.hash("boot:1"), MachineIdentity.hash("boot:2"));
+        assertFalse(MachineIdentity.hash("host:x") == MachineIdentity.hash("host:y"));
+    }
+}
