@@ -119,9 +119,14 @@ public final class TrialSchedule {
     /**
      * How many times the fastest screening an option's screening may take and still run again. Not
      * more: one call shows less of the gap than a block, where calls overlap (on the shaped 4+2+2 bed
-     * at 128 KiB one call of Open MPI's took 1.7-2.5 times the hierarchy's, its blocks 3.2 times).
+     * at 128 KiB one call of Open MPI's took 1.7-2.5 times the hierarchy's, its blocks 3.2 times),
+     * and each option that runs on costs a program two blocks and two agreements, each of which
+     * drains the calls' overlap. With 2 the bed's trials at 128 KiB ran five options on and spilled
+     * into four of a program's first seven blocks of 20 calls (auto 0.76-0.97 of the best plan's
+     * speed there, three launches); with 1.5 two or three (0.88-1.03, launches alternated in one
+     * bed). The incumbent always runs on, so a noisy screening can lose only a challenger.
      */
-    static final double SCREEN = 2;
+    static final double SCREEN = 1.5;
     /**
      * Calls of a decided class before it is tried again; doubles after each re-check. Soon at
      * first: a verdict reached while the JIT was still cold can be wrong, and costs until re-checked.
