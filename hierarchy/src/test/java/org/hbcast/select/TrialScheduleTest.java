@@ -139,6 +139,8 @@ class TrialScheduleTest {
         assertEquals(2, s.winner(LARGE));
         assertSame(RING, s.plan(LARGE, FALLBACK));
         assertEquals(1000L * calls, s.agreedNanos(LARGE));
+        // 1.7 times the fastest screening is out, where twice was the limit before.
+        assertEquals(List.of(0, 1, 2, 3, 2, 3, 2, 3), untilVerdict(trying(), LARGE, 5000, 1700, 1000, 4000));
     }
 
     @Test

@@ -71,6 +71,8 @@ public final class Topology implements AutoCloseable {
         Intracomm hostComm = comm.splitType(Comm.TYPE_SHARED, rank, MPI.INFO_NULL);
         NodeLayout real;
         NodeLayout layout;
+        String[] names;
+        int onMachine;
         boolean virtual = nodeSizes != null && !nodeSizes.isBlank();
         try {
             real = realLayout(comm, hostComm, size, rank);
@@ -78,20 +80,15 @@ public final class Topology implements AutoCloseable {
             if (virtual) {
                 requireWithinRealNodes(layout, real, nodeSizes);
             }
+            String name = MPI.getProcessorName();
+            names = StringExchange.allGather(comm, name, NAME_BYTES);
+            onMachine = ranksOnMachine(comm, size, name);
         } catch (MPIException | RuntimeException e) {
             hostComm.free();
             throw e;
         }
         Intracomm nodeComm = virtual ? comm.split(layout.nodeOf(rank), rank) : hostComm;
-        return new Topology(
-                comm,
-                nodeComm,
-                layout,
-                hostComm,
-                real,
-                virtual,
-                StringExchange.allGather(comm, MPI.getProcessorName(), NAME_BYTES),
-                ranksOnMachine(comm, size));
+        return new Topology(comm, nodeComm, layout, hostComm, real, virtual, names, onMachine);
     }
 
     /**
@@ -99,8 +96,8 @@ public final class Topology implements AutoCloseable {
      * its kernel ({@link MachineIdentity}), which several shared-memory domains can (test beds in
      * network namespaces, containers).
      */
-    private static int ranksOnMachine(Intracomm comm, int size) throws MPIException {
-        long[] mine = {MachineIdentity.key()};
+    private static int ranksOnMachine(Intracomm comm, int size, String processorName) throws MPIException {
+        long[] mine = {MachineIdentity.key(processorName)};
         long[] keys = new long[size];
         comm.allGather(mine, 1, MPI.LONG, keys, 1, MPI.LONG);
         int count = 0;
@@ -212,8 +209,9 @@ public final class Topology implements AutoCloseable {
     }
 
     /**
-     * How many ranks of this communicator share this rank's machine and its cores, itself included
-     * (all the ranks of a test bed's hosts, for example, though each host is a node of its own).
+     * How many ranks of this communicator (not of the whole job, where it is a sub-communicator)
+     * share this rank's machine and its cores, itself included: all the ranks of a test bed's hosts,
+     * for example, though each host is a node of its own.
      */
     public int ranksOnMachine() {
         return ranksOnMachine;

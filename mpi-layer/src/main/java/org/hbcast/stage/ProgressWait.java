@@ -35,27 +35,49 @@ public final class ProgressWait {
     }
 
     /**
-     * The wait of a call's loop on a machine whose cores {@code ranksOnMachine} ranks of the job
-     * share (itself included; see {@link #yieldsBeforePark}). The system property {@code
-     * hbcast.wait.yields} sets the yields instead, for experiments.
+     * The wait of a call's loop on a machine whose cores {@code ranksOnMachine} ranks share (itself
+     * included): {@link #yieldsBeforePark} yields before it parks, or as many as the system property
+     * {@value #YIELDS_PROPERTY} says, for experiments.
+     *
+     * @throws IllegalArgumentException when that property is not a whole number from 0
      */
     public static ProgressWait forSharedCores(int ranksOnMachine, long timeoutNs) {
-        int yields = Integer.getInteger(
-                "hbcast.wait.yields",
-                yieldsBeforePark(ranksOnMachine, Runtime.getRuntime().availableProcessors()));
-        return spinYieldPark(yields, timeoutNs);
+        return spinYieldPark(yields(ranksOnMachine, Runtime.getRuntime().availableProcessors()), timeoutNs);
+    }
+
+    /** The system property that sets the yields of {@link #forSharedCores}. */
+    public static final String YIELDS_PROPERTY = "hbcast.wait.yields";
+
+    static int yields(int ranksOnMachine, int cores) {
+        String set = System.getProperty(YIELDS_PROPERTY);
+        if (set == null) {
+            return yieldsBeforePark(ranksOnMachine, cores);
+        }
+        try {
+            int yields = Integer.parseInt(set.trim());
+            if (yields >= 0) {
+                return yields;
+            }
+        } catch (NumberFormatException e) {
+            // Reported below.
+        }
+        throw new IllegalArgumentException(
+                "-D" + YIELDS_PROPERTY + "=" + set + ": expected a whole number of yields from 0");
     }
 
     /**
-     * Where every rank has a core, a waiting rank yields for a millisecond or two before it parks: a
-     * park costs 60 µs or more (the kernel's timer slack), and while a rank sleeps MPI moves nothing
-     * of its transfers, which progress only inside its calls. On one H100 machine (16 cores, 4 ranks
-     * in virtual nodes 2+2) parking after 20 yields made device broadcasts of 2-8 MiB 3-6x slower,
-     * their leaders' messages crawling between parks (docs/gpu/h100-2026-11-26). Where ranks outnumber the cores, a waiter must
-     * give its core to the peer it waits for soon, so it parks after 20 yields ({@link #backingOff}).
+     * Where every rank has a core and one is left over, a waiting rank yields for a millisecond or two
+     * before it parks: a park costs 60 µs or more (the kernel's timer slack), and while a rank sleeps
+     * MPI moves nothing of its transfers, which progress only inside its calls. On one H100 machine
+     * (16 cores, 4 ranks in virtual nodes 2+2) parking after 20 yields made device broadcasts of 2-8
+     * MiB 3-6x slower, their leaders' messages crawling between parks (docs/gpu/h100-2026-11-26).
+     * Where ranks take every core or more, a waiter must give its core to the peer it waits for
+     * soon, or to the JVM's own threads and the launcher, so it parks after {@link #FEW_YIELDS}.
+     * {@code cores} is what the JVM may use: a rank bound to one core sees one, and keeps the
+     * latter.
      */
     static int yieldsBeforePark(int ranksOnMachine, int cores) {
-        return ranksOnMachine <= cores ? MANY_YIELDS : FEW_YIELDS;
+        return ranksOnMachine < cores ? MANY_YIELDS : FEW_YIELDS;
     }
 
     /**
