@@ -90,7 +90,7 @@ public final class CountsProgram {
 
     private static void receiversLargerThanTheRoot(HierarchicalBcast hb, Intracomm world, RankReport report)
             throws Exception {
-        // Around the header's payload: its first message's 2 KiB, its 32 KiB limit.
+        // Around the header's payload: 2 KiB, its first message's 32 KiB (one byte more goes in two).
         int[][] rootAndReceivers = {
             {100_003, (1 << 20) + 7},
             {1, 4096},

@@ -48,8 +48,17 @@ public final class HeaderRelay {
     static final int FLAGS = 24;
     /** Offset of the payload in {@link #inbox()} and {@link #outbox()}. */
     public static final int PAYLOAD = 64;
-    /** Payload bytes that travel in the header's first message; the rest follows in a second. */
-    public static final int FIRST_PAYLOAD = 2048;
+    /**
+     * Payload bytes that travel in the header's first message; the rest follows in a second. 32 KiB,
+     * within Open MPI's TCP eager limit (64 KiB with headers): the leaders are on different hosts,
+     * and a second message, whose receive a leader can post only once the first has come, held a
+     * program's calls of 4-32 KiB on the 2-host bed to 0.12-2.35 of Open MPI's speed (median 0.52,
+     * four launches), where one message per edge ran at 0.93-3.15 (median 1.8), launches alternated
+     * in one bed (docs/probe/header-first-payload-s33.txt). It was 2 KiB while the headers of virtual
+     * nodes crossed Open MPI's shared-memory transport, where a receive posted at 32 KiB made small
+     * headers slow; they now share their host's board.
+     */
+    public static final int FIRST_PAYLOAD = 32 << 10;
     /** Tags {@code TAG_BASE .. TAG_BASE + TAG_MASK}: below 32768, the least any MPI must allow. */
     static final int TAG_BASE = 0x6000;
     /** Tags of the payload's rest, {@code REST_TAG_BASE .. REST_TAG_BASE + TAG_MASK}, clear of hbcast's others. */
@@ -146,9 +155,9 @@ public final class HeaderRelay {
 
     /**
      * Posts the receive of call {@code call}'s header, from any leader. Only its first part is
-     * received ahead, at a small size ({@link #FIRST_PAYLOAD} bytes of payload): a receive posted
-     * at the largest size made every small header slow over Open MPI's shared-memory transport. The
-     * rest of a larger payload follows as a second message from the same sender.
+     * received ahead ({@link #FIRST_PAYLOAD} bytes of payload), not the largest a header may carry:
+     * the rest of a larger payload follows as a second message from the same sender, past the
+     * eager limit.
      */
     public void expect(long call) throws MPIException {
         // Marks the inbox empty: withdraw() tells a header that came from a cancelled receive by it.
