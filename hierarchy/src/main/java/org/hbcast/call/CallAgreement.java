@@ -16,7 +16,7 @@ import org.hbcast.stage.ProgressWait;
  * the same verdict from the same words, so a mismatch fails on every rank at once and nothing waits.
  *
  * <p>The all-reduce is non-blocking and waited for like the rest of a call ({@link
- * ProgressWait#backingOff}), so a rank that never joins (it died, or called something else) makes
+ * ProgressWait#forSharedCores}), so a rank that never joins (it died, or called something else) makes
  * the others fail after the timeout instead of hanging in Open MPI.
  * Reused from call to call; allocates the bindings' request, and strings only for an error.
  */
@@ -51,11 +51,12 @@ public final class CallAgreement {
     private final TimedCollectives reduction;
     private final double timeoutSeconds;
 
-    public CallAgreement(Intracomm comm, int rank, long timeoutNs) {
+    /** @param wait how this rank waits for the others, and for how long (this object's alone) */
+    public CallAgreement(Intracomm comm, int rank, ProgressWait wait) {
         this.comm = comm;
         this.rank = rank;
-        this.reduction = new TimedCollectives(comm, WORDS, timeoutNs);
-        this.timeoutSeconds = timeoutNs / 1e9;
+        this.reduction = new TimedCollectives(comm, WORDS, wait);
+        this.timeoutSeconds = wait.timeoutNs() / 1e9;
     }
 
     /**

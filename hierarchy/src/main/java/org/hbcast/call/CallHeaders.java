@@ -69,7 +69,7 @@ public final class CallHeaders {
     private final boolean inlineAllowed;
     /** Most bytes that ride in this instance's headers: {@link #inlineBytes(boolean)} of its layout. */
     private final long inlineCapacity;
-    /** Waits on the board: parks soon, so a rank that waits gives its core to those that work. */
+    /** Waits on the board: parks soon where ranks take every core, so a waiter gives its core to those that work. */
     private final ProgressWait wait;
     /** Waits on the network: yields longer, since a park costs more than the header's whole trip. */
     private final ProgressWait networkWait;
@@ -82,8 +82,8 @@ public final class CallHeaders {
     private String problem;
 
     /** The header exchange of a communicator that is one node, without inline payloads. */
-    public CallHeaders(CallBoard board, int rank, long timeoutNs) {
-        this(board, null, null, rank, 0, rank, false, timeoutNs);
+    public CallHeaders(CallBoard board, int rank, ProgressWait wait) {
+        this(board, null, null, rank, 0, rank, false, wait);
     }
 
     /**
@@ -91,6 +91,7 @@ public final class CallHeaders {
      * @param relay the leaders' header tree, null on a communicator of one node
      * @param layout the communicator's nodes (used with {@code relay})
      * @param inlineAllowed whether small messages may ride in their header (the library chooses how data moves)
+     * @param wait how this rank waits on the board, and for how long (this object's alone)
      */
     public CallHeaders(
             CallBoard board,
@@ -100,7 +101,7 @@ public final class CallHeaders {
             int node,
             int position,
             boolean inlineAllowed,
-            long timeoutNs) {
+            ProgressWait wait) {
         this.board = board;
         this.relay = relay;
         this.layout = layout;
@@ -110,9 +111,9 @@ public final class CallHeaders {
         this.position = position;
         this.inlineAllowed = inlineAllowed;
         this.inlineCapacity = inlineBytes(relay == null);
-        this.wait = ProgressWait.backingOff(timeoutNs);
-        this.networkWait = ProgressWait.yieldingLonger(timeoutNs);
-        this.timeoutSeconds = timeoutNs / 1e9;
+        this.wait = wait;
+        this.networkWait = ProgressWait.yieldingLonger(wait.timeoutNs());
+        this.timeoutSeconds = wait.timeoutNs() / 1e9;
     }
 
     /** Most bytes of a message that ride in its header: on one host (no network between its nodes) or across one. */

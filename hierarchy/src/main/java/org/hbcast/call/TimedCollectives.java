@@ -16,7 +16,7 @@ import org.hbcast.stage.ProgressWait;
  * Collectives that give up after the timeout instead of hanging in Open MPI when some rank never
  * joins (it died, or called something else): an all-reduce (MAX) of a few longs, a reduce that
  * releases one rank last and a barrier, all non-blocking and waited for like the rest of a call
- * ({@link ProgressWait#backingOff}). Reused from call to call; allocates only the bindings' request.
+ * (the wait a caller gives, {@link ProgressWait#forSharedCores} in a call). Reused from call to call; allocates only the bindings' request.
  */
 public final class TimedCollectives {
     /** All-reduces given up on after a timeout, with their buffers: never freed, since MPI may still write them. */
@@ -29,11 +29,14 @@ public final class TimedCollectives {
     /** The root's result of {@link #releaseLast}, never read. */
     private LongBuffer released = buffer(1);
 
-    /** @param capacity the most words one reduction carries */
-    public TimedCollectives(Intracomm comm, int capacity, long timeoutNs) {
+    /**
+     * @param capacity the most words one reduction carries
+     * @param wait how this rank waits for the others, and for how long (this object's alone)
+     */
+    public TimedCollectives(Intracomm comm, int capacity, ProgressWait wait) {
         this.comm = comm;
         this.capacity = capacity;
-        this.wait = ProgressWait.backingOff(timeoutNs);
+        this.wait = wait;
         this.reduced = buffer(capacity);
     }
 

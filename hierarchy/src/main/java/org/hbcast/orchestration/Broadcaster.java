@@ -26,6 +26,7 @@ import org.hbcast.select.Explanation;
 import org.hbcast.select.InRunSelection;
 import org.hbcast.select.Selector;
 import org.hbcast.select.TuningAgreement;
+import org.hbcast.stage.ProgressWait;
 import org.hbcast.transport.cuda.CudaRingMember;
 import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.transport.shm.ShmFanout;
@@ -121,7 +122,9 @@ public final class Broadcaster implements AutoCloseable {
         this.size = comm.getSize();
         this.selector = selector;
         this.driver = new PlanDriver(comm, topology, settings.timeout().toNanos(), ring, fanout);
-        this.agreement = new CallAgreement(comm, rank, settings.timeout().toNanos());
+        long timeoutNs = settings.timeout().toNanos();
+        int onMachine = topology.ranksOnMachine();
+        this.agreement = new CallAgreement(comm, rank, ProgressWait.forSharedCores(onMachine, timeoutNs));
         this.guard = new ThreadGuard(MPI.queryThread(), rank);
         this.board = board;
         // The header needs only shared memory, so virtual nodes of one host share its board: no
@@ -143,12 +146,12 @@ public final class Broadcaster implements AutoCloseable {
                         topology.host(),
                         topology.hostPosition(),
                         settings.choices().algorithm() == Algorithm.AUTO,
-                        settings.timeout().toNanos());
+                        ProgressWait.forSharedCores(onMachine, timeoutNs));
         this.selection = new InRunSelection(
                 comm,
                 selector,
                 headers != null && settings.choices().algorithm() == Algorithm.AUTO,
-                settings.timeout().toNanos());
+                ProgressWait.forSharedCores(onMachine, timeoutNs));
     }
 
     /**

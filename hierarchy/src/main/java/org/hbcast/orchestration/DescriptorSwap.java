@@ -30,13 +30,13 @@ final class DescriptorSwap implements NeighbourExchange {
     private ByteBuffer incoming;
 
     /** Swaps records of {@code bytes} with node ranks {@code left} and {@code right} of {@code nodeComm}. */
-    DescriptorSwap(Intracomm nodeComm, int left, int right, int bytes, long timeoutNs) {
+    DescriptorSwap(Intracomm nodeComm, int left, int right, int bytes, ProgressWait wait) {
         this.nodeComm = nodeComm;
         this.left = left;
         this.right = right;
         this.bytes = bytes;
-        this.timeoutNs = timeoutNs;
-        this.wait = ProgressWait.backingOff(timeoutNs);
+        this.timeoutNs = wait.timeoutNs();
+        this.wait = wait;
         this.outgoing = ByteBuffer.allocateDirect(bytes);
         this.incoming = ByteBuffer.allocateDirect(bytes);
     }

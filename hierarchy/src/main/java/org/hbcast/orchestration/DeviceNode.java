@@ -55,7 +55,12 @@ final class DeviceNode implements AutoCloseable {
         this.ring = ring;
         this.staging = staging;
         this.wholeCopy = new StageLoop(ProgressWait.forSharedCores(ranksOnMachine, timeoutNs));
-        this.swap = new DescriptorSwap(nodeComm, ring.leftRank(), ring.rightRank(), IpcDescriptor.BYTES, timeoutNs);
+        this.swap = new DescriptorSwap(
+                nodeComm,
+                ring.leftRank(),
+                ring.rightRank(),
+                IpcDescriptor.BYTES,
+                ProgressWait.forSharedCores(ranksOnMachine, timeoutNs));
         this.timeoutNs = timeoutNs;
     }
 
@@ -239,7 +244,7 @@ final class DeviceNode implements AutoCloseable {
             } finally {
                 try {
                     // Between unmapping the peers' memory and freeing one's own; bounded by the timeout.
-                    new TimedCollectives(nodeComm, 1, timeoutNs).barrier();
+                    new TimedCollectives(nodeComm, 1, ProgressWait.backingOff(timeoutNs)).barrier();
                 } catch (MPIException e) {
                     // The node could not meet: free anyway, the peers are gone or failing too.
                 } finally {

@@ -11,6 +11,7 @@ import org.hbcast.call.CallHeaders;
 import org.hbcast.call.TimedCollectives;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.plan.Plan;
+import org.hbcast.stage.ProgressWait;
 import org.hbcast.tuning.LearntPlans;
 
 /**
@@ -42,13 +43,13 @@ public final class InRunSelection {
      * @param inlineAllowed whether call headers may carry messages (they exist and the algorithm is
      *        {@code auto})
      */
-    public InRunSelection(Intracomm comm, Selector selector, boolean inlineAllowed, long timeoutNs)
+    public InRunSelection(Intracomm comm, Selector selector, boolean inlineAllowed, ProgressWait wait)
             throws MPIException {
         this.selector = selector;
         this.trials = trialSchedule(selector, inlineAllowed);
-        this.trialSync = new TimedCollectives(comm, 1, timeoutNs);
+        this.trialSync = new TimedCollectives(comm, 1, wait);
         this.rank = comm.getRank();
-        this.timeoutNs = timeoutNs;
+        this.timeoutNs = wait.timeoutNs();
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.hbcast.stage.ProgressWait;
 import org.hbcast.transport.shm.CallBoard;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,7 +51,15 @@ class CallHeadersTest {
             boards.add(CallBoard.open(boards.get(0).path(), p, RANKS));
         }
         for (int p = 0; p < RANKS; p++) {
-            headers.add(new CallHeaders(boards.get(p), null, null, p, 0, p, true, TimeUnit.MILLISECONDS.toNanos(300)));
+            headers.add(new CallHeaders(
+                    boards.get(p),
+                    null,
+                    null,
+                    p,
+                    0,
+                    p,
+                    true,
+                    ProgressWait.backingOff(TimeUnit.MILLISECONDS.toNanos(300))));
         }
     }
 

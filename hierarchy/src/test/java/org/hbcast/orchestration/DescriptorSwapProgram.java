@@ -1,6 +1,7 @@
 package org.hbcast.orchestration;
 
 import java.util.Arrays;
+import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.StageException;
 import org.hbcast.testing.MpiTestProgram;
 
@@ -25,7 +26,8 @@ public final class DescriptorSwapProgram {
                 byte[] mine = new byte[BYTES];
                 Arrays.fill(mine, (byte) rank);
                 byte[] theirs = new byte[BYTES];
-                new DescriptorSwap(world, left, right, BYTES, 60_000_000_000L).swap(mine, theirs);
+                new DescriptorSwap(world, left, right, BYTES, ProgressWait.backingOff(60_000_000_000L))
+                        .swap(mine, theirs);
                 for (byte b : theirs) {
                     if (b != (byte) right) {
                         throw new AssertionError(
@@ -38,7 +40,8 @@ public final class DescriptorSwapProgram {
                 byte[] theirs = new byte[BYTES];
                 if (rank != 2) {
                     try {
-                        new DescriptorSwap(world, left, right, BYTES, 2_000_000_000L).swap(mine, theirs);
+                        new DescriptorSwap(world, left, right, BYTES, ProgressWait.backingOff(2_000_000_000L))
+                                .swap(mine, theirs);
                         if (rank == 1) {
                             throw new AssertionError("rank 1 swapped although its right neighbour never came");
                         }
@@ -52,7 +55,8 @@ public final class DescriptorSwapProgram {
                 world.barrier();
                 if (rank == 2) {
                     // Late: matches rank 1's abandoned receive and rank 0's send.
-                    new DescriptorSwap(world, left, right, BYTES, 60_000_000_000L).swap(mine, theirs);
+                    new DescriptorSwap(world, left, right, BYTES, ProgressWait.backingOff(60_000_000_000L))
+                            .swap(mine, theirs);
                 }
             });
             return "descriptor swap bounded by its timeout";

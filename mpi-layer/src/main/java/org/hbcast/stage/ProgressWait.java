@@ -27,8 +27,8 @@ public final class ProgressWait {
 
     /**
      * 100 spins, 20 yields, then parks from 1 to 100 µs, so a rank that waits soon gives its core to
-     * the peer it waits for on an oversubscribed node: the wait of a call's small exchanges (its
-     * agreement, its collectives with a time-out) and, where ranks outnumber the cores, of its loop.
+     * the peer it waits for on an oversubscribed node: every wait of a call where the ranks take
+     * every core ({@link #forSharedCores}), and waits outside calls (a barrier at close).
      */
     public static ProgressWait backingOff(long timeoutNs) {
         return spinYieldPark(FEW_YIELDS, timeoutNs);
