@@ -90,7 +90,8 @@ public final class CountsProgram {
 
     private static void receiversLargerThanTheRoot(HierarchicalBcast hb, Intracomm world, RankReport report)
             throws Exception {
-        // Around the header's payload: 2 KiB, its first message's 32 KiB (one byte more goes in two).
+        // Around the header's payload: its first network message's 32 KiB (one byte more goes in two),
+        // and 2 KiB, that edge until session 33.
         int[][] rootAndReceivers = {
             {100_003, (1 << 20) + 7},
             {1, 4096},

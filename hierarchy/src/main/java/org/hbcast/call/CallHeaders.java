@@ -69,7 +69,10 @@ public final class CallHeaders {
     private final boolean inlineAllowed;
     /** Most bytes that ride in this instance's headers: {@link #inlineBytes(boolean)} of its layout. */
     private final long inlineCapacity;
-    /** Waits on the board: parks soon where ranks take every core, so a waiter gives its core to those that work. */
+    /**
+     * Waits on the board: parks soon only where ranks take every core, so a waiter gives its core to
+     * those that work; elsewhere it yields on, since the header may be crossing a network in µs.
+     */
     private final ProgressWait wait;
     /** Waits on the network: yields longer, since a park costs more than the header's whole trip. */
     private final ProgressWait networkWait;

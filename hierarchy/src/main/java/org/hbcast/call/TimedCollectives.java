@@ -16,7 +16,8 @@ import org.hbcast.stage.ProgressWait;
  * Collectives that give up after the timeout instead of hanging in Open MPI when some rank never
  * joins (it died, or called something else): an all-reduce (MAX) of a few longs, a reduce that
  * releases one rank last and a barrier, all non-blocking and waited for like the rest of a call
- * (the wait a caller gives, {@link ProgressWait#forSharedCores} in a call). Reused from call to call; allocates only the bindings' request.
+ * (the wait a caller gives, {@link ProgressWait#forSharedCores} in a call). Reused from call to
+ * call; allocates only the bindings' request.
  */
 public final class TimedCollectives {
     /** All-reduces given up on after a timeout, with their buffers: never freed, since MPI may still write them. */

@@ -1,5 +1,6 @@
 package org.hbcast.select;
 
+import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.plan.Plan;
 
 /**
@@ -136,12 +137,13 @@ public final class TrialSchedule {
     public static final int MAX_OPTIONS = 6;
     /**
      * Across a network, most bytes that ride in the header in a class that is not tried (trials off,
-     * a tuning table's sizes), and where it is the incumbent of a class that is: where the header was
-     * the fastest broadcast on the 2-host bed. Larger ones ride only where the trials find it
-     * fastest: across nodes the header goes unpipelined down its tree, which a plan over chunks beats
-     * on slow links. (On one host the header carries all it can untried: see {@code InRunSelection}.)
+     * a tuning table's sizes): those of the header's first network message, one message per edge,
+     * where the header was the fastest broadcast on the 2-host bed. Larger ones ride only where the
+     * trials find it fastest: across nodes the header goes unpipelined down its tree, which a plan
+     * over chunks beats on slow links. (On one host the header carries all it can untried: see
+     * {@code InRunSelection}.)
      */
-    static final int UNTRIED_INLINE_BYTES = 32 << 10;
+    static final int UNTRIED_INLINE_BYTES = HeaderRelay.FIRST_PAYLOAD;
     /** How much faster than the incumbent a challenger must be to replace it. */
     static final double MARGIN = 0.1;
 

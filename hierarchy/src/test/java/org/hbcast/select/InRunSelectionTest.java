@@ -47,9 +47,7 @@ class InRunSelectionTest {
                 }
                 assertEquals(largest <= CallHeaders.inlineBytes(oneHost), t.inlineOption(c, 0), where);
                 int incumbent = t.option(c);
-                if (largest <= TrialSchedule.UNTRIED_INLINE_BYTES) {
-                    assertTrue(t.inlineOption(c, incumbent), where + ": the header first");
-                } else if (t.tries(c)) {
+                if (t.tries(c)) {
                     assertFalse(t.inlineOption(c, incumbent), where + ": the model's plan first");
                     assertEquals(Explanation.name(selector.plan(largest)), t.label(c, incumbent), where);
                 }

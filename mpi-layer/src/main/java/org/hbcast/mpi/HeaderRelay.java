@@ -156,8 +156,9 @@ public final class HeaderRelay {
     /**
      * Posts the receive of call {@code call}'s header, from any leader. Only its first part is
      * received ahead ({@link #FIRST_PAYLOAD} bytes of payload), not the largest a header may carry:
-     * the rest of a larger payload follows as a second message from the same sender, past the
-     * eager limit.
+     * that first message stays within the eager limit, so it lands whenever it comes and the header
+     * can be read, and the rest of a larger payload follows as a second message from the same
+     * sender.
      */
     public void expect(long call) throws MPIException {
         // Marks the inbox empty: withdraw() tells a header that came from a cancelled receive by it.

@@ -1,0 +1,25 @@
+package org.hbcast.mpi;
+
+import org.hbcast.testing.MpiLaunch;
+import org.hbcast.testing.MpiOutcome;
+import org.junit.jupiter.api.Test;
+
+/** The header relay on real launches (see {@link HeaderRelayProgram}). */
+class HeaderRelayMpiTest {
+
+    @Test
+    void headersAroundTheFirstMessagesEdgeArriveWholeFromEveryRootAndAComeHeaderIsNotWithdrawn() {
+        MpiOutcome out =
+                MpiLaunch.program(HeaderRelayProgram.class).ranks(5).run().assertAllRanksOk();
+        for (int r = 0; r < 5; r++) {
+            out.assertCases(r, r < 2 ? 2 : 1);
+        }
+    }
+
+    @Test
+    void acrossTestBedHosts() {
+        MpiOutcome out =
+                MpiLaunch.program(HeaderRelayProgram.class).testBed(3, 1).run().assertAllRanksOk();
+        out.assertCases(0, 2).assertCases(1, 2).assertCases(2, 1);
+    }
+}

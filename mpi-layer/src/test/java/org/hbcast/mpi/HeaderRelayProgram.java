@@ -1,0 +1,144 @@
+package org.hbcast.mpi;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import mpi.Intracomm;
+import mpi.MPI;
+import org.hbcast.testing.MpiTestProgram;
+
+/**
+ * The leaders' header relay alone, every rank a leader: each rank in turn is the root and sends
+ * headers whose payloads lie around the first message's edge ({@link HeaderRelay#FIRST_PAYLOAD}) and
+ * up to the largest, and every other rank receives, forwards and checks them byte by byte (case
+ * {@code every root and payload}). Then rank 1 withdraws its receive twice: once with nothing sent
+ * (withdrawn), once after a header of two messages has surely come (kept, payload and all; case
+ * {@code withdraw}, ranks 0 and 1).
+ */
+public final class HeaderRelayProgram {
+    private static final int RADIX = 4;
+    private static final int LARGEST = 256 << 10;
+    private static final int[] PAYLOADS = {
+        0,
+        1,
+        64,
+        HeaderRelay.FIRST_PAYLOAD - 1,
+        HeaderRelay.FIRST_PAYLOAD,
+        HeaderRelay.FIRST_PAYLOAD + 1,
+        65_536,
+        LARGEST
+    };
+    private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
+    private static final int TOKEN_TAG = 0x1234;
+
+    public static void main(String[] args) throws Exception {
+        MpiTestProgram.run(args, (world, rest, report) -> {
+            int size = world.getSize();
+            int rank = world.getRank();
+            int[] leaders = new int[size];
+            for (int r = 0; r < size; r++) {
+                leaders[r] = r;
+            }
+            HeaderRelay relay = new HeaderRelay(world, RADIX, size, LARGEST);
+            long[] call = {0};
+            report.check("every root and payload", () -> {
+                for (int root = 0; root < size; root++) {
+                    for (int bytes : PAYLOADS) {
+                        long c = ++call[0];
+                        if (rank == root) {
+                            relay.writeHeader(c, bytes, root, 1, bytes > 0);
+                            fill(relay.outbox(), bytes, c);
+                            relay.send(leaders, size, rank);
+                        } else {
+                            relay.expect(c);
+                            long start = System.nanoTime();
+                            while (!relay.arrived()) {
+                                if (System.nanoTime() - start > TIMEOUT_NS) {
+                                    throw new AssertionError("no header of call " + c + " from root " + root);
+                                }
+                                Thread.yield();
+                            }
+                            check(relay, c, bytes, root);
+                            relay.forward(leaders, size, rank, root);
+                        }
+                        waitSent(relay);
+                    }
+                }
+            });
+            world.barrier();
+            if (size > 1 && rank < 2) {
+                report.check("withdraw", () -> withdraw(world, relay, rank, ++call[0], ++call[0]));
+            }
+            return "relayed " + call[0] + " headers";
+        });
+    }
+
+    private static void withdraw(Intracomm world, HeaderRelay relay, int rank, long nothing, long sent)
+            throws Exception {
+        int[] pair = {0, 1};
+        int bytes = HeaderRelay.FIRST_PAYLOAD + 1;
+        if (rank == 1) {
+            relay.expect(nothing);
+            if (!relay.withdraw()) {
+                throw new AssertionError("a receive with nothing sent was not withdrawn");
+            }
+            relay.expect(sent);
+        }
+        if (rank == 0) {
+            relay.writeHeader(sent, bytes, 0, 1, true);
+            fill(relay.outbox(), bytes, sent);
+            relay.send(pair, 2, 0);
+            waitSent(relay);
+        }
+        // A token after the header: Open MPI matches one sender's messages in the order they were
+        // sent, so once rank 1 has the token the header has come (matched to its posted receive).
+        ByteBuffer token = ByteBuffer.allocateDirect(1);
+        if (rank == 0) {
+            world.send(token, 1, MPI.BYTE, 1, TOKEN_TAG);
+        } else {
+            world.recv(token, 1, MPI.BYTE, 0, TOKEN_TAG);
+        }
+        if (rank == 1) {
+            if (relay.withdraw()) {
+                throw new AssertionError("a header that had come was withdrawn");
+            }
+            check(relay, sent, bytes, 0);
+        }
+    }
+
+    private static void waitSent(HeaderRelay relay) throws Exception {
+        long start = System.nanoTime();
+        while (!relay.sent()) {
+            if (System.nanoTime() - start > TIMEOUT_NS) {
+                throw new AssertionError("headers not sent within the timeout");
+            }
+            Thread.yield();
+        }
+    }
+
+    private static void fill(ByteBuffer box, int bytes, long call) {
+        for (int i = 0; i < bytes; i++) {
+            box.put(HeaderRelay.PAYLOAD + i, pattern(i, call));
+        }
+    }
+
+    private static byte pattern(int i, long call) {
+        return (byte) (i * 31 + call * 7 + (i >>> 8));
+    }
+
+    private static void check(HeaderRelay relay, long call, int bytes, int root) {
+        if (relay.call() != call || relay.bytes() != bytes || relay.root() != root || relay.elementBytes() != 1) {
+            throw new AssertionError("header of call " + relay.call() + " (" + relay.bytes() + " bytes from root "
+                    + relay.root() + "), expected call " + call + " (" + bytes + " bytes from root " + root + ")");
+        }
+        if (relay.inline() != (bytes > 0)) {
+            throw new AssertionError("call " + call + ": inline flag " + relay.inline() + " for " + bytes + " bytes");
+        }
+        ByteBuffer in = relay.inbox();
+        for (int i = 0; i < bytes; i++) {
+            if (in.get(HeaderRelay.PAYLOAD + i) != pattern(i, call)) {
+                throw new AssertionError("call " + call + " of " + bytes + " bytes from root " + root
+                        + ": payload byte " + i + " differs");
+            }
+        }
+    }
+}
