@@ -124,9 +124,9 @@ public final class Broadcaster implements AutoCloseable {
         this.rank = comm.getRank();
         this.size = comm.getSize();
         this.selector = selector;
-        this.driver = new PlanDriver(comm, topology, settings.timeout().toNanos(), ring, fanout);
         long timeoutNs = settings.timeout().toNanos();
         int onMachine = topology.ranksOnMachine();
+        this.driver = new PlanDriver(comm, topology, timeoutNs, ring, fanout);
         this.agreement = new CallAgreement(comm, rank, ProgressWait.forSharedCores(onMachine, timeoutNs));
         this.guard = new ThreadGuard(MPI.queryThread(), rank);
         this.board = board;

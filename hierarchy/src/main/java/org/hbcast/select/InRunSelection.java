@@ -67,24 +67,23 @@ public final class InRunSelection {
     static TrialSchedule trialSchedule(Selector selector, boolean inlineAllowed) {
         boolean oneHost = !selector.shape().crossesNetwork();
         long capacity = CallHeaders.inlineBytes(oneHost);
+        // What rides in the header untried: all it carries on one host, its first message across a network.
         long untriedInline = oneHost ? capacity : TrialSchedule.UNTRIED_INLINE_BYTES;
-        long neverTried = oneHost ? capacity : HeaderRelay.FIRST_PAYLOAD;
         Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
         boolean[] inline = new boolean[TrialSchedule.CLASSES];
         int[] incumbent = new int[TrialSchedule.CLASSES];
         for (int c = 0; c < TrialSchedule.CLASSES; c++) {
             long largest = 1L << c;
             boolean fits = inlineAllowed && largest <= capacity;
-            plans[c] = fits && largest <= neverTried ? new Plan[0] : selector.trialPlans(c);
+            plans[c] = fits && largest <= untriedInline ? new Plan[0] : selector.trialPlans(c);
             inline[c] = fits && plans[c].length > 0;
-            // The incumbent is what runs untried: the header up to what it carries untried, else the
-            // selector's plan for the class's largest size (a power of two, the size programs use
-            // most). Past that the header goes unpipelined down the leaders' tree, and the margin
-            // must not shield it where a pipelined plan is faster (at 64 KiB on the shaped 4+2+2 bed
-            // the chain was 9% faster in the trials and 40% in a program's calls back to back).
+            // A class that tries starts from the selector's plan for its largest size (a power of
+            // two, the size programs use most), never from the header: past what the header carries
+            // untried it goes unpipelined down the leaders' tree, and the margin must not shield it
+            // where a pipelined plan is faster (at 64 KiB on the shaped 4+2+2 bed the chain was 9%
+            // faster in the trials and 40% in a program's calls back to back).
             Plan chosen = selector.plan(1L << c);
-            boolean headerFirst = inline[c] && largest <= untriedInline;
-            for (int p = 0; p < plans[c].length && !headerFirst; p++) {
+            for (int p = 0; p < plans[c].length; p++) {
                 if (Explanation.name(plans[c][p]).equals(Explanation.name(chosen))) {
                     incumbent[c] = p + (inline[c] ? 1 : 0);
                 }
