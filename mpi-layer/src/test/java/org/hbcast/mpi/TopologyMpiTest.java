@@ -100,6 +100,22 @@ class TopologyMpiTest {
         assertEquals(2, hosts.size(), out.describe("expected two distinct processor names, got " + hosts));
     }
 
+    /**
+     * Container images of Open MPI often set {@code OMPI_MCA_plm=isolated} (a GPU machine's did):
+     * mpirun then starts nothing on other hosts and fails with "All nodes which are allocated for
+     * this job are already filled". A bed names its launcher, so the environment cannot take it.
+     */
+    @Test
+    void testBedRunsWhereTheEnvironmentChoosesAnotherLauncher() {
+        MpiOutcome out = MpiLaunch.program(HelloProgram.class)
+                .testBed(2, 1)
+                .env("OMPI_MCA_plm", "isolated")
+                .run()
+                .assertAllRanksOk()
+                .assertCasesOnEveryRank(1);
+        assertEquals(2, out.longFigure(0, "hosts"), out.describe("rank 0: real nodes"));
+    }
+
     @Test
     void sixteenMebibyteRoundTripBetweenTestBedHosts() {
         MpiOutcome out = MpiLaunch.program(RoundTripProgram.class)
