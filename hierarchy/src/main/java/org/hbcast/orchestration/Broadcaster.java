@@ -51,8 +51,9 @@ public final class Broadcaster implements AutoCloseable {
      * take (a branch never taken in the warm-up is compiled as a trap, and the first program call
      * that takes it throws the compiled code away): a byte, a cache line, a few KiB. Every size up to
      * the header's first network message ({@link HeaderRelay#FIRST_PAYLOAD}) takes the same
-     * branches, and larger ones would cost the warm-up the network's time (a third of its calls at
-     * 32 KiB is 22 MB a host a round, 0.2 s at 1 Gbit/s).
+     * branches but one, the payload ring's next lap, which large payloads take often (the warm-up
+     * laps the ring once: {@link #warmUpLapBytes}); larger sizes here would cost the warm-up the
+     * network's time (a third of its calls at 32 KiB is 22 MB a host a round, 0.2 s at 1 Gbit/s).
      */
     private static final int[] WARMUP_HEADER_BYTES = {1, 64, 2048};
     /**
