@@ -72,13 +72,26 @@ public final class Broadcaster implements AutoCloseable {
     }
     /** Warm-up calls of each plan, of {@link #WARMUP_CHUNKS} chunks of {@link #WARMUP_CHUNK_BYTES}. */
     static final int WARMUP_PLAN_CALLS = 16;
+    /**
+     * More than a pipeline's window and a ring's slots, so that their reuse is compiled too; no more:
+     * when these calls spanned the whole warm-up buffer (the header's capacity, 68-132 chunks) the
+     * plans took most of a round, on the shaped 4+2+2 bed all of the warm-up's time (one round in
+     * 2 s), and the JIT was far from done when the program began.
+     */
+    static final int WARMUP_CHUNKS = 16;
 
-    static final int WARMUP_CHUNKS = 4;
     static final int WARMUP_CHUNK_BYTES = 4096;
-    /** Most warm-up rounds: the JITs of one node x 4 went quiet after about 10 here, in 0.5 s. */
+    /** How far past the header's capacity the warm-up's calls into the plans go. */
+    static final int WARMUP_PAST_HEADER_BYTES = 16 << 10;
+    /** Most warm-up rounds: the JITs of one node x 4 went quiet after 13-18 here, in 0.8-0.9 s. */
     static final int WARMUP_ROUNDS = 40;
-    /** Time after which no warm-up round starts. */
-    static final long WARMUP_LIMIT_NS = 1_000_000_000L;
+    /**
+     * Time after which no warm-up round starts. On the 2-host bed the JITs went quiet after 12-25
+     * rounds in 1.7-2.6 s; cut at 1 s (3 rounds) they compiled on in the program's first calls, and
+     * auto ran 1-256 B at 0.79-0.93 of Open MPI's speed (median of five launches per size, blocks
+     * over twice their median in 3-34%), against 1.05-1.15 (0-17%) with the time to finish.
+     */
+    static final long WARMUP_LIMIT_NS = 3_000_000_000L;
     /**
      * A round in which no rank's JIT compiled for longer is quiet: the hot paths are compiled, what
      * still compiles (a millisecond here and there) is the JVM's own or the program's.
@@ -260,7 +273,7 @@ public final class Broadcaster implements AutoCloseable {
      * hundred calls stalled them for 2 to 7 ms). Collective and bounded: rounds of
      * {@link #WARMUP_HEADER_CALLS} calls through the full call path with a message that rides in its
      * header, {@link #WARMUP_PLAN_CALLS} among them with one past it, then as many of each plan the selector may
-     * choose, on a few small chunks, each rank the root in turn so every role is compiled; after each
+     * choose, on {@link #WARMUP_CHUNKS} small chunks, each rank the root in turn so every role is compiled; after each
      * round the ranks agree how long their JITs compiled during it, and stop after a quiet round (none
      * for longer than {@link #WARMUP_QUIET_MILLIS}), after
      * {@link #WARMUP_ROUNDS} rounds or past {@link #WARMUP_LIMIT_NS}. Once per JVM (see {@link #create}).
@@ -270,8 +283,7 @@ public final class Broadcaster implements AutoCloseable {
         selection.pause(true);
         try {
             boolean oneHost = topology.hostLayout().nodeCount() == 1;
-            ByteBuffer buf =
-                    ByteBuffer.allocateDirect(CallHeaders.inlineBytes(oneHost) + WARMUP_CHUNKS * WARMUP_CHUNK_BYTES);
+            ByteBuffer buf = ByteBuffer.allocateDirect(CallHeaders.inlineBytes(oneHost) + WARMUP_PAST_HEADER_BYTES);
             long start = System.nanoTime();
             if (headers != null) {
                 // A byte first, so that the large payloads do not tile the ring exactly and one must skip to the next
@@ -312,7 +324,7 @@ public final class Broadcaster implements AutoCloseable {
         for (Plan p : selector.distinctHostPlans()) {
             Plan small = p.withChunk(WARMUP_CHUNK_BYTES, "warm-up");
             for (int i = 0; i < WARMUP_PLAN_CALLS; i++) {
-                message.bind(buf, buf.capacity(), ElementType.BYTE, i % size, rank, size, null);
+                message.bind(buf, WARMUP_CHUNKS * WARMUP_CHUNK_BYTES, ElementType.BYTE, i % size, rank, size, null);
                 try {
                     run(small, MPI.BYTE);
                 } finally {
