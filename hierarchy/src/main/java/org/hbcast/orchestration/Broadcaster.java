@@ -52,24 +52,10 @@ public final class Broadcaster implements AutoCloseable {
      * that takes it throws the compiled code away): a byte, a cache line, a few KiB. Every size up to
      * the header's first network message ({@link HeaderRelay#FIRST_PAYLOAD}) takes the same
      * branches but one, the payload ring's next lap, which large payloads take often (the warm-up
-     * laps the ring once: {@link #warmUpLapBytes}); larger sizes here would cost the warm-up the
+     * laps the ring once, in {@code warmUp}); larger sizes here would cost the warm-up the
      * network's time (a third of its calls at 32 KiB is 22 MB a host a round, 0.2 s at 1 Gbit/s).
      */
     private static final int[] WARMUP_HEADER_BYTES = {1, 64, 2048};
-    /**
-     * Before its rounds the warm-up sends the largest message that rides in the header untried (across
-     * a network the header's first network message, {@link HeaderRelay#FIRST_PAYLOAD}; on one host all
-     * the header carries) until the call board's payload ring has gone round once: a payload that
-     * would cross the ring's end starts the next lap, a branch the small calls take once in several
-     * rounds, if at all. Untaken, the first 32 KiB calls of a program threw the compiled header path
-     * away (the board's {@code start}, the leaders' {@code leaderOrMember}) while four JVMs
-     * recompiled it on two cores: on the 2-host bed the probe's second block of 20 calls ran at
-     * 87-101 µs a call against 12-25 in the others, in ten launches of ten. Once per JVM: 4 MiB a
-     * host, 35 ms at 1 Gbit/s.
-     */
-    private static int warmUpLapBytes(boolean oneHost) {
-        return oneHost ? CallHeaders.inlineBytes(true) : HeaderRelay.FIRST_PAYLOAD;
-    }
     /** Warm-up calls of each plan, of {@link #WARMUP_CHUNKS} chunks of {@link #WARMUP_CHUNK_BYTES}. */
     static final int WARMUP_PLAN_CALLS = 16;
     /**
@@ -286,10 +272,16 @@ public final class Broadcaster implements AutoCloseable {
             ByteBuffer buf = ByteBuffer.allocateDirect(CallHeaders.inlineBytes(oneHost) + WARMUP_PAST_HEADER_BYTES);
             long start = System.nanoTime();
             if (headers != null) {
-                // A byte first, so that the large payloads do not tile the ring exactly and one must skip to the next
-                // lap.
+                // Before the rounds, the largest message that rides in the header untried until the call board's
+                // payload ring has gone round once: a payload that would cross the ring's end starts the next lap, a
+                // branch the small calls take once in several rounds, if at all. Untaken, the first 32 KiB calls of a
+                // program threw the compiled header path away (the board's start, the leaders' leaderOrMember) while
+                // four JVMs recompiled it on two cores: on the 2-host bed the probe's second block of 20 calls ran at
+                // 87-101 us a call against 12-25 in the others, in ten launches of ten. Once per JVM: 4 MiB a host,
+                // 35 ms at 1 Gbit/s. A byte first, so that the large payloads do not tile the ring exactly and one
+                // must skip to the next lap.
                 bcast(buf, 1, MPI.BYTE, 0);
-                int lapBytes = warmUpLapBytes(oneHost);
+                int lapBytes = InRunSelection.untriedInlineBytes(oneHost);
                 for (int i = 0; i <= CallBoard.RING_BYTES / lapBytes; i++) {
                     bcast(buf, lapBytes, MPI.BYTE, i % size);
                 }

@@ -67,8 +67,7 @@ public final class InRunSelection {
     static TrialSchedule trialSchedule(Selector selector, boolean inlineAllowed) {
         boolean oneHost = !selector.shape().crossesNetwork();
         long capacity = CallHeaders.inlineBytes(oneHost);
-        // What rides in the header untried: all it carries on one host, its first message across a network.
-        long untriedInline = oneHost ? capacity : TrialSchedule.UNTRIED_INLINE_BYTES;
+        long untriedInline = untriedInlineBytes(oneHost);
         Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
         boolean[] inline = new boolean[TrialSchedule.CLASSES];
         int[] incumbent = new int[TrialSchedule.CLASSES];
@@ -106,6 +105,14 @@ public final class InRunSelection {
             }
         }
         return schedule;
+    }
+
+    /**
+     * The most bytes that ride in the header untried under {@code auto}: all it carries on one host,
+     * its first network message across a network ({@link TrialSchedule#UNTRIED_INLINE_BYTES}).
+     */
+    public static int untriedInlineBytes(boolean oneHost) {
+        return oneHost ? CallHeaders.inlineBytes(true) : TrialSchedule.UNTRIED_INLINE_BYTES;
     }
 
     /** The plan of a call of {@code bytes} (the root's): the one being tried or kept for its size, else the selector's. */
