@@ -50,7 +50,12 @@ public final class Selector {
      * the plan adds its own stage inside each node: more copies for the same broadcast. Measured as
      * programs call it (virtual 2+2, fresh cache, blocks interleaved with native), the plans ran 512
      * KiB at 0.45 and 1-16 MiB at 0.84-0.99 of native's speed, 32-64 MiB at 1.11-1.14; their trial
-     * blocks were bimodal, and verdicts kept plans that ran 2-4 times slower back to back.
+     * blocks were bimodal, and verdicts kept plans that ran 2-4 times slower back to back. That was
+     * four ranks on two cores; where the ranks leave a core of the host over (the rule {@link
+     * org.hbcast.stage.ProgressWait#forSharedCores} waits by), the plans are tried as on real nodes:
+     * on 16 cores (virtual 2+2, H100 machine) the fan-out took 177 µs at 1 MiB against Open MPI's 221,
+     * so native untried ran 0.74-0.76 of hbcast's best plan there, and from 4 MiB native was faster,
+     * which the trials find.
      */
     public static final long VIRTUAL_NATIVE_FROM = CallHeaders.inlineBytes(true);
 
@@ -149,13 +154,15 @@ public final class Selector {
 
     /**
      * Whether {@code auto} runs Open MPI's {@code bcast} untried at {@code size} because the nodes
-     * are virtual ({@link #VIRTUAL_NATIVE_FROM}). {@link #tries} asks for the largest size below a
-     * class's largest, so a class is left untried when every size in it runs native.
+     * are virtual and their ranks take every core of the host ({@link #VIRTUAL_NATIVE_FROM}). {@link
+     * #tries} asks for the largest size below a class's largest, so a class is left untried when every
+     * size in it runs native.
      */
     private boolean nativeOnVirtualNodes(long size) {
         return options.algorithm() == Algorithm.AUTO
                 && shape.virtual()
                 && shape.nodes() > 1
+                && shape.ranks() >= inputs.fingerprint().host().cpus()
                 && size >= VIRTUAL_NATIVE_FROM;
     }
 

@@ -21,6 +21,7 @@ import org.hbcast.tuning.Calibration;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Fingerprint;
+import org.hbcast.tuning.HostInfo;
 import org.hbcast.tuning.NodeCurve;
 import org.hbcast.tuning.TimedSize;
 import org.hbcast.tuning.TuningFixtures;
@@ -34,10 +35,16 @@ class SelectorTest {
     private static final ClusterShape SHAPE = TuningFixtures.TWO_BY_TWO;
     private static final Path TABLE = Path.of("/tables/tuning-test.json");
 
+    /** A host of two cores: four ranks of virtual nodes take every one. */
+    private static final HostInfo TWO_CORES = new HostInfo("Test CPU 9000", 2, "", 0, "Open MPI 4.1.4");
+
     private static Selector modelOnly(BcastOptions options, String layout, int cap) {
+        return modelOnly(options, layout, cap, TuningFixtures.HOST);
+    }
+
+    private static Selector modelOnly(BcastOptions options, String layout, int cap, HostInfo host) {
         ClusterShape shape = ClusterShape.parse(layout);
-        return new Selector(
-                options.planChoices(), shape, cap, TuningInputs.modelOnly(TuningFixtures.fingerprint(shape)));
+        return new Selector(options.planChoices(), shape, cap, TuningInputs.modelOnly(Fingerprint.of(host, shape)));
     }
 
     private static Selector tabled(BcastOptions options) throws Exception {
@@ -386,64 +393,67 @@ class SelectorTest {
 
     @Test
     void autoTriesEachAlgorithmAndTransportInTheRunUnlessTheOptionsOrATableDecide() throws Exception {
-        for (String layout : new String[] {"4", "4 virtual", "2x2", "2x2 virtual", "8,3,3", "1,1"}) {
-            ClusterShape shape = ClusterShape.parse(layout);
-            Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES);
-            // Native, the flat tree past a single node (there only where the model chose it) and the
-            // hierarchy over each transport (no node curves: both; on a single node the ring only where
-            // the model chose it).
-            for (int c = 0; c < TrialSchedule.CLASSES; c++) {
-                Plan[] plans = s.trialPlans(c);
-                Plan chosen = s.plan(1L << c);
-                int flatShapes = shape.nodes() > 1 || chosen.algorithm() == Algorithm.KNOMIAL ? 1 : 0;
-                boolean ringTried = shape.nodes() > 1
-                        || (chosen.algorithm() == Algorithm.HIERARCHICAL && chosen.intra() == IntraNode.RING);
-                int hierarchies = shape.maxNodeSize() > 1 ? 1 + (ringTried ? 1 : 0) : 0;
-                boolean virtualNative =
-                        shape.virtual() && shape.nodes() > 1 && (1L << c) > Selector.VIRTUAL_NATIVE_FROM;
-                if (c > Selector.LARGEST_TRIED_CLASS || virtualNative) {
-                    assertEquals(0, plans.length, layout + " class " + c);
-                    continue;
-                }
-                java.util.Set<String> kinds = new java.util.HashSet<>();
-                long smallest = c == 0 ? 1 : (1L << (c - 1)) + 1;
-                for (Plan p : plans) {
-                    assertTrue(kinds.add(Explanation.name(p)), layout + " class " + c + ": " + p);
-                    assertTrue(p.chunkBytes() <= Math.max(64, 1L << c), layout + " class " + c + ": " + p);
-                }
-                // Native in every class: the model's figure for it is no reason not to time it. Past the
-                // header's sizes the flat tree in its two best shapes, across real nodes of more than two ranks.
-                boolean twoShapes = smallest > Selector.SECOND_SHAPE_ABOVE
-                        && shape.ranks() > 2
-                        && shape.nodes() > 1
-                        && !shape.virtual();
-                assertEquals(
-                        1 + flatShapes + hierarchies + (twoShapes ? 1 : 0),
-                        plans.length,
-                        layout + " class " + c + ": " + kinds);
-                assertTrue(kinds.contains("native"), layout + " class " + c + ": " + kinds);
-                assertTrue(
-                        plans.length
-                                <= TrialSchedule.MAX_OPTIONS
-                                        - (smallest <= CallHeaders.inlineBytes(!shape.crossesNetwork()) ? 1 : 0),
-                        layout);
-                long flat = java.util.Arrays.stream(plans)
-                        .filter(p -> p.algorithm() == Algorithm.KNOMIAL)
-                        .map(Plan::inter)
-                        .distinct()
-                        .count();
-                assertEquals(twoShapes ? 2 : flatShapes, flat, layout + " class " + c + ": " + kinds);
-                assertEquals(
-                        ringTried && shape.maxNodeSize() > 1,
-                        java.util.Arrays.stream(plans).anyMatch(Plan::usesRing),
-                        layout + " class " + c + ": " + kinds);
-                // What the run may try, the transports are connected for.
-                for (Plan p : plans) {
-                    assertTrue(!p.usesRing() || s.largestHostChunk(IntraNode.RING) >= p.chunkBytes(), layout);
-                    assertTrue(!p.usesFanout() || s.largestHostChunk(IntraNode.FANOUT) >= p.chunkBytes(), layout);
+        for (HostInfo host : new HostInfo[] {TuningFixtures.HOST, TWO_CORES})
+            for (String layout : new String[] {"4", "4 virtual", "2x2", "2x2 virtual", "8,3,3", "1,1"}) {
+                ClusterShape shape = ClusterShape.parse(layout);
+                Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES, host);
+                // Native, the flat tree past a single node (there only where the model chose it) and the
+                // hierarchy over each transport (no node curves: both; on a single node the ring only where
+                // the model chose it).
+                for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+                    Plan[] plans = s.trialPlans(c);
+                    Plan chosen = s.plan(1L << c);
+                    int flatShapes = shape.nodes() > 1 || chosen.algorithm() == Algorithm.KNOMIAL ? 1 : 0;
+                    boolean ringTried = shape.nodes() > 1
+                            || (chosen.algorithm() == Algorithm.HIERARCHICAL && chosen.intra() == IntraNode.RING);
+                    int hierarchies = shape.maxNodeSize() > 1 ? 1 + (ringTried ? 1 : 0) : 0;
+                    boolean virtualNative = shape.virtual()
+                            && shape.nodes() > 1
+                            && shape.ranks() >= host.cpus()
+                            && (1L << c) > Selector.VIRTUAL_NATIVE_FROM;
+                    if (c > Selector.LARGEST_TRIED_CLASS || virtualNative) {
+                        assertEquals(0, plans.length, layout + " class " + c);
+                        continue;
+                    }
+                    java.util.Set<String> kinds = new java.util.HashSet<>();
+                    long smallest = c == 0 ? 1 : (1L << (c - 1)) + 1;
+                    for (Plan p : plans) {
+                        assertTrue(kinds.add(Explanation.name(p)), layout + " class " + c + ": " + p);
+                        assertTrue(p.chunkBytes() <= Math.max(64, 1L << c), layout + " class " + c + ": " + p);
+                    }
+                    // Native in every class: the model's figure for it is no reason not to time it. Past the
+                    // header's sizes the flat tree in its two best shapes, across real nodes of more than two ranks.
+                    boolean twoShapes = smallest > Selector.SECOND_SHAPE_ABOVE
+                            && shape.ranks() > 2
+                            && shape.nodes() > 1
+                            && !shape.virtual();
+                    assertEquals(
+                            1 + flatShapes + hierarchies + (twoShapes ? 1 : 0),
+                            plans.length,
+                            layout + " class " + c + ": " + kinds);
+                    assertTrue(kinds.contains("native"), layout + " class " + c + ": " + kinds);
+                    assertTrue(
+                            plans.length
+                                    <= TrialSchedule.MAX_OPTIONS
+                                            - (smallest <= CallHeaders.inlineBytes(!shape.crossesNetwork()) ? 1 : 0),
+                            layout);
+                    long flat = java.util.Arrays.stream(plans)
+                            .filter(p -> p.algorithm() == Algorithm.KNOMIAL)
+                            .map(Plan::inter)
+                            .distinct()
+                            .count();
+                    assertEquals(twoShapes ? 2 : flatShapes, flat, layout + " class " + c + ": " + kinds);
+                    assertEquals(
+                            ringTried && shape.maxNodeSize() > 1,
+                            java.util.Arrays.stream(plans).anyMatch(Plan::usesRing),
+                            layout + " class " + c + ": " + kinds);
+                    // What the run may try, the transports are connected for.
+                    for (Plan p : plans) {
+                        assertTrue(!p.usesRing() || s.largestHostChunk(IntraNode.RING) >= p.chunkBytes(), layout);
+                        assertTrue(!p.usesFanout() || s.largestHostChunk(IntraNode.FANOUT) >= p.chunkBytes(), layout);
+                    }
                 }
             }
-        }
         assertEquals(0, modelOnly(AUTO.withTrials(false), "2x2", 1 << 20).trialPlans(20).length);
         assertTrue(modelOnly(AUTO, "2x2", 1 << 20).trialPlans(20).length > 1);
         assertEquals(
@@ -466,10 +476,10 @@ class SelectorTest {
     }
 
     @Test
-    void onVirtualNodesAutoRunsNativeUntriedFromTheHeadersCapacity() {
+    void onVirtualNodesThatTakeEveryCoreAutoRunsNativeUntriedFromTheHeadersCapacity() {
         assertEquals(CallBoard.INLINE_BYTES, Selector.VIRTUAL_NATIVE_FROM);
-        for (String layout : new String[] {"2x2 virtual", "2,1,2 virtual", "8,3,3 virtual"}) {
-            Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES);
+        for (String layout : new String[] {"2x2 virtual", "2,1,2 virtual", "8,3,3 virtual", "1,1 virtual"}) {
+            Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES, TWO_CORES);
             for (long size = Selector.VIRTUAL_NATIVE_FROM; size <= 1L << 36; size = size * 3 / 2) {
                 Plan p = s.plan(size);
                 assertEquals(Algorithm.NATIVE, p.algorithm(), layout + " " + size + ": " + p);
@@ -478,15 +488,33 @@ class SelectorTest {
             assertTrue(s.trialPlans(TrialSchedule.sizeClass(Selector.VIRTUAL_NATIVE_FROM)).length > 1, layout);
             assertEquals(0, s.trialPlans(TrialSchedule.sizeClass(Selector.VIRTUAL_NATIVE_FROM + 1)).length, layout);
             // Forced plans stay forced; device memory keeps the model.
-            Selector forced = modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), layout, 1 << 20);
+            Selector forced = modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), layout, 1 << 20, TWO_CORES);
             assertEquals(Algorithm.HIERARCHICAL, forced.plan(8L << 20).algorithm(), layout);
             assertTrue(!s.plan(8L << 20, MemoryKind.DEVICE).reason().contains("virtual nodes share one host"));
         }
         // Real nodes and a single node are not virtual nodes of one host.
         for (String layout : new String[] {"2x2", "4", "4 virtual"}) {
-            Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES);
+            Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES, TWO_CORES);
             assertTrue(!s.plan(8L << 20).reason().contains("virtual nodes share one host"), layout);
             assertTrue(s.trialPlans(TrialSchedule.sizeClass(8L << 20)).length > 1, layout);
+        }
+        // Virtual nodes whose ranks leave a core of the host over try their plans as real nodes do; one
+        // rank fewer than the cores is enough, as many as the cores is not.
+        for (String layout : new String[] {"2x2 virtual", "8,3,3 virtual", "8,7 virtual"}) {
+            ClusterShape shape = ClusterShape.parse(layout);
+            for (int cpus : new int[] {shape.ranks(), shape.ranks() + 1, 64}) {
+                HostInfo host = new HostInfo("Test CPU 9000", cpus, "", 0, "Open MPI 4.1.4");
+                Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES, host);
+                boolean spare = cpus > shape.ranks();
+                for (long size = Selector.VIRTUAL_NATIVE_FROM; size <= 1L << 36; size *= 4) {
+                    String where = layout + " on " + cpus + " cpus, " + size + " B";
+                    assertEquals(!spare, s.plan(size).reason().contains("virtual nodes share one host"), where);
+                    assertEquals(
+                            spare,
+                            s.trialPlans(TrialSchedule.sizeClass(size) + 1).length > 1,
+                            where + ": " + java.util.Arrays.toString(s.trialPlans(TrialSchedule.sizeClass(size) + 1)));
+                }
+            }
         }
     }
 }
