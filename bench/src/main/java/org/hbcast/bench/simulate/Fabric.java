@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * The cluster a simulated broadcast runs on: hosts of given numbers of ranks, placed by blocks
- * (host 0 holds the first ranks), one full-duplex NIC per host, and the ports every
+ * (host 0 holds the first ranks) or dealt round-robin, one full-duplex NIC per host, and the ports every
  * transfer occupies. A transfer between hosts holds the sending rank's port and its host's injection
  * for {@code bytes / B}, then its receiver's host ejection for as long; it arrives {@code latency}
  * after it left, once the ejection is free. A transfer inside a host holds the sending rank's port at
@@ -54,6 +54,15 @@ public final class Fabric {
      * ({@code tc} on egress).
      */
     public Fabric(int[] nodeSizes, Link network, Link sharedMemory, boolean ejectionLimited) {
+        this(nodeSizes, network, sharedMemory, ejectionLimited, false);
+    }
+
+    /**
+     * As {@link #Fabric(int[], Link, Link, boolean)}; with {@code roundRobin} the ranks are dealt over
+     * the hosts as {@code mpirun --map-by node} deals them (rank {@code r} to the next host with room
+     * left, cycling), so consecutive ranks sit on different hosts and a host's leader is its lowest rank.
+     */
+    public Fabric(int[] nodeSizes, Link network, Link sharedMemory, boolean ejectionLimited, boolean roundRobin) {
         this.ejectionLimited = ejectionLimited;
         if (nodeSizes.length < 1) {
             throw new IllegalArgumentException("need at least one host");
@@ -68,15 +77,38 @@ public final class Fabric {
             firstRank[h] = ranks;
             ranks += nodeSizes[h];
         }
-        this.hostOf = new int[ranks];
-        for (int h = 0; h < nodeSizes.length; h++) {
-            Arrays.fill(hostOf, firstRank[h], firstRank[h] + nodeSizes[h], h);
+        this.hostOf = roundRobin ? dealt(nodeSizes, ranks) : new int[ranks];
+        if (roundRobin) {
+            Arrays.fill(firstRank, -1);
+            for (int r = ranks - 1; r >= 0; r--) {
+                firstRank[hostOf[r]] = r;
+            }
+        } else {
+            for (int h = 0; h < nodeSizes.length; h++) {
+                Arrays.fill(hostOf, firstRank[h], firstRank[h] + nodeSizes[h], h);
+            }
         }
         this.network = Objects.requireNonNull(network, "network");
         this.sharedMemory = Objects.requireNonNull(sharedMemory, "sharedMemory");
         this.rankFree = new double[ranks];
         this.injectFree = new double[nodeSizes.length];
         this.ejectFree = new double[nodeSizes.length];
+    }
+
+    /** The host of each rank when {@code ranks} ranks are dealt one per host in turn, skipping full hosts. */
+    static int[] dealt(int[] nodeSizes, int ranks) {
+        int[] host = new int[ranks];
+        int[] left = nodeSizes.clone();
+        int h = 0;
+        for (int r = 0; r < ranks; r++) {
+            while (left[h] == 0) {
+                h = (h + 1) % left.length;
+            }
+            host[r] = h;
+            left[h]--;
+            h = (h + 1) % left.length;
+        }
+        return host;
     }
 
     static int[] uniform(int hosts, int ranksPerHost) {

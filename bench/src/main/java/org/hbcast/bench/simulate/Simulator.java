@@ -57,10 +57,24 @@ public final class Simulator {
 
     /** As {@link #Simulator(int[], Fabric.Link, Calibration)}; {@code ejectionLimited} as in {@link Fabric}. */
     public Simulator(int[] nodeSizes, Fabric.Link network, Calibration calibration, boolean ejectionLimited) {
+        this(nodeSizes, network, calibration, ejectionLimited, false);
+    }
+
+    /** As {@link #Simulator(int[], Fabric.Link, Calibration, boolean)}; {@code roundRobin} as in {@link Fabric}. */
+    public Simulator(
+            int[] nodeSizes,
+            Fabric.Link network,
+            Calibration calibration,
+            boolean ejectionLimited,
+            boolean roundRobin) {
         this.calibration = withNetwork(calibration, network);
         LinkCalibration shm = this.calibration.link(LinkKind.MPI_SHARED_MEMORY);
         this.fabric = new Fabric(
-                nodeSizes, network, new Fabric.Link(shm.startupSeconds(), shm.bytesPerSecond()), ejectionLimited);
+                nodeSizes,
+                network,
+                new Fabric.Link(shm.startupSeconds(), shm.bytesPerSecond()),
+                ejectionLimited,
+                roundRobin);
         this.model = new CostModel(this.calibration);
         this.planning = this.calibration;
         List<Integer> sizes = new ArrayList<>();

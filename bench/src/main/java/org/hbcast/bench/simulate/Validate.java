@@ -53,6 +53,11 @@ final class Validate implements Callable<Integer> {
             description = "hosts receive unshaped (scripts/testbed shapes each host's egress only)")
     boolean egressOnly;
 
+    @Option(
+            names = "--round-robin",
+            description = "ranks dealt round-robin over the hosts (mpirun --map-by node: the -rr layouts)")
+    boolean roundRobin;
+
     @Option(names = "--from", description = "smallest size compared (default ${DEFAULT-VALUE})")
     String from = "1M";
 
@@ -70,16 +75,17 @@ final class Validate implements Callable<Integer> {
             int[] nodes = layout != null ? parseLayout(layout) : nodesOf(doc, file);
             List<Measured> columns = columns(doc);
             Fabric.Link network = network(whole.get("linkBound"), file);
-            Simulator sim = new Simulator(nodes, network, links.inside(), !egressOnly);
+            Simulator sim = new Simulator(nodes, network, links.inside(), !egressOnly, roundRobin);
             if (plansBuiltIn || cores > 0) {
                 int most = java.util.Arrays.stream(nodes).max().orElse(1);
                 sim.planningWith(plansBuiltIn ? builtInWithMeasuredNetwork(network) : null, cores > 0 ? cores : most);
             }
             System.out.printf(
                     Locale.ROOT,
-                    "# %s on %s; network %.4g MB/s, latency %.3g us; %s%n",
+                    "# %s on %s%s; network %.4g MB/s, latency %.3g us; %s%n",
                     file,
                     sim.shape(),
+                    roundRobin ? ", ranks dealt round-robin" : "",
                     network.bytesPerSecond() / 1e6,
                     network.latencySeconds() * 1e6,
                     links.describeInside());

@@ -54,6 +54,29 @@ class FabricTest {
     }
 
     @Test
+    void roundRobinDealsRanksOverTheHostsAsMapByNodeDoes() {
+        Fabric even = new Fabric(new int[] {2, 2, 2, 2}, NET, SHM, true, true);
+        for (int r = 0; r < 8; r++) {
+            assertEquals(r % 4, even.hostOf(r), "rank " + r);
+        }
+        for (int h = 0; h < 4; h++) {
+            assertEquals(h, even.leader(h));
+        }
+        // Uneven hosts: a full host is skipped, the rest go on dealing (mpirun --map-by node on 4,2,2 slots).
+        Fabric uneven = new Fabric(new int[] {4, 2, 2}, NET, SHM, true, true);
+        int[] expected = {0, 1, 2, 0, 1, 2, 0, 0};
+        for (int r = 0; r < expected.length; r++) {
+            assertEquals(expected[r], uneven.hostOf(r), "rank " + r);
+        }
+        assertEquals(2, uneven.leader(2));
+        // Neighbouring ranks now cross the network: two transfers from rank 0 serialise on host 0's NIC.
+        assertEquals(2e-6 + 1e-3, uneven.transfer(0, 1, 1e6, 0), 1e-12);
+        assertEquals(2e-6 + 2e-3, uneven.transfer(3, 2, 1e6, 0), 1e-12);
+        // Blocks, as before: ranks 0 and 1 share host 0.
+        assertEquals(0, new Fabric(new int[] {4, 2, 2}, NET, SHM, true, false).hostOf(1));
+    }
+
+    @Test
     void resetFreesEveryPort() {
         Fabric f = new Fabric(2, 1, NET, SHM);
         f.transfer(0, 1, 1e6, 0);
