@@ -376,7 +376,6 @@ public final class Broadcaster implements AutoCloseable {
     }
 
     private void hostCall(Object buf, int count, Datatype type, int root) throws MPIException {
-        long start = System.nanoTime();
         ElementType element = ElementType.of(type);
         String refused = null;
         try {
@@ -384,6 +383,7 @@ public final class Broadcaster implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             refused = "hbcast bcast on rank " + rank + ": " + e.getMessage();
         }
+        long start = selection.startOf(message.bytes());
         try {
             if (headers != null) {
                 headerCall(refused, root, type, start);

@@ -361,6 +361,23 @@ class TrialScheduleTest {
     }
 
     @Test
+    void onlyCallsOfAClassInItsTrialsAreTimed() {
+        TrialSchedule s = schedule();
+        for (int c : new int[] {0, 3, SMALL, LARGE}) {
+            assertFalse(s.timed(c), "class " + c + " before its trials");
+        }
+        s = trying();
+        assertTrue(s.timed(LARGE));
+        assertTrue(s.timed(SMALL));
+        assertFalse(s.timed(3), "a class that does not try");
+        s.pause(true);
+        assertFalse(s.timed(LARGE), "the warm-up's calls");
+        s.pause(false);
+        untilVerdict(s, LARGE, 9, 1, 9, 9);
+        assertFalse(s.timed(LARGE), "a kept plan");
+    }
+
+    @Test
     void pausedCallsDoNotCount() {
         TrialSchedule s = trying();
         s.pause(true);

@@ -28,6 +28,34 @@ class ProgressWaitTest {
     }
 
     @Test
+    void aStallTimesOutAfterTheTimeoutAndWorkRestartsIt() throws Exception {
+        ProgressWait wait = new ProgressWait(new org.agrona.concurrent.NoOpIdleStrategy(), 20_000_000L);
+        wait.reset();
+        long start = System.nanoTime();
+        int rounds = 0;
+        while (!wait.timedOut(0)) {
+            rounds++;
+            if (rounds == 1000) {
+                // Work before the timeout restarts the stall.
+                Thread.sleep(15);
+                assertTrue(!wait.timedOut(1));
+            }
+        }
+        long waited = System.nanoTime() - start;
+        assertTrue(waited >= 15_000_000L + 20_000_000L, "timed out after " + waited + " ns");
+        assertTrue(waited < 2_000_000_000L, "timed out after " + waited + " ns");
+        assertTrue(rounds >= ProgressWait.ROUNDS_PER_CLOCK_READ);
+        // The clock is read every ROUNDS_PER_CLOCK_READ idle rounds: the first read starts the stall, the
+        // second ends it where the timeout is nil.
+        ProgressWait nil = new ProgressWait(new org.agrona.concurrent.NoOpIdleStrategy(), 0);
+        nil.reset();
+        for (int r = 1; r < 2 * ProgressWait.ROUNDS_PER_CLOCK_READ; r++) {
+            assertTrue(!nil.timedOut(0), "round " + r);
+        }
+        assertTrue(nil.timedOut(0));
+    }
+
+    @Test
     void thePropertyOverridesTheRuleAndABadValueIsNamed() {
         assertEquals(ProgressWait.MANY_YIELDS, ProgressWait.yields(4, 16));
         System.setProperty(ProgressWait.YIELDS_PROPERTY, "20");
