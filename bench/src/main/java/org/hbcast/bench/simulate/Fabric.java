@@ -68,31 +68,32 @@ public final class Fabric {
             throw new IllegalArgumentException("need at least one host");
         }
         this.nodeSizes = nodeSizes.clone();
-        this.firstRank = new int[nodeSizes.length];
         int ranks = 0;
         for (int h = 0; h < nodeSizes.length; h++) {
             if (nodeSizes[h] < 1) {
                 throw new IllegalArgumentException("host " + h + " needs at least one rank, got " + nodeSizes[h]);
             }
-            firstRank[h] = ranks;
             ranks += nodeSizes[h];
         }
-        this.hostOf = roundRobin ? dealt(nodeSizes, ranks) : new int[ranks];
-        if (roundRobin) {
-            Arrays.fill(firstRank, -1);
-            for (int r = ranks - 1; r >= 0; r--) {
-                firstRank[hostOf[r]] = r;
-            }
-        } else {
-            for (int h = 0; h < nodeSizes.length; h++) {
-                Arrays.fill(hostOf, firstRank[h], firstRank[h] + nodeSizes[h], h);
-            }
+        this.hostOf = roundRobin ? dealt(nodeSizes, ranks) : inBlocks(nodeSizes, ranks);
+        this.firstRank = new int[nodeSizes.length];
+        for (int r = ranks - 1; r >= 0; r--) {
+            firstRank[hostOf[r]] = r;
         }
         this.network = Objects.requireNonNull(network, "network");
         this.sharedMemory = Objects.requireNonNull(sharedMemory, "sharedMemory");
         this.rankFree = new double[ranks];
         this.injectFree = new double[nodeSizes.length];
         this.ejectFree = new double[nodeSizes.length];
+    }
+
+    /** The host of each rank when host {@code h} holds the next {@code nodeSizes[h]} ranks. */
+    private static int[] inBlocks(int[] nodeSizes, int ranks) {
+        int[] host = new int[ranks];
+        for (int h = 0, first = 0; h < nodeSizes.length; first += nodeSizes[h], h++) {
+            Arrays.fill(host, first, first + nodeSizes[h], h);
+        }
+        return host;
     }
 
     /** The host of each rank when {@code ranks} ranks are dealt one per host in turn, skipping full hosts. */

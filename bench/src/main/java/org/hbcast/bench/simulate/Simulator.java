@@ -52,15 +52,13 @@ public final class Simulator {
 
     /** Hosts of {@code nodeSizes[h]} ranks each, ranks placed by blocks. */
     public Simulator(int[] nodeSizes, Fabric.Link network, Calibration calibration) {
-        this(nodeSizes, network, calibration, true);
+        this(nodeSizes, network, calibration, true, false);
     }
 
-    /** As {@link #Simulator(int[], Fabric.Link, Calibration)}; {@code ejectionLimited} as in {@link Fabric}. */
-    public Simulator(int[] nodeSizes, Fabric.Link network, Calibration calibration, boolean ejectionLimited) {
-        this(nodeSizes, network, calibration, ejectionLimited, false);
-    }
-
-    /** As {@link #Simulator(int[], Fabric.Link, Calibration, boolean)}; {@code roundRobin} as in {@link Fabric}. */
+    /**
+     * As {@link #Simulator(int[], Fabric.Link, Calibration)}; {@code ejectionLimited} and {@code
+     * roundRobin} as in {@link Fabric}.
+     */
     public Simulator(
             int[] nodeSizes,
             Fabric.Link network,
