@@ -14,6 +14,10 @@
 # (node for round-robin placement, or empty); it dies naming the problem on a bad layout.
 # layout_bed_up RATE brings the layout's test bed up (links shaped to RATE unless it is empty),
 # tears it down on exit, and sets LAYOUT_PLACE, the scripts/hbrun options that put ranks on the layout.
+# Each host runs on cores of its own (scripts/testbed --own-cores) where the machine has a core for
+# every host: as on separate machines, a rank of one host never waits for a rank of another to give
+# up a core. Where hosts outnumber the cores they share them all (so that no core carries two hosts
+# while another carries one). HBCAST_BED_CORES=shared (or own) overrides.
 
 parse_layout() {
   local text=$1 sizes i n
@@ -65,7 +69,14 @@ layout_bed_up() {
   local rate=${1:-} netem=()
   layout_is_bed || { [ -z "$rate" ] || die "--rate $rate shapes a test bed's links: give a testbed layout"; return 0; }
   [ -z "$rate" ] || netem=(--netem "rate $rate")
-  LAYOUT_BED=$("$HBCAST_ROOT/scripts/testbed" up --hosts "$LAYOUT_BED_HOSTS" --slots "$LAYOUT_BED_SLOTS" "${netem[@]}" | tail -n 1)
+  local cores=()
+  case "${HBCAST_BED_CORES:-auto}" in
+    own) cores=(--own-cores) ;;
+    shared) ;;
+    auto) [ "$LAYOUT_BED_HOSTS" -gt "$(nproc)" ] || cores=(--own-cores) ;;
+    *) die "HBCAST_BED_CORES must be own, shared or auto, not '$HBCAST_BED_CORES'" ;;
+  esac
+  LAYOUT_BED=$("$HBCAST_ROOT/scripts/testbed" up --hosts "$LAYOUT_BED_HOSTS" --slots "$LAYOUT_BED_SLOTS" "${netem[@]}" "${cores[@]}" | tail -n 1)
   trap layout_bed_down EXIT
   trap 'exit 130' INT TERM
   LAYOUT_PLACE=(--testbed "$LAYOUT_BED")

@@ -5,8 +5,8 @@ import org.hbcast.testing.MpiTestProgram;
 /**
  * Each rank checks its topology in one case and reports its place in it: figures {@code size},
  * {@code nodes}, {@code node}, {@code pos}, {@code nodeSize}, its real node's {@code hosts},
- * {@code hostPos} and {@code hostSize}, the ranks sharing its machine {@code onMachine}, and note
- * {@code host} (its processor name).
+ * {@code hostPos} and {@code hostSize}, the ranks sharing its machine {@code onMachine}, and notes
+ * {@code host} (its processor name) and {@code cores} (the cores it may run on, as Linux lists them).
  */
 public final class HelloProgram {
     public static void main(String[] args) throws Exception {
@@ -26,7 +26,8 @@ public final class HelloProgram {
                         .figure("hostPos", topo.hostPosition())
                         .figure("hostSize", topo.hostComm().getSize())
                         .figure("onMachine", topo.ranksOnMachine())
-                        .note("host", topo.processorName(topo.rank()));
+                        .note("host", topo.processorName(topo.rank()))
+                        .note("cores", allowedCores());
                 return String.format(
                         "size=%d nodes=%d node=%d pos=%d nodeSize=%d host=%s",
                         topo.size(),
@@ -37,6 +38,19 @@ public final class HelloProgram {
                         topo.processorName(topo.rank()));
             }
         });
+    }
+
+    /** The cores this process may run on ({@code Cpus_allowed_list}, e.g. {@code 0-3}), or {@code ?} off Linux. */
+    private static String allowedCores() throws java.io.IOException {
+        java.nio.file.Path status = java.nio.file.Path.of("/proc/self/status");
+        if (!java.nio.file.Files.exists(status)) {
+            return "?";
+        }
+        return java.nio.file.Files.readAllLines(status).stream()
+                .filter(l -> l.startsWith("Cpus_allowed_list:"))
+                .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                .findFirst()
+                .orElse("?");
     }
 
     private static void agree(Topology topo) throws Exception {

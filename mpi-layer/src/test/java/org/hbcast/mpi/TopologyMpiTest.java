@@ -10,6 +10,7 @@ import java.util.Set;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.hbcast.testing.RankResult;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -98,6 +99,46 @@ class TopologyMpiTest {
             hosts.add(out.note(r, "host"));
         }
         assertEquals(2, hosts.size(), out.describe("expected two distinct processor names, got " + hosts));
+    }
+
+    /**
+     * {@code scripts/testbed --own-cores}: each host's ranks run on cores no other host's rank runs
+     * on, as on separate machines (where the machine has a core per host), and every rank of a host
+     * on the same ones.
+     */
+    @Test
+    void testBedHostsOnCoresOfTheirOwn() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        Assumptions.assumeTrue(cores >= 2, "one core: two hosts cannot have cores of their own");
+        MpiOutcome out = MpiLaunch.program(HelloProgram.class)
+                .testBed(2, 2)
+                .ownCores()
+                .run()
+                .assertAllRanksOk()
+                .assertCasesOnEveryRank(1);
+        for (int host = 0; host < 2; host++) {
+            assertEquals(
+                    out.note(2 * host, "cores"),
+                    out.note(2 * host + 1, "cores"),
+                    out.describe("host " + host + ": its two ranks' cores"));
+        }
+        assertNotEquals(out.note(0, "cores"), out.note(2, "cores"), out.describe("the two hosts' cores"));
+        Set<Integer> first = coreSet(out.note(0, "cores"));
+        for (int c : coreSet(out.note(2, "cores"))) {
+            assertFalse(first.contains(c), out.describe("core " + c + " on both hosts"));
+        }
+    }
+
+    /** The cores of a Linux core list such as {@code 0-3,8}. */
+    private static Set<Integer> coreSet(String list) {
+        Set<Integer> cores = new HashSet<>();
+        for (String part : list.split(",")) {
+            String[] ends = part.split("-");
+            for (int c = Integer.parseInt(ends[0]); c <= Integer.parseInt(ends[ends.length - 1]); c++) {
+                cores.add(c);
+            }
+        }
+        return cores;
     }
 
     /**

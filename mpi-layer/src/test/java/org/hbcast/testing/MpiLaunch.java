@@ -40,6 +40,7 @@ public final class MpiLaunch {
     private int bedHosts;
     private String bedSlots;
     private String netem;
+    private boolean ownCores;
     private Duration timeout = DEFAULT_TIMEOUT;
     private final List<String> args = new ArrayList<>();
     private final List<String> jvmOptions = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-Xss1m"));
@@ -89,6 +90,12 @@ public final class MpiLaunch {
 
     public MpiLaunch netem(String netemArgs) {
         this.netem = netemArgs;
+        return this;
+    }
+
+    /** Gives each test-bed host cores of its own ({@code scripts/testbed --own-cores}). */
+    public MpiLaunch ownCores() {
+        this.ownCores = true;
         return this;
     }
 
@@ -148,6 +155,9 @@ public final class MpiLaunch {
                     bedSlots));
             if (netem != null) {
                 cmd.addAll(List.of("--netem", netem));
+            }
+            if (ownCores) {
+                cmd.add("--own-cores");
             }
             cmd.add("--");
         }
