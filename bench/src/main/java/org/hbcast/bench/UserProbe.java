@@ -300,7 +300,7 @@ public final class UserProbe implements Callable<Integer> {
             StringBuilder sb =
                     new StringBuilder(String.format(Locale.ROOT, "#   %-20s blocks (us a call):", impls.get(k)));
             for (double t : times[k]) {
-                sb.append(String.format(Locale.ROOT, " %.1f", t * 1e6));
+                sb.append(String.format(Locale.ROOT, " %.2f", t * 1e6));
             }
             System.out.println(sb);
         }
