@@ -1,5 +1,8 @@
 package org.hbcast.mpi;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.hbcast.testing.MpiTestProgram;
 
 /**
@@ -41,12 +44,12 @@ public final class HelloProgram {
     }
 
     /** The cores this process may run on ({@code Cpus_allowed_list}, e.g. {@code 0-3}), or {@code ?} off Linux. */
-    private static String allowedCores() throws java.io.IOException {
-        java.nio.file.Path status = java.nio.file.Path.of("/proc/self/status");
-        if (!java.nio.file.Files.exists(status)) {
+    private static String allowedCores() throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.exists(status)) {
             return "?";
         }
-        return java.nio.file.Files.readAllLines(status).stream()
+        return Files.readAllLines(status).stream()
                 .filter(l -> l.startsWith("Cpus_allowed_list:"))
                 .map(l -> l.substring(l.indexOf(':') + 1).trim())
                 .findFirst()
