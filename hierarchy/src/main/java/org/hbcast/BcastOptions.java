@@ -1,7 +1,9 @@
 package org.hbcast;
 
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.IntConsumer;
@@ -83,7 +85,6 @@ public record BcastOptions(
         }
     }
 
-    /** The options the environment asks for (see the README); defaults where a variable is unset. */
     /** What these options fix of a call's plan, for the selector. */
     public PlanChoices planChoices() {
         return new PlanChoices(algorithm, intra, inter, chunkBytes, radix, trials);
@@ -103,6 +104,29 @@ public record BcastOptions(
                 && inter == null
                 && chunkBytes == 0
                 && radix == 0;
+    }
+
+    /**
+     * These options as the environment that asks for them: every setting under its variable's name,
+     * in one order, so that {@code fromEnvironment(o.asEnvironment())} gives {@code o} back. This is
+     * the form in which {@code create} agrees a communicator's settings and names them in its messages.
+     */
+    public Map<String, String> asEnvironment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("HBCAST_ALGORITHM", algorithm.toString());
+        env.put("HBCAST_CHUNK_BYTES", Integer.toString(chunkBytes));
+        env.put("HBCAST_RADIX", Integer.toString(radix));
+        env.put("HBCAST_TUNING_FILE", tuningFile == null ? "" : tuningFile.toString());
+        env.put(
+                "HBCAST_TIMEOUT_S",
+                BigDecimal.valueOf(timeout.toMillis(), 3).stripTrailingZeros().toPlainString());
+        env.put("HBCAST_NODE_SIZES", nodeSizes == null ? "" : nodeSizes);
+        env.put("HBCAST_COUNTS", counts.toString());
+        env.put("HBCAST_RING_SLOTS", Integer.toString(ringSlots));
+        env.put("HBCAST_INTRA", intra.toString());
+        env.put("HBCAST_INTER", inter == null ? "auto" : inter.toString());
+        env.put("HBCAST_TRIALS", trials ? "1" : "0");
+        return env;
     }
 
     public static BcastOptions defaults() {

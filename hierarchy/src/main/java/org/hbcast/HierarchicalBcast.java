@@ -1,5 +1,6 @@
 package org.hbcast;
 
+import java.util.Map;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPIException;
@@ -7,6 +8,7 @@ import org.hbcast.device.DeviceBuffer;
 import org.hbcast.mpi.Topology;
 import org.hbcast.orchestration.BroadcastSettings;
 import org.hbcast.orchestration.Broadcaster;
+import org.hbcast.orchestration.SettingsProposal;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
 import org.hbcast.select.Explanation;
@@ -41,25 +43,54 @@ public final class HierarchicalBcast implements AutoCloseable {
         this.options = options;
     }
 
-    /** {@link #create(Intracomm, BcastOptions)} with the options of the environment. Collective. */
+    /**
+     * {@link #create(Intracomm, BcastOptions)} with the options of the environment. Collective. The
+     * settings are the communicator's: where ranks read different {@code HBCAST_*} values (Open MPI
+     * passes a variable to other hosts only with {@code -x}), rank 0's apply, and each rank that
+     * read others says so in one line. A bad value on any rank fails {@code create} on every rank.
+     */
     public static HierarchicalBcast create(Intracomm comm) throws MPIException {
-        BcastOptions options;
+        SettingsProposal proposal;
         try {
-            options = BcastOptions.defaults();
+            Map<String, String> env = BcastOptions.defaults().asEnvironment();
+            proposal = SettingsProposal.of(env, env);
         } catch (IllegalArgumentException e) {
-            throw new MPIException("hbcast: " + e.getMessage());
+            proposal = SettingsProposal.failed("hbcast: rank " + comm.getRank() + ": " + e.getMessage());
         }
-        return create(comm, options);
+        return create(comm, proposal);
     }
 
     /**
-     * Sets up the broadcast on {@code comm} (collective over it): duplicates the communicator,
-     * discovers the nodes, agrees on the selector's inputs (fingerprint, tuning table, calibration)
-     * and connects the node's shared-memory ring and fan-out segment, each only where a plan uses it,
-     * with slots as large as the largest chunk planned for it.
+     * Sets up the broadcast on {@code comm} (collective over it): duplicates the communicator, agrees
+     * the settings, discovers the nodes, agrees on the selector's inputs (fingerprint, tuning table,
+     * calibration) and connects the node's shared-memory ring and fan-out segment, each only where a
+     * plan uses it, with slots as large as the largest chunk planned for it.
+     *
+     * <p>Everything that shapes a call is agreed here over the whole communicator, rank 0's settings
+     * applying: a setting that this rank's environment gave differently follows rank 0's (with one
+     * line saying so), while options passed in code that differ between ranks are a program error
+     * and fail {@code create} on every rank, naming the option and which ranks hold which value. A
+     * set-up failure on any rank fails it on every rank with the first failing rank's reason.
      */
     public static HierarchicalBcast create(Intracomm comm, BcastOptions options) throws MPIException {
-        BroadcastSettings settings = new BroadcastSettings(
+        Map<String, String> env;
+        try {
+            env = BcastOptions.defaults().asEnvironment();
+        } catch (IllegalArgumentException e) {
+            // This rank's environment is bad, but the program passed its options: count them all as passed in code.
+            env = null;
+        }
+        return create(comm, SettingsProposal.of(options.asEnvironment(), env));
+    }
+
+    private static HierarchicalBcast create(Intracomm comm, SettingsProposal proposal) throws MPIException {
+        Broadcaster calls =
+                Broadcaster.create(comm, proposal, agreed -> settingsOf(BcastOptions.fromEnvironment(agreed)));
+        return new HierarchicalBcast(calls, BcastOptions.fromEnvironment(calls.settings()));
+    }
+
+    private static BroadcastSettings settingsOf(BcastOptions options) {
+        return new BroadcastSettings(
                 options.planChoices(),
                 options.timeout(),
                 options.counts(),
@@ -67,7 +98,6 @@ public final class HierarchicalBcast implements AutoCloseable {
                 options.nodeSizes(),
                 options.tuningFile(),
                 options.keepsLearnt());
-        return new HierarchicalBcast(Broadcaster.create(comm, settings), options);
     }
 
     /**
@@ -123,6 +153,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         return calls.topology();
     }
 
+    /** The options in force: rank 0's, as agreed at create. */
     public BcastOptions options() {
         return options;
     }

@@ -2,6 +2,8 @@ package org.hbcast.orchestration;
 
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.function.Function;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -90,6 +92,9 @@ public final class Broadcaster implements AutoCloseable {
     private final Topology topology;
     private final NodeLayout layout;
     private final BroadcastSettings settings;
+    /** The settings as agreed at create, by variable name: rank 0's. */
+    private final Map<String, String> agreed;
+
     private final Selector selector;
     /** The node's ring, made only when some host plan moves chunks through it (null on one-rank nodes). */
     private final ShmRingLinks ring;
@@ -124,6 +129,7 @@ public final class Broadcaster implements AutoCloseable {
             Intracomm comm,
             Topology topology,
             BroadcastSettings settings,
+            Map<String, String> agreed,
             Selector selector,
             ShmRingLinks ring,
             ShmFanout fanout,
@@ -133,6 +139,7 @@ public final class Broadcaster implements AutoCloseable {
         this.topology = topology;
         this.layout = topology.layout();
         this.settings = settings;
+        this.agreed = agreed;
         this.ring = ring;
         this.fanout = fanout;
         this.rank = comm.getRank();
@@ -172,24 +179,35 @@ public final class Broadcaster implements AutoCloseable {
     }
 
     /**
-     * Sets up the broadcast on {@code comm} (collective over it): duplicates the communicator,
-     * discovers the nodes, agrees on the selector's inputs (fingerprint, tuning table, calibration:
-     * see {@link TuningAgreement}) and connects the node's shared-memory ring and fan-out segment,
-     * each only where a plan uses it, with slots as large as the largest chunk planned for it.
+     * Sets up the broadcast on {@code comm} (collective over it): duplicates the communicator, agrees
+     * the settings ({@link SettingsAgreement}: rank 0's, before anything they shape), discovers the
+     * nodes, agrees on the selector's inputs (fingerprint, tuning table, calibration: see
+     * {@link TuningAgreement}) and connects the node's shared-memory ring and fan-out segment, each
+     * only where a plan uses it, with slots as large as the largest chunk planned for it. Every step
+     * that can fail on some ranks only fails on all ({@link CreateTogether}), so no rank is left in a
+     * collective the others gave up, and what was made is released once.
+     *
+     * @param toSettings the settings that the agreed values (by variable name) stand for
      */
-    public static Broadcaster create(Intracomm comm, BroadcastSettings settings) throws MPIException {
+    public static Broadcaster create(
+            Intracomm comm, SettingsProposal proposal, Function<Map<String, String>, BroadcastSettings> toSettings)
+            throws MPIException {
         Intracomm dup = comm.dup();
         Topology topology = null;
         ShmRingLinks ring = null;
         ShmFanout fanout = null;
         CallBoard board = null;
+        Broadcaster hb = null;
         try {
+            Map<String, String> agreed = SettingsAgreement.agree(dup, proposal);
+            BroadcastSettings settings = toSettings.apply(agreed);
             try {
                 topology = Topology.discover(dup, settings.nodeSizes());
             } catch (IllegalArgumentException e) {
+                // The node sizes are rank 0's on every rank: all of them refuse them alike.
                 throw new MPIException("hbcast: " + e.getMessage());
             }
-            boolean warmUp = agreeAtCreate(dup, settings, !warmedUp);
+            boolean warmUp = coldSomewhere(dup);
             Selector selector = Selector.of(
                     settings.choices(),
                     ClusterShape.of(topology.layout(), topology.isVirtual()),
@@ -198,58 +216,66 @@ public final class Broadcaster implements AutoCloseable {
                             : Selector.AUTO_MAX_CHUNK_BYTES,
                     TuningAgreement.agree(
                             dup, settings.tuningFile(), settings.keepsLearnt(), topology, System.getenv()));
-            if (topology.nodeComm().getSize() > 1) {
-                // Every rank made the same plans from the same agreed inputs, so all of a node agree on what to
-                // connect.
-                if (selector.connects(IntraNode.RING)) {
+            // Every rank made the same plans from the same agreed inputs, so all of a node agree on what to
+            // connect; a node that fails makes every node fail, not only its own ranks.
+            String failure = null;
+            try {
+                if (topology.nodeComm().getSize() > 1 && selector.connects(IntraNode.RING)) {
                     ring = connectRing(topology, settings, selector);
                 }
-                if (selector.connects(IntraNode.FANOUT)) {
+                if (topology.nodeComm().getSize() > 1 && selector.connects(IntraNode.FANOUT)) {
                     fanout = connectFanout(topology, settings, selector);
                 }
+            } catch (MPIException | RuntimeException e) {
+                failure = e.getMessage();
             }
-            if (usesCallBoard(topology, settings)) {
-                board = NodeTransports.board(topology.hostComm());
+            CreateTogether.check(dup, failure);
+            try {
+                if (usesCallBoard(topology, settings)) {
+                    board = NodeTransports.board(topology.hostComm(), dup.getRank());
+                }
+            } catch (MPIException | RuntimeException e) {
+                failure = e.getMessage();
             }
-            Broadcaster hb = new Broadcaster(dup, topology, settings, selector, ring, fanout, board);
+            CreateTogether.check(dup, failure);
+            ByteBuffer warmUpBuffer = null;
+            try {
+                hb = new Broadcaster(dup, topology, settings, agreed, selector, ring, fanout, board);
+                warmUpBuffer = warmUp ? hb.warmUpBuffer() : null;
+            } catch (MPIException | RuntimeException | OutOfMemoryError e) {
+                failure = "cannot set up its calls on rank " + dup.getRank() + ": " + e;
+            }
+            CreateTogether.check(dup, failure);
             if (warmUp) {
                 try {
-                    hb.warmUp();
-                } catch (MPIException | RuntimeException e) {
-                    hb.close();
-                    throw e;
+                    hb.warmUp(warmUpBuffer);
+                } catch (MPIException | RuntimeException | OutOfMemoryError e) {
+                    // Past its first call a rank that fails may leave the others waiting in one; nothing in
+                    // the warm-up fails on one rank alone once the settings are agreed and its memory is made.
+                    failure = "the warm-up failed on rank " + dup.getRank() + ": " + e;
                 }
+                CreateTogether.check(dup, failure);
             }
             return hb;
-        } catch (MPIException | RuntimeException e) {
-            closeQuietly(topology, board, fanout, ring);
-            dup.free();
+        } catch (MPIException | RuntimeException | OutOfMemoryError e) {
+            if (hb != null) {
+                hb.release();
+            } else {
+                closeQuietly(topology, board, fanout, ring);
+                freeQuietly(dup);
+            }
             throw e;
         }
     }
 
     /**
-     * Every rank must run the same rule for counts ({@code HBCAST_COUNTS} is read from each rank's
-     * environment): one rank on the board and another not would wait for each other forever. The
-     * same holds for in-run selection ({@code HBCAST_TRIALS}): ranks that try plans and ranks that do
-     * not would run different plans in one call. The same reduction tells whether any rank's JVM still
-     * needs the warm-up (then all run it).
+     * Whether any rank's JVM still needs the warm-up (then all run it: it is collective). Every other
+     * setting that the ranks must share is agreed before, by {@link SettingsAgreement}.
      */
-    private static boolean agreeAtCreate(Intracomm comm, BroadcastSettings settings, boolean cold) throws MPIException {
-        CountRule rule = settings.counts();
-        int tries = settings.choices().trials() ? 1 : 0;
-        int[] range = {rule.ordinal(), -rule.ordinal(), cold ? 1 : 0, tries, -tries};
-        comm.allReduce(range, range.length, MPI.INT, MPI.MAX);
-        if (range[3] != -range[4]) {
-            throw new MPIException("hbcast: ranks disagree on HBCAST_TRIALS: this rank has " + (tries == 1 ? "1" : "0")
-                    + ", another has " + (tries == 1 ? "0" : "1") + "; set it alike on every rank");
-        }
-        if (range[0] != -range[1]) {
-            throw new MPIException("hbcast: ranks disagree on HBCAST_COUNTS: this rank has " + rule + ", another has "
-                    + CountRule.values()[range[0] == rule.ordinal() ? -range[1] : range[0]]
-                    + "; set it alike on every rank");
-        }
-        return range[2] != 0 && comm.getSize() > 1;
+    private static boolean coldSomewhere(Intracomm comm) throws MPIException {
+        int[] cold = {warmedUp ? 0 : 1};
+        comm.allReduce(cold, 1, MPI.INT, MPI.MAX);
+        return cold[0] != 0 && comm.getSize() > 1;
     }
 
     /**
@@ -264,12 +290,11 @@ public final class Broadcaster implements AutoCloseable {
      * for longer than {@link #WARMUP_QUIET_MILLIS}), after
      * {@link #WARMUP_ROUNDS} rounds or past {@link #WARMUP_LIMIT_NS}. Once per JVM (see {@link #create}).
      */
-    private void warmUp() throws MPIException {
+    private void warmUp(ByteBuffer buf) throws MPIException {
         // A cold JIT's times would mislead the trials; the program's own calls decide.
         selection.pause(true);
         try {
             boolean oneHost = topology.hostLayout().nodeCount() == 1;
-            ByteBuffer buf = ByteBuffer.allocateDirect(CallHeaders.inlineBytes(oneHost) + WARMUP_PAST_HEADER_BYTES);
             long start = System.nanoTime();
             if (headers != null) {
                 // Before the rounds, the largest message that rides in the header untried until the call board's
@@ -301,6 +326,15 @@ public final class Broadcaster implements AutoCloseable {
             selection.pause(false);
         }
         warmedUp = true;
+    }
+
+    /**
+     * The warm-up's message buffer, made before its first call, so that a rank that cannot have it
+     * (direct memory short) fails {@code create} with the others instead of leaving them in a call.
+     */
+    private ByteBuffer warmUpBuffer() {
+        return ByteBuffer.allocateDirect(
+                CallHeaders.inlineBytes(topology.hostLayout().nodeCount() == 1) + WARMUP_PAST_HEADER_BYTES);
     }
 
     private void warmUpRound(ByteBuffer buf) throws MPIException {
@@ -338,6 +372,7 @@ public final class Broadcaster implements AutoCloseable {
             throws MPIException {
         return NodeTransports.ring(
                 topology.nodeComm(),
+                topology.comm().getRank(),
                 settings.ringSlots(),
                 slotBytes(settings, selector.largestHostChunk(IntraNode.RING)));
     }
@@ -346,6 +381,7 @@ public final class Broadcaster implements AutoCloseable {
             throws MPIException {
         return NodeTransports.fanout(
                 topology.nodeComm(),
+                topology.comm().getRank(),
                 settings.ringSlots(),
                 slotBytes(settings, selector.largestHostChunk(IntraNode.FANOUT)));
     }
@@ -640,9 +676,37 @@ public final class Broadcaster implements AutoCloseable {
         if (rank == 0) {
             selection.keepLearnt();
         }
-        driver.close();
+        release();
+    }
+
+    /** Frees what the instance holds, once: its transports, its topology's communicators and its own. */
+    private void release() {
+        closed = true;
+        try {
+            driver.close();
+        } catch (RuntimeException ignored) {
+            // Tearing down: what is left is released below either way.
+        }
         closeQuietly(topology, device, board, fanout, ring);
-        comm.free();
+        freeQuietly(comm);
+    }
+
+    /**
+     * Frees a communicator of the library's; a failure to free is moot when tearing down. Under the
+     * bindings' default error handler a free of a communicator already freed would abort the job, so
+     * each is freed on one path only.
+     */
+    private static void freeQuietly(Intracomm c) {
+        try {
+            c.free();
+        } catch (MPIException ignored) {
+            // Nothing the caller could do about it.
+        }
+    }
+
+    /** The settings in force, by variable name, as agreed at create (rank 0's). */
+    public Map<String, String> settings() {
+        return agreed;
     }
 
     /** Closes what exists of {@code resources}, then the topology; failures are moot when tearing down. */

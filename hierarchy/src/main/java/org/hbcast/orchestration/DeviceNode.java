@@ -79,6 +79,7 @@ final class DeviceNode implements AutoCloseable {
                 comm,
                 nodeComm,
                 "the node's CUDA ring",
+                comm.getRank(),
                 () -> CudaRingMember.create(
                         SharedSegment.DEFAULT_DIRECTORY,
                         position,
@@ -101,6 +102,7 @@ final class DeviceNode implements AutoCloseable {
                 comm,
                 topology.nodeComm(),
                 "the node's CUDA ring",
+                comm.getRank(),
                 () -> {
                     throw new IOException(reason);
                 },

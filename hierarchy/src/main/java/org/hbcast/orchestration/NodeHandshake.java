@@ -3,7 +3,6 @@ package org.hbcast.orchestration;
 import java.io.IOException;
 import java.util.function.Function;
 import mpi.Intracomm;
-import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.mpi.StringExchange;
 
@@ -51,12 +50,14 @@ final class NodeHandshake {
      * one where ranks on other nodes would wait for this node) and {@code nodeComm}.
      *
      * @param what the transport, for errors ("the node's fan-out segment")
+     * @param rank this rank in the instance's communicator, for errors
      * @return what the attacher made of the parts; it owns this rank's part
      */
     static <T extends AutoCloseable, R extends AutoCloseable> R connect(
             Intracomm agreeComm,
             Intracomm nodeComm,
             String what,
+            int rank,
             Maker<T> maker,
             Function<T, String> descriptor,
             Attacher<T, R> attacher,
@@ -67,18 +68,18 @@ final class NodeHandshake {
         try {
             mine = maker.make();
         } catch (IOException | RuntimeException e) {
-            failure = "cannot set up " + what + " on rank " + agreeComm.getRank() + ": " + e.getMessage();
+            failure = "cannot set up " + what + " on rank " + rank + ": " + e.getMessage();
         }
-        agreeOrFail(agreeComm, failure, mine, what);
+        agreeOrFail(agreeComm, failure, mine);
         String[] descriptors =
                 StringExchange.allGather(nodeComm, mine == null ? "" : descriptor.apply(mine), DESCRIPTOR_BYTES);
         R attached = null;
         try {
             attached = attacher.attach(mine, descriptors);
         } catch (IOException | RuntimeException e) {
-            failure = "cannot connect " + what + " on rank " + agreeComm.getRank() + ": " + e.getMessage();
+            failure = "cannot connect " + what + " on rank " + rank + ": " + e.getMessage();
         }
-        agreeOrFail(agreeComm, failure, attached != null ? attached : mine, what);
+        agreeOrFail(agreeComm, failure, attached != null ? attached : mine);
         if (mine != null) {
             try {
                 unlinker.unlink(mine);
@@ -90,24 +91,21 @@ final class NodeHandshake {
     }
 
     /**
-     * All ranks of {@code comm} learn whether any failed; all fail alike if one did, closing
-     * {@code built} (what this rank built so far) first.
+     * All ranks of {@code comm} learn whether any failed; all fail alike if one did, with the first
+     * failing rank's reason, closing {@code built} (what this rank built so far) first.
      */
-    private static void agreeOrFail(Intracomm comm, String failure, AutoCloseable built, String what)
-            throws MPIException {
-        int[] failed = {failure == null ? 0 : 1};
-        comm.allReduce(failed, 1, MPI.INT, MPI.MAX);
-        if (failed[0] == 0) {
-            return;
-        }
+    private static void agreeOrFail(Intracomm comm, String failure, AutoCloseable built) throws MPIException {
         try {
-            if (built != null) {
-                built.close();
+            CreateTogether.check(comm, failure);
+        } catch (MPIException e) {
+            try {
+                if (built != null) {
+                    built.close();
+                }
+            } catch (Exception ignored) {
+                // Failing already; the reason matters more.
             }
-        } catch (Exception ignored) {
-            // Failing already; the reason below matters more.
+            throw e;
         }
-        throw new MPIException(
-                failure != null ? failure : "another rank could not set up " + what + " (see its error)");
     }
 }

@@ -12,18 +12,19 @@ import org.hbcast.transport.shm.ShmRingLinks;
 /**
  * Connects the node's shared-memory transports through the {@link NodeHandshake}: the ring (each
  * rank makes its inbox and maps its right neighbour's), the fan-out segment and the call board (node
- * rank 0 makes them, the others map them).
+ * rank 0 makes them, the others map them). {@code rank} is the rank in the instance's communicator, for errors.
  */
 final class NodeTransports {
     private NodeTransports() {}
 
     /** The node's ring links. Collective over {@code nodeComm} (at least two ranks). */
-    static ShmRingLinks ring(Intracomm nodeComm, int slots, int maxChunkBytes) throws MPIException {
+    static ShmRingLinks ring(Intracomm nodeComm, int rank, int slots, int maxChunkBytes) throws MPIException {
         int position = nodeComm.getRank();
         return NodeHandshake.connect(
                 nodeComm,
                 nodeComm,
                 "the node's shared-memory ring",
+                rank,
                 () -> ShmInbox.create(SharedSegment.DEFAULT_DIRECTORY, position, slots, maxChunkBytes),
                 inbox -> inbox.path().toString(),
                 (inbox, paths) -> ShmRingLinks.connect(inbox, paths, position),
@@ -31,13 +32,14 @@ final class NodeTransports {
     }
 
     /** The node's fan-out segment. Collective over {@code nodeComm} (at least two ranks). */
-    static ShmFanout fanout(Intracomm nodeComm, int slots, int maxChunkBytes) throws MPIException {
+    static ShmFanout fanout(Intracomm nodeComm, int rank, int slots, int maxChunkBytes) throws MPIException {
         int size = nodeComm.getSize();
         int position = nodeComm.getRank();
         return NodeHandshake.connect(
                 nodeComm,
                 nodeComm,
                 "the node's fan-out segment",
+                rank,
                 () -> position == 0
                         ? ShmFanout.create(SharedSegment.DEFAULT_DIRECTORY, 0, size, slots, maxChunkBytes)
                         : null,
@@ -47,13 +49,14 @@ final class NodeTransports {
     }
 
     /** The node's board of call headers. Collective over {@code nodeComm}. */
-    static CallBoard board(Intracomm nodeComm) throws MPIException {
+    static CallBoard board(Intracomm nodeComm, int rank) throws MPIException {
         int size = nodeComm.getSize();
         int position = nodeComm.getRank();
         return NodeHandshake.connect(
                 nodeComm,
                 nodeComm,
                 "the node's call board",
+                rank,
                 () -> position == 0 ? CallBoard.create(SharedSegment.DEFAULT_DIRECTORY, 0, size) : null,
                 b -> b.path().toString(),
                 (mine, paths) -> mine != null ? mine : CallBoard.open(Path.of(paths[0]), position, size),

@@ -94,8 +94,8 @@ public final class LeaderLinkProbe {
         }
         double[] figures = new double[2];
         int me = comm.getRank();
-        if (me == a || me == b) {
-            ByteBuffer buf = ByteBuffer.allocateDirect(LARGE_BYTES);
+        ByteBuffer buf = me == a || me == b ? bufferIfBothHaveRoom(comm, me == a ? b : a) : null;
+        if (buf != null) {
             long empty = Long.MAX_VALUE;
             long large = Long.MAX_VALUE;
             for (int r = 0; r < ROUNDS; r++) {
@@ -114,6 +114,24 @@ public final class LeaderLinkProbe {
         }
         comm.bcast(figures, 2, MPI.DOUBLE, a);
         return figures;
+    }
+
+    /**
+     * The probe's buffer where both leaders can make theirs, else null: one that cannot (its direct memory short)
+     * skips the probe with its peer instead of leaving it waiting for a round trip; the figures are
+     * then none (0), and the built-in ones stay.
+     */
+    private static ByteBuffer bufferIfBothHaveRoom(Intracomm comm, int peer) throws MPIException {
+        ByteBuffer buf;
+        try {
+            buf = ByteBuffer.allocateDirect(LARGE_BYTES);
+        } catch (OutOfMemoryError e) {
+            buf = null;
+        }
+        int[] mine = {buf != null ? 1 : 0};
+        int[] theirs = {0};
+        comm.sendRecv(mine, 1, MPI.INT, peer, TAG, theirs, 1, MPI.INT, peer, TAG);
+        return theirs[0] == 1 ? buf : null;
     }
 
     private static long roundTrip(Intracomm comm, ByteBuffer buf, int bytes, int peer) throws MPIException {

@@ -7,8 +7,9 @@ import mpi.MPI;
 import mpi.MPIException;
 
 /**
- * All-gathers one short string per rank (processor names, shared-memory segment paths) as
- * fixed-size, zero-padded UTF-8 records: the bindings have no variable-length gather of strings.
+ * Strings between ranks, which the bindings move only as bytes: one short string per rank all-gathered
+ * (processor names, shared-memory segment paths) as fixed-size, zero-padded UTF-8 records, strings of
+ * any length all-gathered or broadcast (settings, a failure's reason). Set-up and failure paths only.
  */
 public final class StringExchange {
     private StringExchange() {}
@@ -36,5 +37,24 @@ public final class StringExchange {
             strings[r] = new String(all, start, end - start, StandardCharsets.UTF_8);
         }
         return strings;
+    }
+
+    /** Collective over {@code comm}: {@code root}'s {@code mine} on every rank ({@code mine} is ignored elsewhere). */
+    public static String broadcast(Intracomm comm, String mine, int root) throws MPIException {
+        boolean isRoot = comm.getRank() == root;
+        byte[] encoded = isRoot ? mine.getBytes(StandardCharsets.UTF_8) : null;
+        int[] length = {isRoot ? encoded.length : 0};
+        comm.bcast(length, 1, MPI.INT, root);
+        byte[] bytes = isRoot ? encoded : new byte[length[0]];
+        comm.bcast(bytes, length[0], MPI.BYTE, root);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /** Collective over {@code comm}: every rank's string, by rank, whatever their lengths. */
+    public static String[] allGatherAny(Intracomm comm, String mine) throws MPIException {
+        byte[] encoded = mine.getBytes(StandardCharsets.UTF_8);
+        int[] longest = {encoded.length};
+        comm.allReduce(longest, 1, MPI.INT, MPI.MAX);
+        return allGather(comm, mine, Math.max(1, longest[0]));
     }
 }

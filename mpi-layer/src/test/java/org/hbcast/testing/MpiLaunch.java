@@ -48,6 +48,12 @@ public final class MpiLaunch {
     private String classpath;
     private boolean agent;
     private final List<String> mca = new ArrayList<>();
+    /** Shell lines by rank, run before that rank's JVM starts (see {@link #rankEnv}). */
+    private final Map<Integer, List<String>> rankSetup = new LinkedHashMap<>();
+    /** Extra JVM options by rank. */
+    private final Map<Integer, List<String>> rankJvm = new LinkedHashMap<>();
+    /** Size of a private, empty /dev/shm by rank. */
+    private final Map<Integer, String> rankShm = new LinkedHashMap<>();
 
     private MpiLaunch(Class<?> program) {
         this.program = program;
@@ -132,6 +138,76 @@ public final class MpiLaunch {
         return this;
     }
 
+    /**
+     * {@code name=value} in rank {@code rank}'s environment only ({@code value} null: unset there), as
+     * when a variable reaches some hosts and not others: the launch runs each JVM through a wrapper
+     * that reads {@code OMPI_COMM_WORLD_RANK}.
+     */
+    public MpiLaunch rankEnv(int rank, String name, String value) {
+        rankSetup
+                .computeIfAbsent(rank, r -> new ArrayList<>())
+                .add(value == null ? "unset " + name : "export " + name + "=" + shellQuote(value));
+        return this;
+    }
+
+    /** A JVM option for rank {@code rank} only. */
+    public MpiLaunch rankJvmOption(int rank, String option) {
+        rankJvm.computeIfAbsent(rank, r -> new ArrayList<>()).add(option);
+        return this;
+    }
+
+    /**
+     * Rank {@code rank} sees a /dev/shm of its own: an empty tmpfs of {@code size} (as {@code mount -o
+     * size=} takes it) in a mount namespace of its own, as on a node whose /dev/shm is small or full.
+     * Needs root.
+     */
+    public MpiLaunch rankSharedMemory(int rank, String size) {
+        rankShm.put(rank, size);
+        return this;
+    }
+
+    private static String shellQuote(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
+
+    /** The wrapper every JVM starts through when some rank has settings of its own; null when none has. */
+    private Path rankWrapper() throws IOException {
+        if (rankSetup.isEmpty() && rankJvm.isEmpty() && rankShm.isEmpty()) {
+            return null;
+        }
+        StringBuilder sh = new StringBuilder("#!/usr/bin/env bash\n")
+                .append("# Made by MpiLaunch: per-rank settings of one test launch.\n")
+                .append("java=$1; shift\n")
+                .append("opts=()\n")
+                .append("case \"${OMPI_COMM_WORLD_RANK:?not started by mpirun}\" in\n");
+        java.util.Set<Integer> ranks = new java.util.TreeSet<>();
+        ranks.addAll(rankSetup.keySet());
+        ranks.addAll(rankJvm.keySet());
+        ranks.addAll(rankShm.keySet());
+        for (int r : ranks) {
+            sh.append("  ").append(r).append(")\n");
+            for (String line : rankSetup.getOrDefault(r, List.of())) {
+                sh.append("    ").append(line).append("\n");
+            }
+            for (String option : rankJvm.getOrDefault(r, List.of())) {
+                sh.append("    opts+=(").append(shellQuote(option)).append(")\n");
+            }
+            String shm = rankShm.get(r);
+            if (shm != null) {
+                sh.append("    exec unshare --mount --propagation private bash -c ")
+                        .append(shellQuote(
+                                "mount -t tmpfs -o size=" + shm + ",mode=1777 hbcast-test-shm /dev/shm && exec \"$@\""))
+                        .append(" wrapper \"$java\" \"${opts[@]}\" \"$@\"\n");
+            }
+            sh.append("    ;;\n");
+        }
+        sh.append("esac\n").append("exec \"$java\" \"${opts[@]}\" \"$@\"\n");
+        Path script = Files.createTempFile("hbcast-rank-wrapper", ".sh");
+        Files.writeString(script, sh.toString());
+        script.toFile().setExecutable(true);
+        return script;
+    }
+
     public MpiLaunch timeout(Duration t) {
         this.timeout = t;
         return this;
@@ -176,6 +252,15 @@ public final class MpiLaunch {
             cmd.addAll(List.of("--nodes", nodeSizes));
         }
         cmd.addAll(mca);
+        Path wrapper;
+        try {
+            wrapper = rankWrapper();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the per-rank wrapper", e);
+        }
+        if (wrapper != null) {
+            cmd.addAll(List.of("--wrap", wrapper.toString()));
+        }
         for (String option : jvmOptions) {
             cmd.addAll(List.of("--jvm-opt", option));
         }
@@ -229,6 +314,7 @@ public final class MpiLaunch {
         } finally {
             deleteTree(cache);
             deleteTree(results);
+            deleteTree(wrapper);
         }
     }
 
@@ -263,6 +349,9 @@ public final class MpiLaunch {
         }
         if (!env.isEmpty()) {
             sb.append(", env ").append(env);
+        }
+        if (!rankSetup.isEmpty() || !rankJvm.isEmpty() || !rankShm.isEmpty()) {
+            sb.append(", per rank ").append(rankSetup).append(rankJvm).append(rankShm);
         }
         return sb.toString();
     }
