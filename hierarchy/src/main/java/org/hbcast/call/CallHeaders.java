@@ -3,6 +3,7 @@ package org.hbcast.call;
 import mpi.MPIException;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.mpi.NodeLayout;
+import org.hbcast.mpi.RootRefusals;
 import org.hbcast.stage.ProgressWait;
 import org.hbcast.transport.shm.CallBoard;
 
@@ -59,8 +60,17 @@ public final class CallHeaders {
      */
     public static final int NETWORK_INLINE_BYTES = 256 << 10;
 
+    /**
+     * Idle rounds of rank 0's wait for a header between two looks at {@link RootRefusals}: they come
+     * only from a program's mistake, so the look costs nothing to the calls that have a root.
+     */
+    private static final int REFUSAL_POLL_MASK = 63;
+
     private final CallBoard board;
     private final HeaderRelay relay;
+    /** Who passed a root out of range, told to rank 0 (with {@code relay}; else null). */
+    private final RootRefusals refusals;
+
     private final NodeLayout layout;
     private final int[] leaderRanks;
     private final int rank;
@@ -86,12 +96,13 @@ public final class CallHeaders {
 
     /** The header exchange of a communicator that is one node, without inline payloads. */
     public CallHeaders(CallBoard board, int rank, ProgressWait wait) {
-        this(board, null, null, rank, 0, rank, false, wait);
+        this(board, null, null, null, rank, 0, rank, false, wait);
     }
 
     /**
      * @param board the node's board, null on a node of one rank
      * @param relay the leaders' header tree, null on a communicator of one node
+     * @param refusals who passed a root out of range, told to rank 0 (with {@code relay})
      * @param layout the communicator's nodes (used with {@code relay})
      * @param inlineAllowed whether small messages may ride in their header (the library chooses how data moves)
      * @param wait how this rank waits on the board, and for how long (this object's alone)
@@ -99,6 +110,7 @@ public final class CallHeaders {
     public CallHeaders(
             CallBoard board,
             HeaderRelay relay,
+            RootRefusals refusals,
             NodeLayout layout,
             int rank,
             int node,
@@ -107,6 +119,7 @@ public final class CallHeaders {
             ProgressWait wait) {
         this.board = board;
         this.relay = relay;
+        this.refusals = refusals;
         this.layout = layout;
         this.leaderRanks = new int[layout == null ? 1 : layout.nodeCount()];
         this.rank = rank;
@@ -128,8 +141,9 @@ public final class CallHeaders {
      * This rank's side of the next call's header.
      *
      * @param refused this rank's argument error, or null when its arguments are good
-     * @param root the root this rank passed (any value when {@code rootInRange} is false: the call
-     *        is then refused, by the first claimer on one node, by rank 0 across nodes)
+     * @param root the root this rank passed (any value when {@code rootInRange} is false: this rank
+     *        then fails the call; on one node the first claimer refuses it, across nodes rank 0 does
+     *        where no rank is the root, see {@link RootRefusals})
      * @param bytes this rank's byte count (when {@code refused} is null)
      * @param type this rank's element type (when {@code refused} is null)
      * @param data this rank's message (when {@code refused} is null), for a payload that rides in the
@@ -143,9 +157,17 @@ public final class CallHeaders {
         long c = ++call;
         problem = null;
         inlined = false;
-        // A root out of range is refused by whoever claims first on one node; across nodes rank 0
-        // sends the refusal, so the others, wherever they are, hear of it before they move anything.
-        boolean claims = rootInRange ? root == rank : refused != null && (relay == null || rank == 0);
+        // A root out of range is refused by whoever claims first on one node. Across nodes such a rank
+        // claims nothing: the real root may be elsewhere, sending already; it tells rank 0 and waits for
+        // the header like any receiver, and rank 0 sends a refusal only when no header can come.
+        boolean claims = rootInRange ? root == rank : refused != null && relay == null;
+        if (!rootInRange && relay != null) {
+            if (rank == 0) {
+                refusals.mine(c);
+            } else {
+                refusals.tell(c, rank);
+            }
+        }
         if (claims) {
             Outcome posted = post(c, refused, bytes, type, inline ? data : null);
             if (posted != null) {
@@ -207,10 +229,19 @@ public final class CallHeaders {
             long c, String refused, int root, boolean rootInRange, long bytes, ElementType type, Message data)
             throws MPIException {
         networkWait.reset();
+        int rounds = 0;
         do {
             relay.expect(c);
             boolean arrived = relay.arrived();
             while (!arrived) {
+                if (rank == 0 && (++rounds & REFUSAL_POLL_MASK) == 0 && noHeaderCanCome(c, root, rootInRange)) {
+                    if (relay.withdraw()) {
+                        Outcome refusal = post(c, refused != null ? refused : refusedRoot(c, root), 0, null, null);
+                        // A rank of this node claimed first after all: its header is the call's.
+                        return refusal != null ? refusal : member(c, refused, root, rootInRange, bytes, type, data);
+                    }
+                    break;
+                }
                 if (board != null && board.isPosted(c)) {
                     if (relay.withdraw()) {
                         return member(c, refused, root, rootInRange, bytes, type, data);
@@ -260,6 +291,20 @@ public final class CallHeaders {
             return Outcome.TIMED_OUT;
         }
         return decide(c, refused, root, bytes, type, data, posted, claimer, element, inline, payload);
+    }
+
+    /**
+     * At rank 0, across nodes: whether no rank will send call {@code c}'s header, because every rank
+     * passed a root out of range, or the root that rank 0 names did (see {@link RootRefusals}).
+     */
+    private boolean noHeaderCanCome(long c, int root, boolean rootInRange) throws MPIException {
+        refusals.poll();
+        return refusals.everyRank(c) || (rootInRange && refusals.told(c, root));
+    }
+
+    private String refusedRoot(long c, int root) {
+        return where() + "root " + root + " passed a root out of range in call " + c
+                + " (see its error); nothing was sent";
     }
 
     /** A rank that reads the header on its node's board. */

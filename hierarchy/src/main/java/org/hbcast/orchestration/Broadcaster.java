@@ -19,6 +19,7 @@ import org.hbcast.call.ThreadGuard;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.mpi.NodeLayout;
+import org.hbcast.mpi.RootRefusals;
 import org.hbcast.mpi.Topology;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
@@ -112,6 +113,8 @@ public final class Broadcaster implements AutoCloseable {
      * governs (else null); virtual nodes of one real node share it.
      */
     private final CallBoard board;
+    /** Who passed a root out of range, told to rank 0, where headers cross a network (else null). */
+    private final RootRefusals refusals;
     /** The call headers, when the root's count governs (see {@link CountRule#ROOT}; else null). */
     private final CallHeaders headers;
     /** In-run selection of {@code auto}: which plan each call runs while a size class is tried, and the verdicts. */
@@ -154,7 +157,9 @@ public final class Broadcaster implements AutoCloseable {
         // The header needs only shared memory, so virtual nodes of one host share its board: no
         // header crosses the emulated network where the real nodes can post it for each other.
         NodeLayout hosts = topology.hostLayout();
-        this.headers = settings.counts() != CountRule.ROOT || size == 1
+        boolean headed = settings.counts() == CountRule.ROOT && size > 1;
+        this.refusals = headed && hosts.nodeCount() > 1 ? new RootRefusals(comm) : null;
+        this.headers = !headed
                 ? null
                 : new CallHeaders(
                         board,
@@ -165,6 +170,7 @@ public final class Broadcaster implements AutoCloseable {
                                         CallHeaders.HEADER_RADIX,
                                         hosts.nodeCount(),
                                         CallHeaders.NETWORK_INLINE_BYTES),
+                        refusals,
                         hosts,
                         rank,
                         topology.host(),
@@ -406,6 +412,8 @@ public final class Broadcaster implements AutoCloseable {
         guard.enter();
         try {
             hostCall(buf, count, type, root);
+        } catch (RuntimeException | Error e) {
+            throw broken(e);
         } finally {
             guard.exit();
         }
@@ -532,6 +540,8 @@ public final class Broadcaster implements AutoCloseable {
         guard.enter();
         try {
             deviceCall(buf, count, type, root);
+        } catch (RuntimeException | Error e) {
+            throw broken(e);
         } finally {
             guard.exit();
         }
@@ -649,6 +659,23 @@ public final class Broadcaster implements AutoCloseable {
         }
     }
 
+    /**
+     * Anything but an {@code MPIException} out of a call (an {@code OutOfMemoryError} making scratch
+     * memory, a bug) may have left this rank out of the plan its peers run, so its next call could
+     * take their messages for its own: the instance stops here. A node's ring neighbours learn it at
+     * once (the stage loop aborts the ring's links); MPI peers wait for this rank as for a lost one.
+     * An {@code Error} is rethrown as it is, after the instance is marked.
+     */
+    private MPIException broken(Throwable e) {
+        brokenBy = "hbcast bcast on rank " + rank + ": " + e;
+        if (e instanceof Error error) {
+            throw error;
+        }
+        MPIException m = new MPIException(brokenBy);
+        m.initCause(e);
+        return m;
+    }
+
     private void fail(String why) throws MPIException {
         brokenBy = why;
         throw new MPIException(why);
@@ -687,7 +714,7 @@ public final class Broadcaster implements AutoCloseable {
         } catch (RuntimeException ignored) {
             // Tearing down: what is left is released below either way.
         }
-        closeQuietly(topology, device, board, fanout, ring);
+        closeQuietly(topology, refusals, device, board, fanout, ring);
         freeQuietly(comm);
     }
 

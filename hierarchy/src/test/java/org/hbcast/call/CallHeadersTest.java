@@ -55,6 +55,7 @@ class CallHeadersTest {
                     boards.get(p),
                     null,
                     null,
+                    null,
                     p,
                     0,
                     p,
