@@ -314,7 +314,11 @@ public final class CallHeaders {
         board.markWaiting(c, rootInRange ? root : -1);
         while (!board.isPosted(c)) {
             if (relay == null && rootInRange && root != rank && board.waitsForAnother(root, c)) {
-                // The root this rank names waits for another root itself: nobody will post this call.
+                // The root this rank names waits for another root itself: nobody will post this call. Its
+                // entry needs room like any header's: an entry still unread by a slow rank is not overwritten.
+                if (!waitForRoom(c, 0)) {
+                    return Outcome.TIMED_OUT;
+                }
                 if (board.claim(c)) {
                     board.post(c, CallBoard.NO_ROOT, rank, root, false);
                 }
