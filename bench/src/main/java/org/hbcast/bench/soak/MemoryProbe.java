@@ -1,46 +1,132 @@
 package org.hbcast.bench.soak;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
 import java.util.stream.Stream;
+import javax.management.JMException;
+import javax.management.ObjectName;
 
 /**
- * What a process holds, measured after a full GC: resident set (VmRSS), Java heap in use, direct
- * buffer memory and open file descriptors (a leaked segment mapping or file shows up in one of them).
+ * What a process holds, measured after a full GC: resident set (VmRSS) and its anonymous and
+ * shared-memory parts, Java heap in use, direct buffer memory, the JVM's own native memory and open
+ * file descriptors (a leaked segment mapping or file shows up in one of them).
+ *
+ * <p>The parts tell where a growing resident set comes from: shared memory (RssShmem: hbcast's
+ * segments and Open MPI's vader segments, whose pages count once this process has touched them), the
+ * JVM's native memory (Native Memory Tracking's committed total, when the JVM runs with
+ * {@code -XX:NativeMemoryTracking=summary}; it includes the heap and direct buffers), or neither:
+ * anonymous memory that the JVM does not account for is malloc'ed by native code (Open MPI, the
+ * bindings) or glibc keeping freed memory.
  *
  * @param rssBytes resident set size
  * @param heapBytes heap in use after GC
  * @param directBytes direct buffer memory in use
  * @param openFiles open file descriptors
+ * @param anonBytes resident anonymous memory (RssAnon)
+ * @param shmemBytes resident shared memory (RssShmem)
+ * @param jvmNativeBytes committed memory the JVM accounts for (NMT total), or -1 without NMT
  */
-record MemoryProbe(long rssBytes, long heapBytes, long directBytes, long openFiles) {
-    static final int FIELDS = 4;
+record MemoryProbe(
+        long rssBytes,
+        long heapBytes,
+        long directBytes,
+        long openFiles,
+        long anonBytes,
+        long shmemBytes,
+        long jvmNativeBytes) {
+    static final int FIELDS = 7;
+
+    /** Pause between two reads of direct memory while the cleaner frees what the GC found unreachable. */
+    private static final long SETTLE_PAUSE_NS = 20_000_000;
+
+    /** Most reads of direct memory before it counts as settled anyway (one second). */
+    private static final int SETTLE_READS = 50;
 
     static MemoryProbe measure() {
         System.gc();
-        long direct = 0;
-        for (BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
-            if (pool.getName().equals("direct")) {
-                direct = pool.getMemoryUsed();
+        // The GC only finds a dead direct buffer; the JDK's cleaner thread frees its memory a moment
+        // later. Measured at once, a soak plan's start still held the previous plan's 64 MiB staging
+        // buffer (direct 257 MiB at its start, 193 at its end, in every plan on the 2-host bed), so
+        // the resident set seemed to shrink by 64 MiB during each plan.
+        long direct = directUsed();
+        for (int read = 0; read < SETTLE_READS; read++) {
+            LockSupport.parkNanos(SETTLE_PAUSE_NS);
+            long now = directUsed();
+            if (now == direct) {
+                break;
             }
+            direct = now;
         }
+        Map<String, Long> status = status();
         return new MemoryProbe(
-                rss(), ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), direct, countOpenFiles());
+                status.getOrDefault("VmRSS", -1L),
+                ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(),
+                direct,
+                countOpenFiles(),
+                status.getOrDefault("RssAnon", -1L),
+                status.getOrDefault("RssShmem", -1L),
+                jvmNative());
     }
 
-    private static long rss() {
+    private static long directUsed() {
+        for (BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
+            if (pool.getName().equals("direct")) {
+                return pool.getMemoryUsed();
+            }
+        }
+        return 0;
+    }
+
+    /** The kB fields of /proc/self/status, in bytes; empty when it cannot be read. */
+    private static Map<String, Long> status() {
+        Map<String, Long> fields = new HashMap<>();
         try (Stream<String> lines = Files.lines(Path.of("/proc/self/status"))) {
-            return lines.filter(l -> l.startsWith("VmRSS:"))
-                    .findFirst()
-                    .map(l -> Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024)
-                    .orElse(-1L);
-        } catch (IOException | NumberFormatException e) {
+            lines.filter(l -> l.endsWith(" kB")).forEach(l -> {
+                int colon = l.indexOf(':');
+                try {
+                    fields.put(
+                            l.substring(0, colon),
+                            1024
+                                    * Long.parseLong(l.substring(colon + 1, l.length() - 3)
+                                            .strip()));
+                } catch (NumberFormatException e) {
+                    // a field of another shape: not one we read
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            return Map.of();
+        }
+        return fields;
+    }
+
+    private static final java.util.regex.Pattern NMT_TOTAL =
+            java.util.regex.Pattern.compile("Total: reserved=(\\d+)KB, committed=(\\d+)KB");
+
+    /**
+     * The committed total of Native Memory Tracking, through the same diagnostic command as
+     * {@code jcmd PID VM.native_memory summary}; -1 when the JVM runs without tracking.
+     */
+    static long jvmNative() {
+        try {
+            Object out = ManagementFactory.getPlatformMBeanServer()
+                    .invoke(
+                            new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                            "vmNativeMemory",
+                            new Object[] {new String[] {"summary"}},
+                            new String[] {String[].class.getName()});
+            Matcher m = NMT_TOTAL.matcher(String.valueOf(out));
+            return m.find() ? 1024 * Long.parseLong(m.group(2)) : -1;
+        } catch (JMException | RuntimeException e) {
             return -1;
         }
     }
@@ -113,10 +199,10 @@ record MemoryProbe(long rssBytes, long heapBytes, long directBytes, long openFil
     }
 
     long[] toArray() {
-        return new long[] {rssBytes, heapBytes, directBytes, openFiles};
+        return new long[] {rssBytes, heapBytes, directBytes, openFiles, anonBytes, shmemBytes, jvmNativeBytes};
     }
 
     static MemoryProbe of(long[] a, int from) {
-        return new MemoryProbe(a[from], a[from + 1], a[from + 2], a[from + 3]);
+        return new MemoryProbe(a[from], a[from + 1], a[from + 2], a[from + 3], a[from + 4], a[from + 5], a[from + 6]);
     }
 }

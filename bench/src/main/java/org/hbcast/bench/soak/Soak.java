@@ -39,6 +39,9 @@ public final class Soak implements Callable<Integer> {
     /** Start of the one-line summary that tests parse. */
     public static final String RESULT = "SOAK-RESULT";
 
+    /** Start of the one-line summary of each plan under {@code --plans}, which tests parse. */
+    public static final String PLAN_RESULT = "SOAK-PLAN";
+
     private static final int SHOWN_ERRORS = 5;
     private static final int ERROR_RECORD_BYTES = 4096;
     private static final long MIB = 1 << 20;
@@ -68,6 +71,15 @@ public final class Soak implements Callable<Integer> {
             split = ",",
             description = "algorithms mixed: auto, hierarchical, knomial, native (default all four)")
     List<String> algorithms = List.of("auto", "hierarchical", "knomial", "native");
+
+    @Option(
+            names = "--plans",
+            split = ",",
+            description = "run one segment per plan, in turn, each for --duration (or --calls) after its own"
+                    + " warm-up, instead of mixing --algorithms: 'all', or plans like native, auto,"
+                    + " knomial:chain, hierarchical:fanout:two-tree:64K (algorithm[:ring|fanout][:knomial|chain"
+                    + "|two-tree][:chunk])")
+    List<String> plans;
 
     @Option(
             names = "--warmup",
@@ -101,21 +113,73 @@ public final class Soak implements Callable<Integer> {
                     new CommandLine(this), "--warmup and --calls must not be negative");
         }
         List<SoakKind> kindList = kinds.stream().map(SoakKind::parse).distinct().toList();
-        List<Algorithm> algorithmList =
-                algorithms.stream().map(Algorithm::parse).distinct().toList();
+        List<SoakPlan> planList = plans == null ? null : SoakPlan.parseList(plans);
         Map<SoakKind, SoakMemory> memory = new EnumMap<>(SoakKind.class);
-        Map<Algorithm, HierarchicalBcast> instances = new EnumMap<>(Algorithm.class);
-        Tally tally = new Tally();
         try {
             for (SoakKind k : kindList) {
                 memory.put(k, k.open(max));
             }
-            for (Algorithm a : algorithmList) {
-                instances.put(
-                        a,
-                        HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(a)));
+            if (planList == null) {
+                Map<Algorithm, BcastOptions> mixed = new EnumMap<>(Algorithm.class);
+                for (String a : algorithms) {
+                    Algorithm algorithm = Algorithm.parse(a);
+                    mixed.put(algorithm, BcastOptions.defaults().withAlgorithm(algorithm));
+                }
+                Segment one = segment("mixed", mixed, kindList, memory, max, seconds, true);
+                return report(one, tolerance);
             }
             if (rank == 0) {
+                System.out.println("soak: " + planList.size() + " plans in turn, "
+                        + (calls != null ? calls + " calls" : seconds + " s") + " each after its warm-up: " + planList);
+            }
+            List<Segment> done = new ArrayList<>();
+            int status = 0;
+            for (SoakPlan plan : planList) {
+                Segment seg = segment(
+                        plan.toString(),
+                        Map.of(plan.algorithm(), plan.options()),
+                        kindList,
+                        memory,
+                        max,
+                        seconds,
+                        done.isEmpty());
+                done.add(seg);
+                status = Math.max(status, report(seg, tolerance));
+            }
+            if (rank == 0) {
+                planTable(done, tolerance);
+            }
+            // 1 (wrong or failed calls) outranks 3 (memory grew): a plan that failed matters most.
+            return done.stream().anyMatch(d -> d.errors + d.failures > 0) ? 1 : status;
+        } finally {
+            memory.values().forEach(SoakMemory::close);
+        }
+    }
+
+    /**
+     * One segment: instances made with {@code options} (one per algorithm drawn from), the largest call
+     * of every kind and algorithm, the warm-up, memory, calls until time is up, memory again, the
+     * instances closed. Every segment draws the same calls from call 0, so plans see the same sizes,
+     * roots and datatypes (as far as each gets in its time). A failed call ends the segment on every
+     * rank: its instances are broken, the next segment makes new ones.
+     */
+    private Segment segment(
+            String label,
+            Map<Algorithm, BcastOptions> options,
+            List<SoakKind> kindList,
+            Map<SoakKind, SoakMemory> memory,
+            int max,
+            long seconds,
+            boolean header)
+            throws MPIException {
+        List<Algorithm> algorithmList = List.copyOf(options.keySet());
+        Map<Algorithm, HierarchicalBcast> instances = new EnumMap<>(Algorithm.class);
+        Tally tally = new Tally();
+        try {
+            for (Map.Entry<Algorithm, BcastOptions> e : options.entrySet()) {
+                instances.put(e.getKey(), HierarchicalBcast.create(world, e.getValue()));
+            }
+            if (rank == 0 && header) {
                 HierarchicalBcast any = instances.values().iterator().next();
                 System.out.printf(
                         Locale.ROOT,
@@ -148,7 +212,7 @@ public final class Soak implements Callable<Integer> {
             long begin = System.nanoTime();
             long deadline = begin + Duration.ofSeconds(seconds).toNanos();
             int[] stop = new int[1];
-            try (ProgressBar bar = progressBar(seconds)) {
+            try (ProgressBar bar = progressBar(label, seconds)) {
                 while (true) {
                     boolean over = calls != null ? tally.calls >= calls : System.nanoTime() >= deadline;
                     stop[0] = tally.failed || rank == 0 && over ? 1 : 0;
@@ -172,19 +236,18 @@ public final class Soak implements Callable<Integer> {
             double elapsed = (System.nanoTime() - begin) / 1e9;
             MemoryProbe end = MemoryProbe.measure();
             if (end.openFiles() > start.openFiles()) {
-                System.out.println("rank " + rank + ": descriptors opened during the soak and still open: "
-                        + MemoryProbe.added(startDescriptors, MemoryProbe.descriptors()));
+                System.out.println("rank " + rank + " (" + label + "): descriptors opened during the soak and still"
+                        + " open: " + MemoryProbe.added(startDescriptors, MemoryProbe.descriptors()));
             }
-            return report(tally, start, end, elapsed, tolerance);
+            return new Segment(label, tally, start, end, elapsed);
         } finally {
             for (HierarchicalBcast hb : instances.values()) {
                 try {
                     hb.close();
                 } catch (MPIException e) {
-                    System.err.println("rank " + rank + ": close failed: " + e.getMessage());
+                    System.err.println("rank " + rank + ": close failed (" + label + "): " + e.getMessage());
                 }
             }
-            memory.values().forEach(SoakMemory::close);
         }
     }
 
@@ -200,22 +263,24 @@ public final class Soak implements Callable<Integer> {
         } catch (MPIException | RuntimeException e) {
             tally.error(c + ": " + e.getMessage());
             tally.failed = true;
+            tally.timedOut = String.valueOf(e.getMessage()).contains("timed out");
             return false;
         }
         String problem = mem.verify(c.type(), c.count(), key);
         if (problem != null) {
             tally.error(c + ": " + problem);
+            tally.wrong++;
         }
         tally.bytes += c.bytes();
         return true;
     }
 
-    private ProgressBar progressBar(long seconds) {
+    private ProgressBar progressBar(String label, long seconds) {
         if (rank != 0 || noProgress) {
             return null;
         }
         return new ProgressBarBuilder()
-                .setTaskName("soak")
+                .setTaskName("soak " + label)
                 .setInitialMax(calls != null ? calls : seconds)
                 .setUnit(calls != null ? " calls" : " s", 1)
                 .setUpdateIntervalMillis(1000)
@@ -223,14 +288,21 @@ public final class Soak implements Callable<Integer> {
                 .build();
     }
 
-    private int report(Tally tally, MemoryProbe start, MemoryProbe end, double elapsed, long tolerance)
-            throws MPIException {
-        long[] totals = {tally.errors, tally.failed ? 1 : 0};
+    /**
+     * Sums the segment's errors over the ranks and takes the maximum of each memory figure (and of each
+     * rank's growth); rank 0 prints them. Returns the segment's exit status.
+     */
+    private int report(Segment seg, long tolerance) throws MPIException {
+        Tally tally = seg.tally;
+        long[] totals = {tally.errors, tally.failed ? 1 : 0, tally.wrong, tally.timedOut ? 1 : 0};
         world.allReduce(totals, totals.length, MPI.LONG, MPI.SUM);
+        seg.errors = totals[2];
+        seg.failures = totals[1];
+        seg.timeouts = totals[3];
         int f = MemoryProbe.FIELDS;
         long[] mem = new long[3 * f];
-        System.arraycopy(start.toArray(), 0, mem, 0, f);
-        System.arraycopy(end.toArray(), 0, mem, f, f);
+        System.arraycopy(seg.start.toArray(), 0, mem, 0, f);
+        System.arraycopy(seg.end.toArray(), 0, mem, f, f);
         for (int i = 0; i < f; i++) {
             mem[2 * f + i] = mem[f + i] - mem[i];
         }
@@ -239,32 +311,51 @@ public final class Soak implements Callable<Integer> {
         MemoryProbe s = MemoryProbe.of(mem, 0);
         MemoryProbe e = MemoryProbe.of(mem, f);
         MemoryProbe growth = MemoryProbe.of(mem, 2 * f);
+        seg.maxStart = s;
+        seg.maxEnd = e;
+        seg.maxGrowth = growth;
         boolean flat = growth.rssBytes() <= tolerance
                 && growth.heapBytes() <= 16 * MIB
                 && growth.directBytes() <= MIB
                 && growth.openFiles() <= 0;
+        seg.flat = flat;
+        boolean plans = this.plans != null;
         if (rank == 0) {
             System.out.printf(
                     Locale.ROOT,
-                    "calls: %d after warm-up (%d warm-up calls) in %.1f s, bytes moved: %s (%d)," + " errors: %d%s%n",
+                    "%scalls: %d after warm-up (%d warm-up calls) in %.1f s, bytes moved: %s (%d)," + " errors: %d%s%n",
+                    plans ? "plan " + seg.label + ": " : "",
                     tally.calls,
                     tally.warmupCalls,
-                    elapsed,
+                    seg.elapsed,
                     bytes(tally.bytes),
                     tally.bytes,
                     totals[0],
-                    totals[1] > 0 ? " (stopped early: a call failed)" : "");
-            System.out.println("memory, max over ranks    after warm-up        at end   growth (max per rank)");
-            row("resident set (VmRSS)", s.rssBytes(), e.rssBytes(), growth.rssBytes(), true);
-            row("heap used after GC", s.heapBytes(), e.heapBytes(), growth.heapBytes(), true);
-            row("direct buffers", s.directBytes(), e.directBytes(), growth.directBytes(), true);
-            row("open files", s.openFiles(), e.openFiles(), growth.openFiles(), false);
+                    totals[1] > 0
+                            ? " (stopped early: a call failed on " + totals[1] + " ranks, " + totals[3]
+                                    + " of them timed out)"
+                            : "");
+            if (!plans) {
+                System.out.println("memory, max over ranks    after warm-up        at end   growth (max per rank)");
+                row("resident set (VmRSS)", s.rssBytes(), e.rssBytes(), growth.rssBytes(), true);
+                row("  anonymous (RssAnon)", s.anonBytes(), e.anonBytes(), growth.anonBytes(), true);
+                row("  shared (RssShmem)", s.shmemBytes(), e.shmemBytes(), growth.shmemBytes(), true);
+                row("heap used after GC", s.heapBytes(), e.heapBytes(), growth.heapBytes(), true);
+                row("direct buffers", s.directBytes(), e.directBytes(), growth.directBytes(), true);
+                if (s.jvmNativeBytes() >= 0) {
+                    row("JVM native (NMT)", s.jvmNativeBytes(), e.jvmNativeBytes(), growth.jvmNativeBytes(), true);
+                }
+                row("open files", s.openFiles(), e.openFiles(), growth.openFiles(), false);
+            }
             System.out.printf(
                     Locale.ROOT,
-                    "memory %s: resident set grew at most %s (tolerance %s), heap %s, direct %s," + " files %+d%n",
+                    "memory %s: resident set grew at most %s (tolerance %s; anonymous %s, shared %s), heap %s,"
+                            + " direct %s, files %+d%n",
                     flat ? "flat" : "GREW",
                     bytes(growth.rssBytes()),
                     bytes(tolerance),
+                    bytes(growth.anonBytes()),
+                    bytes(growth.shmemBytes()),
                     bytes(growth.heapBytes()),
                     bytes(growth.directBytes()),
                     growth.openFiles());
@@ -275,21 +366,99 @@ public final class Soak implements Callable<Integer> {
                     shown++;
                 }
             }
-            System.out.printf(
-                    Locale.ROOT,
-                    "%s calls=%d bytes=%d errors=%d rss_start=%d rss_end=%d heap_start=%d" + " heap_end=%d memory=%s%n",
-                    RESULT,
-                    tally.calls,
-                    tally.bytes,
-                    totals[0],
-                    s.rssBytes(),
-                    e.rssBytes(),
-                    s.heapBytes(),
-                    e.heapBytes(),
-                    flat ? "flat" : "grew");
+            if (plans) {
+                System.out.printf(
+                        Locale.ROOT,
+                        "%s plan=%s calls=%d bytes=%d errors=%d failures=%d timeouts=%d rss_start=%d rss_end=%d"
+                                + " anon_start=%d anon_end=%d shmem_start=%d shmem_end=%d heap_start=%d heap_end=%d"
+                                + " direct_start=%d direct_end=%d jvm_native_start=%d jvm_native_end=%d memory=%s%n",
+                        PLAN_RESULT,
+                        seg.label,
+                        tally.calls,
+                        tally.bytes,
+                        seg.errors,
+                        seg.failures,
+                        seg.timeouts,
+                        s.rssBytes(),
+                        e.rssBytes(),
+                        s.anonBytes(),
+                        e.anonBytes(),
+                        s.shmemBytes(),
+                        e.shmemBytes(),
+                        s.heapBytes(),
+                        e.heapBytes(),
+                        s.directBytes(),
+                        e.directBytes(),
+                        s.jvmNativeBytes(),
+                        e.jvmNativeBytes(),
+                        flat ? "flat" : "grew");
+            } else {
+                System.out.printf(
+                        Locale.ROOT,
+                        "%s calls=%d bytes=%d errors=%d rss_start=%d rss_end=%d heap_start=%d"
+                                + " heap_end=%d memory=%s%n",
+                        RESULT,
+                        tally.calls,
+                        tally.bytes,
+                        totals[0],
+                        s.rssBytes(),
+                        e.rssBytes(),
+                        s.heapBytes(),
+                        e.heapBytes(),
+                        flat ? "flat" : "grew");
+            }
             System.out.flush();
         }
         return totals[0] > 0 ? 1 : flat ? 0 : 3;
+    }
+
+    /** The plans side by side (rank 0): what each did and how each rank's memory moved during it. */
+    private static void planTable(List<Segment> done, long tolerance) {
+        System.out.println("plans, memory as max over ranks: start (after the plan's warm-up) -> end, in MiB");
+        System.out.printf(
+                Locale.ROOT,
+                "  %-32s %7s %6s %8s %8s %15s %15s %13s %11s %11s %15s%n",
+                "plan",
+                "calls",
+                "wrong",
+                "failures",
+                "timeouts",
+                "rss",
+                "anon",
+                "shmem",
+                "heap",
+                "direct",
+                "jvm native");
+        for (Segment d : done) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-32s %7d %6d %8d %8d %15s %15s %13s %11s %11s %15s%s%n",
+                    d.label,
+                    d.tally.calls,
+                    d.errors,
+                    d.failures,
+                    d.timeouts,
+                    mib(d.maxStart.rssBytes(), d.maxEnd.rssBytes()),
+                    mib(d.maxStart.anonBytes(), d.maxEnd.anonBytes()),
+                    mib(d.maxStart.shmemBytes(), d.maxEnd.shmemBytes()),
+                    mib(d.maxStart.heapBytes(), d.maxEnd.heapBytes()),
+                    mib(d.maxStart.directBytes(), d.maxEnd.directBytes()),
+                    d.maxStart.jvmNativeBytes() < 0 ? "-" : mib(d.maxStart.jvmNativeBytes(), d.maxEnd.jvmNativeBytes()),
+                    d.flat ? "" : "  GREW");
+        }
+        Segment first = done.get(0);
+        Segment last = done.get(done.size() - 1);
+        System.out.printf(
+                Locale.ROOT,
+                "whole soak: resident set %s after the first warm-up, %s at the end (max over ranks; tolerance %s per"
+                        + " plan)%n",
+                bytes(first.maxStart.rssBytes()),
+                bytes(last.maxEnd.rssBytes()),
+                bytes(tolerance));
+    }
+
+    private static String mib(long start, long end) {
+        return String.format(Locale.ROOT, "%.0f->%.0f", start / (double) MIB, end / (double) MIB);
     }
 
     private static void row(String what, long start, long end, long growth, boolean isBytes) {
@@ -356,13 +525,44 @@ public final class Soak implements Callable<Integer> {
             throw new IllegalArgumentException("--duration takes a time like 600, 600s, 10m or 1h, not '" + text + "'");
         }
     }
+    /** One segment's tally and memory on this rank, and after {@link #report} its figures over all ranks. */
+    private static final class Segment {
+        final String label;
+        final Tally tally;
+        final MemoryProbe start;
+        final MemoryProbe end;
+        final double elapsed;
+        long errors;
+        long failures;
+        long timeouts;
+        boolean flat;
+        MemoryProbe maxStart;
+        MemoryProbe maxEnd;
+        MemoryProbe maxGrowth;
+
+        Segment(String label, Tally tally, MemoryProbe start, MemoryProbe end, double elapsed) {
+            this.label = label;
+            this.tally = tally;
+            this.start = start;
+            this.end = end;
+            this.elapsed = elapsed;
+        }
+    }
+
     /** Counts of one rank; the first few errors kept for the report. */
     private static final class Tally {
         long calls;
         long warmupCalls;
         long bytes;
+        /** Wrong data and failed calls. */
         long errors;
+        /** Calls whose data was wrong. */
+        long wrong;
+
         boolean failed;
+        /** The failed call timed out. */
+        boolean timedOut;
+
         private final List<String> first = new ArrayList<>();
 
         void error(String what) {

@@ -22,6 +22,18 @@ class MemoryProbeTest {
         assertEquals(List.of(), MemoryProbe.added(List.of("a", "b"), List.of("a")), "closed ones are not added");
     }
 
+    /** The resident set's parts come from /proc/self/status; without -XX:NativeMemoryTracking there is no NMT figure. */
+    @Test
+    void theResidentSetIsSplitIntoAnonymousAndShared() {
+        MemoryProbe m = MemoryProbe.measure();
+        assertTrue(m.anonBytes() > 0 && m.shmemBytes() >= 0, m::toString);
+        assertTrue(m.anonBytes() + m.shmemBytes() <= m.rssBytes(), m::toString);
+        assertEquals(m, MemoryProbe.of(m.toArray(), 0));
+        boolean tracking = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .anyMatch(a -> a.startsWith("-XX:NativeMemoryTracking=") && !a.endsWith("=off"));
+        assertEquals(!tracking, m.jvmNativeBytes() == -1, m::toString);
+    }
+
     @Test
     void aDescriptorHeldThroughTheReadsIsCounted(@TempDir Path dir) throws IOException {
         Path file = Files.createFile(dir.resolve("leaked"));
