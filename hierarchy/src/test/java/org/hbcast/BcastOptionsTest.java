@@ -16,6 +16,40 @@ import org.junit.jupiter.api.Test;
 
 class BcastOptionsTest {
 
+    /** create agrees the options in their environment form: it must give every option back exactly. */
+    @Test
+    void theEnvironmentFormGivesEveryOptionBack() {
+        java.util.Random random = new java.util.Random(52);
+        for (int i = 0; i < 2000; i++) {
+            BcastOptions o = BcastOptions.fromEnvironment(Map.of())
+                    .withAlgorithm(Algorithm.values()[random.nextInt(Algorithm.values().length)])
+                    .withChunkBytes(random.nextBoolean() ? 0 : 64 * (1 + random.nextInt(1 << 18)))
+                    .withRadix(random.nextBoolean() ? 0 : 2 + random.nextInt(63))
+                    .withTuningFile(random.nextBoolean() ? null : java.nio.file.Path.of("/tmp/t=" + i + " x.json"))
+                    .withNodeSizes(random.nextBoolean() ? null : "3,2," + (1 + random.nextInt(9)))
+                    .withCounts(CountRule.values()[random.nextInt(CountRule.values().length)])
+                    .withIntra(IntraNode.values()[random.nextInt(IntraNode.values().length)])
+                    .withInter(random.nextBoolean() ? null : TreeShape.values()[random.nextInt(3)])
+                    .withTrials(random.nextBoolean());
+            o = new BcastOptions(
+                    o.algorithm(),
+                    o.chunkBytes(),
+                    o.radix(),
+                    o.tuningFile(),
+                    Duration.ofMillis(1 + random.nextInt(86_400_000)),
+                    o.nodeSizes(),
+                    o.counts(),
+                    1 + random.nextInt(BcastOptions.MAX_RING_SLOTS),
+                    o.intra(),
+                    o.inter(),
+                    o.trials());
+            assertEquals(
+                    o,
+                    BcastOptions.fromEnvironment(o.asEnvironment()),
+                    o.asEnvironment().toString());
+        }
+    }
+
     @Test
     void defaultsWhenNothingIsSet() {
         BcastOptions o = BcastOptions.fromEnvironment(Map.of());
