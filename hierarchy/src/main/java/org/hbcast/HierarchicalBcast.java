@@ -66,7 +66,8 @@ public final class HierarchicalBcast implements AutoCloseable {
                 options.ringSlots(),
                 options.nodeSizes(),
                 options.tuningFile(),
-                options.keepsLearnt());
+                options.keepsLearnt(),
+                options.timeoutFails());
         return new HierarchicalBcast(Broadcaster.create(comm, settings), options);
     }
 
