@@ -124,7 +124,7 @@ public final class Broadcaster implements AutoCloseable {
     private final WaitLimit waits;
     /** The program's calls so far (the warm-up's are not counted), for the reports of long waits. */
     private long calls;
-
+    /** True during create's warm-up, whose calls are not the program's: their waits say "setting up". */
     private boolean warming;
 
     private DeviceNode device;
