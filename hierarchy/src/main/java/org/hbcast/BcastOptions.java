@@ -25,7 +25,10 @@ import org.hbcast.schedule.TreeShape;
  * @param radix k-nomial radix, 0 to let the selector choose ({@code HBCAST_RADIX})
  * @param tuningFile measured tuning table, {@code none} for none, or null for the default place
  *        ({@code HBCAST_TUNING_FILE}; see {@link TuningAgreement})
- * @param timeout longest wait without progress before a call fails ({@code HBCAST_TIMEOUT_S}, default 60 s)
+ * @param timeout longest wait without progress before a call reports the wait on stderr (one line
+ *        naming the call, what it waits for and from whom, and one more after each further period) and
+ *        waits on, as Open MPI waits; or fails, with {@code timeoutFails} ({@code HBCAST_TIMEOUT_S},
+ *        default 60 s)
  * @param nodeSizes virtual node sizes like "8,3,3", or null for real nodes ({@code HBCAST_NODE_SIZES})
  * @param counts which count governs when ranks pass different ones ({@code HBCAST_COUNTS}, default
  *        {@link CountRule#ROOT}, Open MPI's; {@code HBCAST_CHECK=1} is {@link CountRule#EQUAL})
@@ -36,6 +39,10 @@ import org.hbcast.schedule.TreeShape;
  *        size and layout ({@code HBCAST_INTER=auto|knomial|chain|two-tree}, default auto)
  * @param trials whether {@code auto} times its candidate plans on a size's first calls and keeps the
  *        fastest (see {@link TrialSchedule}; {@code HBCAST_TRIALS=1|0}, default on)
+ * @param timeoutFails whether a call that waits longer than {@code timeout} fails (naming what it
+ *        waited for) and leaves the instance unusable, instead of reporting and waiting on
+ *        ({@code HBCAST_TIMEOUT_FAILS=1|0}, default off). A departure from MPI's semantics, opt-in:
+ *        Open MPI waits for a late root or peer as long as it takes
  */
 public record BcastOptions(
         Algorithm algorithm,
@@ -48,7 +55,8 @@ public record BcastOptions(
         int ringSlots,
         IntraNode intra,
         TreeShape inter,
-        boolean trials) {
+        boolean trials,
+        boolean timeoutFails) {
 
     /** Largest chunk: bounds the ring's slots (and so its shared memory). */
     public static final int MAX_CHUNK_BYTES = 16 << 20;
@@ -126,6 +134,7 @@ public record BcastOptions(
         env.put("HBCAST_INTRA", intra.toString());
         env.put("HBCAST_INTER", inter == null ? "auto" : inter.toString());
         env.put("HBCAST_TRIALS", trials ? "1" : "0");
+        env.put("HBCAST_TIMEOUT_FAILS", timeoutFails ? "1" : "0");
         return env;
     }
 
@@ -153,7 +162,8 @@ public record BcastOptions(
                 intVar(env, "HBCAST_RING_SLOTS", 8, 1, MAX_RING_SLOTS),
                 intraVar(env, "HBCAST_INTRA"),
                 interVar(env, "HBCAST_INTER"),
-                boolVar(env, "HBCAST_TRIALS", true));
+                boolVar(env, "HBCAST_TRIALS", true),
+                boolVar(env, "HBCAST_TIMEOUT_FAILS", false));
     }
 
     private static IntraNode intraVar(Map<String, String> env, String name) {
@@ -253,28 +263,83 @@ public record BcastOptions(
 
     public BcastOptions withAlgorithm(Algorithm a) {
         return new BcastOptions(
-                a, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, inter, trials);
+                a,
+                chunkBytes,
+                radix,
+                tuningFile,
+                timeout,
+                nodeSizes,
+                counts,
+                ringSlots,
+                intra,
+                inter,
+                trials,
+                timeoutFails);
     }
 
     public BcastOptions withChunkBytes(int bytes) {
         return new BcastOptions(
-                algorithm, bytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, inter, trials);
+                algorithm,
+                bytes,
+                radix,
+                tuningFile,
+                timeout,
+                nodeSizes,
+                counts,
+                ringSlots,
+                intra,
+                inter,
+                trials,
+                timeoutFails);
     }
 
     public BcastOptions withRadix(int k) {
         return new BcastOptions(
-                algorithm, chunkBytes, k, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, inter, trials);
+                algorithm,
+                chunkBytes,
+                k,
+                tuningFile,
+                timeout,
+                nodeSizes,
+                counts,
+                ringSlots,
+                intra,
+                inter,
+                trials,
+                timeoutFails);
     }
 
     /** A tuning table to use; {@code Path.of("none")} for none (the model alone). */
     public BcastOptions withTuningFile(Path file) {
         return new BcastOptions(
-                algorithm, chunkBytes, radix, file, timeout, nodeSizes, counts, ringSlots, intra, inter, trials);
+                algorithm,
+                chunkBytes,
+                radix,
+                file,
+                timeout,
+                nodeSizes,
+                counts,
+                ringSlots,
+                intra,
+                inter,
+                trials,
+                timeoutFails);
     }
 
     public BcastOptions withNodeSizes(String sizes) {
         return new BcastOptions(
-                algorithm, chunkBytes, radix, tuningFile, timeout, sizes, counts, ringSlots, intra, inter, trials);
+                algorithm,
+                chunkBytes,
+                radix,
+                tuningFile,
+                timeout,
+                sizes,
+                counts,
+                ringSlots,
+                intra,
+                inter,
+                trials,
+                timeoutFails);
     }
 
     /** Check mode on ({@link CountRule#EQUAL}) or off (back to {@link CountRule#ROOT}). */
@@ -284,23 +349,87 @@ public record BcastOptions(
 
     public BcastOptions withCounts(CountRule rule) {
         return new BcastOptions(
-                algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, rule, ringSlots, intra, inter, trials);
+                algorithm,
+                chunkBytes,
+                radix,
+                tuningFile,
+                timeout,
+                nodeSizes,
+                rule,
+                ringSlots,
+                intra,
+                inter,
+                trials,
+                timeoutFails);
     }
 
     /** In-run selection on or off (see {@link #trials()}). */
     public BcastOptions withTrials(boolean on) {
         return new BcastOptions(
-                algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, inter, on);
+                algorithm,
+                chunkBytes,
+                radix,
+                tuningFile,
+                timeout,
+                nodeSizes,
+                counts,
+                ringSlots,
+                intra,
+                inter,
+                on,
+                timeoutFails);
     }
 
     /** The leaders' schedule fixed to {@code shape}, or left to the selector (null). */
     public BcastOptions withInter(TreeShape shape) {
         return new BcastOptions(
-                algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, intra, shape, trials);
+                algorithm,
+                chunkBytes,
+                radix,
+                tuningFile,
+                timeout,
+                nodeSizes,
+                counts,
+                ringSlots,
+                intra,
+                shape,
+                trials,
+                timeoutFails);
     }
 
     public BcastOptions withIntra(IntraNode i) {
         return new BcastOptions(
-                algorithm, chunkBytes, radix, tuningFile, timeout, nodeSizes, counts, ringSlots, i, inter, trials);
+                algorithm,
+                chunkBytes,
+                radix,
+                tuningFile,
+                timeout,
+                nodeSizes,
+                counts,
+                ringSlots,
+                i,
+                inter,
+                trials,
+                timeoutFails);
+    }
+
+    /**
+     * Calls fail after the timeout ({@code true}, a departure from MPI's semantics) or report the wait
+     * and wait on as Open MPI does ({@code false}, the default); see {@link #timeoutFails()}.
+     */
+    public BcastOptions withTimeoutFails(boolean fails) {
+        return new BcastOptions(
+                algorithm,
+                chunkBytes,
+                radix,
+                tuningFile,
+                timeout,
+                nodeSizes,
+                counts,
+                ringSlots,
+                intra,
+                inter,
+                trials,
+                fails);
     }
 }

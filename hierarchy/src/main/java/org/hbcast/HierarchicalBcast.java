@@ -27,10 +27,11 @@ import org.hbcast.tuning.Fingerprint;
  * }</pre>
  *
  * <p>Buffers are Java primitive arrays or direct {@code java.nio} buffers (used from their address
- * on, ignoring position, as the bindings do). Arguments are checked before anything is sent; a peer
- * that stops answering makes the call fail after the timeout with a message naming it; after such a
- * failure the instance refuses further calls. One call at a time per instance, like MPI collectives
- * on one communicator; instances on different communicators may be called from different threads
+ * on, ignoring position, as the bindings do). Arguments are checked before anything is sent; a
+ * late root or peer is waited for as Open MPI waits, each waiting rank printing one line after the
+ * timeout (naming the call and whom it waits for); only with {@link BcastOptions#timeoutFails()} (a
+ * departure from MPI's semantics) does the call fail then, and the instance refuse further calls.
+ * One call at a time per instance, like MPI collectives on one communicator; instances on different communicators may be called from different threads
  * at once when MPI provides {@code THREAD_MULTIPLE}, and otherwise such a call is refused with a
  * message saying so.
  */
@@ -97,7 +98,8 @@ public final class HierarchicalBcast implements AutoCloseable {
                 options.ringSlots(),
                 options.nodeSizes(),
                 options.tuningFile(),
-                options.keepsLearnt());
+                options.keepsLearnt(),
+                options.timeoutFails());
     }
 
     /**

@@ -14,7 +14,10 @@ import org.hbcast.testing.RankReport;
  * with a clear message on every rank and nothing is sent (the next valid call still works);
  * {@code suite=check}: check mode turns mismatched counts into an error on every rank;
  * {@code suite=kill}: the last rank SIGKILLs itself during a large broadcast, and every other rank
- * must fail with a clear error within the timeout.
+ * must fail with a clear error within the timeout; {@code suite=late}: rank 0, the root, comes
+ * {@code late=S} seconds late to its third broadcast, which the others wait for as Open MPI would
+ * (or, with {@code HBCAST_TIMEOUT_FAILS=1}, fail after the timeout: case {@value #LATE_CASE}, its
+ * message a note).
  *
  * <p>Each expected error is a case whose message is kept as a note of the case's name. In
  * {@code suite=kill} a surviving rank's broadcasts fail as they should: it reports that as the
@@ -34,9 +37,55 @@ public final class BcastFailureProgram {
                     case "arguments" -> arguments(world, report);
                     case "check" -> check(world, report);
                     case "kill" -> kill(world, report);
+                    case "late" -> late(world, report, Integer.parseInt(opt.getOrDefault("late", "8")));
                     default -> throw new IllegalArgumentException("unknown suite " + suite);
                 },
                 suite.equals("kill") ? MpiTestProgram.Finish.EXIT : MpiTestProgram.Finish.FINALIZE);
+    }
+
+    /** The case of {@code suite=late} that waits for the late root (and fails, where failing was asked for). */
+    static final String LATE_CASE = "the call the root is late for";
+
+    /**
+     * Four broadcasts of 4 KiB from rank 0, the third after rank 0 slept {@code lateSeconds}; every
+     * rank checks every byte of every call it completes. Where a time-out fails the call, the waiting
+     * ranks' instance is unusable after it: they stop there.
+     */
+    private static String late(Intracomm world, RankReport report, int lateSeconds) throws Exception {
+        int rank = world.getRank();
+        // Read as the library reads it, without its API, so that this program ran on the code before the option.
+        boolean fails = "1".equals(System.getenv("HBCAST_TIMEOUT_FAILS"));
+        HierarchicalBcast hb = HierarchicalBcast.create(world);
+        byte[] data = new byte[4096];
+        for (int call = 1; call <= 4; call++) {
+            for (int i = 0; i < data.length; i++) {
+                data[i] = rank == 0 ? (byte) (i * 7 + call) : (byte) -1;
+            }
+            boolean isLate = call == 3;
+            if (isLate && rank == 0) {
+                Thread.sleep(lateSeconds * 1000L);
+            }
+            String name = isLate ? LATE_CASE : "call " + call;
+            if (isLate && fails && rank != 0) {
+                ExpectError.into(report, name, "root 0", () -> hb.bcast(data, data.length, MPI.BYTE, 0));
+                hb.close();
+                return "failed after the timeout waiting for the late root, as asked";
+            }
+            long start = System.nanoTime();
+            hb.bcast(data, data.length, MPI.BYTE, 0);
+            if (isLate) {
+                report.figure("lateSeconds", (System.nanoTime() - start) / 1e9);
+            }
+            for (int i = 0; i < data.length; i++) {
+                if (data[i] != (byte) (i * 7 + call)) {
+                    throw new AssertionError(
+                            name + ": byte " + i + " is " + data[i] + ", want " + (byte) (i * 7 + call));
+                }
+            }
+            report.pass(name);
+        }
+        hb.close();
+        return "waited for the late root";
     }
 
     /** Nine bad calls (cases named as the notes of their messages), then a valid one. */

@@ -29,6 +29,8 @@ class BcastFaultMpiTest {
     private static MpiLaunch launch(String fault, int victim, String when, String algorithm, int bytes) {
         return MpiLaunch.program(BcastFaultProgram.class)
                 .env("HBCAST_TIMEOUT_S", Integer.toString(TIMEOUT_S))
+                // Failing on a time-out is opt-in; by default a call waits on as Open MPI does.
+                .env("HBCAST_TIMEOUT_FAILS", "1")
                 .mca("orte_enable_recovery", "1")
                 .timeout(Duration.ofSeconds(150))
                 .args(

@@ -16,6 +16,7 @@ class BcastFuzzMpiTest {
         MpiOutcome out = MpiLaunch.program(BcastFuzzProgram.class)
                 .nodeSizes("2,3")
                 .env("HBCAST_TIMEOUT_S", "10")
+                .env("HBCAST_TIMEOUT_FAILS", "1")
                 .timeout(Duration.ofSeconds(300))
                 .args("cases=400", "seed=11")
                 .run()

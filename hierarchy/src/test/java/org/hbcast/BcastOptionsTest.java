@@ -42,7 +42,8 @@ class BcastOptionsTest {
                     1 + random.nextInt(BcastOptions.MAX_RING_SLOTS),
                     o.intra(),
                     o.inter(),
-                    o.trials());
+                    o.trials(),
+                    random.nextBoolean());
             assertEquals(
                     o,
                     BcastOptions.fromEnvironment(o.asEnvironment()),

@@ -46,6 +46,7 @@ class CountsMpiTest {
                 MpiLaunch.program(CountsProgram.class)
                         .ranks(4)
                         .env("HBCAST_TIMEOUT_S", "20")
+                        .env("HBCAST_TIMEOUT_FAILS", "1")
                         .run(),
                 4);
     }
@@ -53,8 +54,10 @@ class CountsMpiTest {
     @ParameterizedTest(name = "virtual nodes {0}")
     @ValueSource(strings = {"2,2", "1,2", "3,1,2"})
     void virtualNodes(String nodes) {
-        MpiLaunch launch =
-                MpiLaunch.program(CountsProgram.class).nodeSizes(nodes).env("HBCAST_TIMEOUT_S", "20");
+        MpiLaunch launch = MpiLaunch.program(CountsProgram.class)
+                .nodeSizes(nodes)
+                .env("HBCAST_TIMEOUT_S", "20")
+                .env("HBCAST_TIMEOUT_FAILS", "1");
         assertEveryRankRanEveryCase(
                 launch.run(),
                 nodes.chars().filter(Character::isDigit).map(c -> c - '0').sum());
@@ -66,6 +69,7 @@ class CountsMpiTest {
                 MpiLaunch.program(CountsProgram.class)
                         .testBed(2, 2)
                         .env("HBCAST_TIMEOUT_S", "20")
+                        .env("HBCAST_TIMEOUT_FAILS", "1")
                         .run(),
                 4);
     }

@@ -32,6 +32,7 @@ class DeviceOverloadMpiTest {
                 .nodeSizes("2,1")
                 .env("HBCAST_COUNTS", "trusted")
                 .env("HBCAST_TIMEOUT_S", "20")
+                .env("HBCAST_TIMEOUT_FAILS", "1")
                 .run()
                 .assertAllRanksOk()
                 .assertCasesOnEveryRank(3);

@@ -9,10 +9,11 @@ import net.bytebuddy.asm.Advice;
 
 /**
  * The Java agent ({@code -javaagent:hbcast-agent.jar}) that gives an unmodified MPI Java program
- * hbcast: it weaves three small pieces of advice into Open MPI's bindings when they load, so that
+ * hbcast: it weaves small pieces of advice into Open MPI's bindings when they load, so that
  * {@code Comm.bcast} goes to a {@link org.hbcast.HierarchicalBcast} of the communicator where hbcast
- * supports the call, {@code Comm.free} closes that instance, and {@code MPI.Finalize} closes the rest
- * (see {@link Redirect}). Everything else runs in the bindings as before.
+ * supports the call, {@code Comm.free} and {@code Comm.disconnect} close that instance, and
+ * {@code MPI.Finalize} closes the rest (see {@link Redirect}). Everything else runs in the bindings
+ * as before.
  */
 public final class BcastAgent {
     private BcastAgent() {}
@@ -32,7 +33,8 @@ public final class BcastAgent {
                 .type(named("mpi.Comm"))
                 .transform((builder, type, loader, module, domain) -> builder.visit(
                                 Advice.to(BcastAdvice.class).on(named("bcast").and(takesArguments(4))))
-                        .visit(Advice.to(FreeAdvice.class).on(named("free").and(takesArguments(0)))))
+                        .visit(Advice.to(FreeAdvice.class)
+                                .on(named("free").or(named("disconnect")).and(takesArguments(0)))))
                 .type(named("mpi.MPI"))
                 .transform((builder, type, loader, module, domain) -> builder.visit(
                         Advice.to(FinalizeAdvice.class).on(named("Finalize").and(takesArguments(0)))))
@@ -55,7 +57,10 @@ public final class BcastAgent {
         }
     }
 
-    /** Woven into {@code Comm.free()}: closes the communicator's instance first (both are collective). */
+    /**
+     * Woven into {@code Comm.free()} and {@code Comm.disconnect()}: closes the communicator's instance
+     * first (all are collective).
+     */
     static final class FreeAdvice {
         private FreeAdvice() {}
 

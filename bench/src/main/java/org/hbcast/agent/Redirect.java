@@ -4,21 +4,31 @@ import java.nio.Buffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import mpi.Datatype;
 import mpi.Intracomm;
+import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.call.ElementType;
 
 /**
  * What the woven advice calls: one {@link HierarchicalBcast} per intra-communicator, made at its
  * first supported {@code bcast} (collective, as that call is) and closed when the communicator is
- * freed or at {@code MPI.Finalize}. Calls hbcast does not take go to Open MPI untouched:
- * inter-communicators, derived datatypes, heap buffers and anything else but a primitive array or
- * a direct buffer of a supported type. Calls made by hbcast itself (its own communicators) are
- * never redirected.
+ * freed or disconnected, or at {@code MPI.Finalize}. Calls hbcast does not take go to Open MPI
+ * untouched: inter-communicators, derived datatypes, heap buffers and anything else but a primitive
+ * array or a direct buffer of a supported type. Calls made by hbcast itself (its own communicators)
+ * are never redirected.
+ *
+ * <p>The program was written for Open MPI's semantics, so it keeps them: its instances wait for a
+ * late root or peer as Open MPI does, reporting a long wait, and never fail on a time-out whatever
+ * {@code HBCAST_TIMEOUT_FAILS} says. A communicator whose instance could not be made (a bad
+ * {@code HBCAST_*} value, shared memory full) is remembered: that call and all its later ones go to
+ * Open MPI, with one line on stderr saying why; {@code create} is never tried again on it, since the
+ * other ranks would not be in that collective.
  *
  * <p>The decision is made per rank from its own arguments, as the bindings' would be. A program
  * whose ranks pass different kinds of buffer to the same broadcast (a heap buffer on some, a direct
@@ -33,6 +43,10 @@ public final class Redirect {
     private static final Map<Object, HierarchicalBcast> INSTANCES = new ConcurrentHashMap<>();
     /** Communicators in the order their instances were made: closed in that order at Finalize, on every rank alike. */
     private static final List<Object> ORDER = new ArrayList<>();
+    /** Communicators whose instance could not be made: their calls go to Open MPI. */
+    private static final Set<Object> UNSUPPORTED = ConcurrentHashMap.newKeySet();
+    /** Why instances could not be made, each said once per process. */
+    private static final Set<String> SAID = ConcurrentHashMap.newKeySet();
 
     private static final AtomicLong REDIRECTED = new AtomicLong();
     private static final AtomicLong PASSED = new AtomicLong();
@@ -45,13 +59,18 @@ public final class Redirect {
         if (inside[0]) {
             return false;
         }
-        if (!(comm instanceof Intracomm intra) || !supported(buf, type)) {
+        if (!(comm instanceof Intracomm intra) || !supported(buf, type) || UNSUPPORTED.contains(comm)) {
             PASSED.incrementAndGet();
             return false;
         }
         inside[0] = true;
         try {
             HierarchicalBcast hb = instance(intra);
+            if (hb == null) {
+                // Nothing was sent on the failed create's behalf: this call too is Open MPI's.
+                PASSED.incrementAndGet();
+                return false;
+            }
             hb.bcast(buf, count, (Datatype) type, root);
         } finally {
             inside[0] = false;
@@ -78,7 +97,12 @@ public final class Redirect {
     private static HierarchicalBcast instance(Intracomm comm) throws MPIException {
         HierarchicalBcast hb = INSTANCES.get(comm);
         if (hb == null) {
-            hb = HierarchicalBcast.create(comm);
+            try {
+                hb = HierarchicalBcast.create(comm, BcastOptions.defaults().withTimeoutFails(false));
+            } catch (MPIException | IllegalArgumentException e) {
+                unsupported(comm, e);
+                return null;
+            }
             synchronized (ORDER) {
                 INSTANCES.put(comm, hb);
                 ORDER.add(comm);
@@ -87,12 +111,30 @@ public final class Redirect {
         return hb;
     }
 
-    /** Before {@code comm.free()}: closes its instance (collective, as free is). */
+    /**
+     * Remembers that {@code comm} has no instance, and says why once per reason. {@code create} fails
+     * on every rank together, so every rank passes the communicator's calls to Open MPI alike.
+     */
+    private static void unsupported(Intracomm comm, Exception why) throws MPIException {
+        UNSUPPORTED.add(comm);
+        String reason = why.getMessage();
+        if (SAID.add(reason)) {
+            System.err.println("hbcast agent on rank " + MPI.COMM_WORLD.getRank() + ": hbcast could not be set up on"
+                    + " a communicator of " + comm.getSize() + " ranks, so its broadcasts go to Open MPI's own"
+                    + " bcast: " + reason);
+        }
+    }
+
+    /**
+     * Before {@code comm.free()} or {@code comm.disconnect()}: closes its instance (collective, as
+     * both are) and forgets the communicator.
+     */
     public static void freeing(Object comm) throws MPIException {
         boolean[] inside = INSIDE.get();
         if (inside[0]) {
             return;
         }
+        UNSUPPORTED.remove(comm);
         HierarchicalBcast hb;
         synchronized (ORDER) {
             hb = INSTANCES.remove(comm);

@@ -6,6 +6,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Status;
+import org.hbcast.stage.Awaited;
 import org.hbcast.stage.ProgressWait;
 
 /**
@@ -16,8 +17,9 @@ import org.hbcast.stage.ProgressWait;
  * the same verdict from the same words, so a mismatch fails on every rank at once and nothing waits.
  *
  * <p>The all-reduce is non-blocking and waited for like the rest of a call ({@link
- * ProgressWait#forSharedCores}), so a rank that never joins (it died, or called something else) makes
- * the others fail after the timeout instead of hanging in Open MPI.
+ * ProgressWait#forSharedCores}), so a rank that is late is reported after the timeout and, where
+ * failing on a time-out was asked for, a rank that never joins (it died, or called something else)
+ * makes the others fail instead of hanging in Open MPI.
  * Reused from call to call; allocates the bindings' request, and strings only for an error.
  */
 public final class CallAgreement {
@@ -50,6 +52,13 @@ public final class CallAgreement {
     private final long[] words = new long[WORDS];
     private final TimedCollectives reduction;
     private final double timeoutSeconds;
+    /** The call this rank agrees on, for a report of a long wait (the all-reduce cannot tell who is missing). */
+    private long awaitedBytes;
+
+    private int awaitedRoot;
+    private final Awaited everyRank = () -> "every rank to join the agreement on the call (root " + awaitedRoot
+            + ", " + awaitedBytes + " bytes here): some rank has not called bcast on this communicator yet, or"
+            + " has died";
 
     /** @param wait how this rank waits for the others, and for how long (this object's alone) */
     public CallAgreement(Intracomm comm, int rank, ProgressWait wait) {
@@ -73,6 +82,8 @@ public final class CallAgreement {
      */
     public long agree(long bytes, ElementType type, int root, CountRule rule) throws MPIException {
         fill(words, rank, bytes, type, root);
+        awaitedRoot = root;
+        awaitedBytes = bytes;
         return reduce() == TIMED_OUT ? TIMED_OUT : verdict(words, rank, bytes, type, root, rule);
     }
 
@@ -83,12 +94,14 @@ public final class CallAgreement {
      */
     public long refuse(int root) throws MPIException {
         fillRefused(words, rank, root);
+        awaitedRoot = root;
+        awaitedBytes = 0;
         return reduce();
     }
 
     /** All-reduces {@link #words} in place; {@link #TIMED_OUT} when some rank never joined, else 0. */
     private long reduce() throws MPIException {
-        return reduction.reduce(words, WORDS) ? 0 : TIMED_OUT;
+        return reduction.reduce(words, WORDS, everyRank) ? 0 : TIMED_OUT;
     }
 
     /** This rank's words before the reduction: what it passed, each where MAX keeps what the verdict needs. */

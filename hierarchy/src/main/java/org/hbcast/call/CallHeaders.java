@@ -4,6 +4,7 @@ import mpi.MPIException;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.RootRefusals;
+import org.hbcast.stage.Awaited;
 import org.hbcast.stage.ProgressWait;
 import org.hbcast.transport.shm.CallBoard;
 
@@ -41,7 +42,10 @@ public final class CallHeaders {
         SCRATCH,
         /** The call was refused by its claimer: nothing moves, every rank fails with {@link #problem()}. */
         REFUSED,
-        /** No header came (or no room) within the timeout: the instance is unusable, see {@link #problem()}. */
+        /**
+         * No header came (or no room) within the timeout, where the wait's limit gives up: the instance
+         * is unusable, see {@link #problem()}. Under the default limit the wait goes on instead.
+         */
         TIMED_OUT,
         /**
          * Two ranks claimed the root (or a header came that is not this call's): what is left in flight
@@ -87,7 +91,18 @@ public final class CallHeaders {
     /** Waits on the network: yields longer, since a park costs more than the header's whole trip. */
     private final ProgressWait networkWait;
 
-    private final double timeoutSeconds;
+    /** What this rank waits for, for a report of a long wait: made once, reading the fields below. */
+    private final Awaited headerFromBoard = () -> "the call's header from " + expectedRoot()
+            + ": the root has not called bcast on this communicator yet, or has died";
+
+    private final Awaited headerFromNetwork = () -> "the call's header from " + expectedRoot()
+            + " through the node leaders: the root, or a leader between, has not called bcast on this"
+            + " communicator yet, or has died";
+    private final Awaited roomOnBoard = this::roomOnBoard;
+    private final Awaited headerSent = () -> "the call's header to leave for the leaders of other nodes";
+    /** The root this rank passed while it waits for the header, or -1 where it passed none in range. */
+    private int awaitedRoot;
+
     private long call;
     private long rootBytes;
     private int root;
@@ -128,8 +143,7 @@ public final class CallHeaders {
         this.inlineAllowed = inlineAllowed;
         this.inlineCapacity = inlineBytes(relay == null);
         this.wait = wait;
-        this.networkWait = ProgressWait.yieldingLonger(wait.timeoutNs());
-        this.timeoutSeconds = wait.timeoutNs() / 1e9;
+        this.networkWait = ProgressWait.yieldingLonger(wait.limit());
     }
 
     /** Most bytes of a message that ride in its header: on one host (no network between its nodes) or across one. */
@@ -230,6 +244,7 @@ public final class CallHeaders {
             throws MPIException {
         networkWait.reset();
         int rounds = 0;
+        awaitedRoot = rootInRange ? root : -1;
         do {
             relay.expect(c);
             boolean arrived = relay.arrived();
@@ -249,12 +264,9 @@ public final class CallHeaders {
                     return conflict("call " + c + " had a root on this node (rank " + board.rank(c)
                             + ") and another that sent its header over the network");
                 }
-                if (networkWait.timedOut(0)) {
+                if (networkWait.timedOut(0, headerFromNetwork)) {
                     if (relay.withdraw()) {
-                        problem = where() + "timed out after " + timeoutSeconds + " s waiting for the header of call "
-                                + c + " from " + (rootInRange ? "root " + root : "its root") + " through the node"
-                                + " leaders: the root, or a leader between, has not called bcast on this communicator,"
-                                + " or has died";
+                        problem = wait.limit().timedOut(headerFromNetwork);
                         return Outcome.TIMED_OUT;
                     }
                     break;
@@ -311,7 +323,8 @@ public final class CallHeaders {
     private Outcome member(
             long c, String refused, int root, boolean rootInRange, long bytes, ElementType type, Message data) {
         wait.reset();
-        board.markWaiting(c, rootInRange ? root : -1);
+        awaitedRoot = rootInRange ? root : -1;
+        board.markWaiting(c, awaitedRoot);
         while (!board.isPosted(c)) {
             if (relay == null && rootInRange && root != rank && board.waitsForAnother(root, c)) {
                 // The root this rank names waits for another root itself: nobody will post this call. Its
@@ -324,10 +337,8 @@ public final class CallHeaders {
                 }
                 continue;
             }
-            if (wait.timedOut(0)) {
-                problem = where() + "timed out after " + timeoutSeconds + " s waiting for the header of call " + c
-                        + " from " + (rootInRange ? "root " + root : "its root") + ": the root has not called bcast on"
-                        + " this communicator, or has died";
+            if (wait.timedOut(0, headerFromBoard)) {
+                problem = wait.limit().timedOut(headerFromBoard);
                 return Outcome.TIMED_OUT;
             }
         }
@@ -391,10 +402,8 @@ public final class CallHeaders {
     private boolean waitForRoom(long c, long payloadBytes) {
         wait.reset();
         while (!board.hasRoom(c, payloadBytes)) {
-            if (wait.timedOut(0)) {
-                problem = where() + "timed out after " + timeoutSeconds + " s waiting for node rank "
-                        + board.slowestReader() + " to read the headers of calls before call " + c
-                        + ": it is up to " + CallBoard.ENTRIES + " calls behind, or has died";
+            if (wait.timedOut(0, roomOnBoard)) {
+                problem = wait.limit().timedOut(roomOnBoard);
                 return false;
             }
         }
@@ -408,13 +417,21 @@ public final class CallHeaders {
         }
         networkWait.reset();
         while (!relay.sent()) {
-            if (networkWait.timedOut(0)) {
-                problem = where() + "timed out after " + timeoutSeconds + " s sending the header of call " + call
-                        + " to the leaders of other nodes";
+            if (networkWait.timedOut(0, headerSent)) {
+                problem = wait.limit().timedOut(headerSent);
                 return false;
             }
         }
         return true;
+    }
+
+    private String roomOnBoard() {
+        return "node rank " + board.slowestReader() + " to read the headers of earlier calls: it is up to "
+                + CallBoard.ENTRIES + " calls behind, or has died";
+    }
+
+    private String expectedRoot() {
+        return awaitedRoot >= 0 ? "root " + awaitedRoot : "its root";
     }
 
     private Outcome conflict(String what) {

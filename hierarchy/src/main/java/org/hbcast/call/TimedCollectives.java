@@ -10,14 +10,16 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
+import org.hbcast.stage.Awaited;
 import org.hbcast.stage.ProgressWait;
 
 /**
- * Collectives that give up after the timeout instead of hanging in Open MPI when some rank never
- * joins (it died, or called something else): an all-reduce (MAX) of a few longs, a reduce that
- * releases one rank last and a barrier, all non-blocking and waited for like the rest of a call
- * (the wait a caller gives, {@link ProgressWait#forSharedCores} in a call). Reused from call to
- * call; allocates only the bindings' request.
+ * Collectives waited for like the rest of a call (the wait a caller gives, {@link
+ * ProgressWait#forSharedCores} in a call): an all-reduce (MAX) of a few longs, a reduce that releases
+ * one rank last and a barrier, all non-blocking, so a rank that never joins (late, dead, or calling
+ * something else) is reported after the wait's period, naming what was awaited, and given up on where
+ * the wait's limit says so instead of hanging in Open MPI. Reused from call to call; allocates only
+ * the bindings' request.
  */
 public final class TimedCollectives {
     /** All-reduces given up on after a timeout, with their buffers: never freed, since MPI may still write them. */
@@ -54,15 +56,17 @@ public final class TimedCollectives {
     /**
      * Replaces {@code words[0..n)} by their maximum over the communicator's ranks. Collective.
      *
-     * @return false when some rank did not join within the timeout (the communicator is unusable
-     *         then: the all-reduce stays posted, into a buffer this object no longer uses)
+     * @param awaited what the reduction is for, for a report of a long wait
+     * @return false when some rank did not join within the timeout and the wait gives up (the
+     *         communicator is unusable then: the all-reduce stays posted, into a buffer this object no
+     *         longer uses)
      */
-    public boolean reduce(long[] words, int n) throws MPIException {
+    public boolean reduce(long[] words, int n, Awaited awaited) throws MPIException {
         if (n > capacity) {
             throw new IllegalArgumentException(n + " words, at most " + capacity);
         }
         reduced.put(0, words, 0, n);
-        if (!completes(comm.iAllReduce(reduced, n, MPI.LONG, MPI.MAX))) {
+        if (!completes(comm.iAllReduce(reduced, n, MPI.LONG, MPI.MAX), awaited)) {
             // A late peer may still write the buffer: keep it alive, use a new one.
             ABANDONED.add(reduced);
             reduced = buffer(capacity);
@@ -75,11 +79,11 @@ public final class TimedCollectives {
     /**
      * Lets every rank but {@code root} go as soon as its part is sent, and {@code root} only when all
      * have joined (a reduce to it, of nothing): what follows starts on the others first. False when
-     * some rank did not join within the timeout.
+     * some rank did not join within the timeout and the wait gives up.
      */
-    public boolean releaseLast(int root) throws MPIException {
+    public boolean releaseLast(int root, Awaited awaited) throws MPIException {
         reduced.put(0, 0L);
-        if (!completes(comm.iReduce(reduced, released, 1, MPI.LONG, MPI.MAX, root))) {
+        if (!completes(comm.iReduce(reduced, released, 1, MPI.LONG, MPI.MAX, root), awaited)) {
             ABANDONED.add(reduced);
             ABANDONED.add(released);
             reduced = buffer(capacity);
@@ -89,15 +93,18 @@ public final class TimedCollectives {
         return true;
     }
 
-    /** A barrier over the communicator's ranks; false when some rank did not join within the timeout. */
-    public boolean barrier() throws MPIException {
-        return completes(comm.iBarrier());
+    /**
+     * A barrier over the communicator's ranks; false when some rank did not join within the timeout
+     * and the wait gives up.
+     */
+    public boolean barrier(Awaited awaited) throws MPIException {
+        return completes(comm.iBarrier(), awaited);
     }
 
-    private boolean completes(Request request) throws MPIException {
+    private boolean completes(Request request, Awaited awaited) throws MPIException {
         wait.reset();
         while (!request.test()) {
-            if (wait.timedOut(0)) {
+            if (wait.timedOut(0, awaited)) {
                 ABANDONED.add(request);
                 return false;
             }

@@ -8,7 +8,8 @@ import org.hbcast.plan.PlanChoices;
 /**
  * The values of the options that the orchestration uses, as {@code BcastOptions} gives them: what the
  * plans fix, the timeout, the rule for counts, the ring's slots, virtual node sizes (null for real
- * nodes), the tuning table named (null for the default place) and whether a run's trials are kept.
+ * nodes), the tuning table named (null for the default place), whether a run's trials are kept and
+ * whether a call fails after the timeout instead of reporting the wait and waiting on.
  */
 public record BroadcastSettings(
         PlanChoices choices,
@@ -17,4 +18,5 @@ public record BroadcastSettings(
         int ringSlots,
         String nodeSizes,
         Path tuningFile,
-        boolean keepsLearnt) {}
+        boolean keepsLearnt,
+        boolean timeoutFails) {}

@@ -30,6 +30,7 @@ import org.hbcast.select.InRunSelection;
 import org.hbcast.select.Selector;
 import org.hbcast.select.TuningAgreement;
 import org.hbcast.stage.ProgressWait;
+import org.hbcast.stage.WaitLimit;
 import org.hbcast.transport.cuda.CudaRingMember;
 import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.transport.shm.ShmFanout;
@@ -124,6 +125,16 @@ public final class Broadcaster implements AutoCloseable {
     /** Where a rank that cannot take the root's bytes receives them, to drop them (made on first need). */
     private ByteBuffer scratch;
 
+    /**
+     * What every wait of a call does after the timeout: reports and waits on, or gives up where
+     * {@code HBCAST_TIMEOUT_FAILS} asks for it; it numbers the program's calls for its reports.
+     */
+    private final WaitLimit waits;
+    /** The program's calls so far (the warm-up's are not counted), for the reports of long waits. */
+    private long calls;
+    /** True during create's warm-up, whose calls are not the program's: their waits say "setting up". */
+    private boolean warming;
+
     private DeviceNode device;
     private String brokenBy;
     private boolean closed;
@@ -148,10 +159,10 @@ public final class Broadcaster implements AutoCloseable {
         this.rank = comm.getRank();
         this.size = comm.getSize();
         this.selector = selector;
-        long timeoutNs = settings.timeout().toNanos();
+        this.waits = WaitLimit.ofCalls(settings.timeout().toNanos(), settings.timeoutFails(), rank);
         int onMachine = topology.ranksOnMachine();
-        this.driver = new PlanDriver(comm, topology, timeoutNs, ring, fanout);
-        this.agreement = new CallAgreement(comm, rank, ProgressWait.forSharedCores(onMachine, timeoutNs));
+        this.driver = new PlanDriver(comm, topology, waits, ring, fanout);
+        this.agreement = new CallAgreement(comm, rank, ProgressWait.forSharedCores(onMachine, waits));
         this.guard = new ThreadGuard(MPI.queryThread(), rank);
         this.board = board;
         // The header needs only shared memory, so virtual nodes of one host share its board: no
@@ -176,12 +187,12 @@ public final class Broadcaster implements AutoCloseable {
                         topology.host(),
                         topology.hostPosition(),
                         settings.choices().algorithm() == Algorithm.AUTO,
-                        ProgressWait.forSharedCores(onMachine, timeoutNs));
+                        ProgressWait.forSharedCores(onMachine, waits));
         this.selection = new InRunSelection(
                 comm,
                 selector,
                 headers != null && settings.choices().algorithm() == Algorithm.AUTO,
-                ProgressWait.forSharedCores(onMachine, timeoutNs));
+                ProgressWait.forSharedCores(onMachine, waits));
     }
 
     /**
@@ -299,6 +310,7 @@ public final class Broadcaster implements AutoCloseable {
     private void warmUp(ByteBuffer buf) throws MPIException {
         // A cold JIT's times would mislead the trials; the program's own calls decide.
         selection.pause(true);
+        warming = true;
         try {
             boolean oneHost = topology.hostLayout().nodeCount() == 1;
             long start = System.nanoTime();
@@ -330,6 +342,7 @@ public final class Broadcaster implements AutoCloseable {
             selection.warmUpAgreement();
         } finally {
             selection.pause(false);
+            warming = false;
         }
         warmedUp = true;
     }
@@ -411,6 +424,7 @@ public final class Broadcaster implements AutoCloseable {
         requireUsable();
         guard.enter();
         try {
+            waits.call(warming ? 0 : ++calls);
             hostCall(buf, count, type, root);
         } catch (RuntimeException | Error e) {
             throw broken(e);
@@ -539,6 +553,7 @@ public final class Broadcaster implements AutoCloseable {
         requireUsable();
         guard.enter();
         try {
+            waits.call(++calls);
             deviceCall(buf, count, type, root);
         } catch (RuntimeException | Error e) {
             throw broken(e);
@@ -570,11 +585,7 @@ public final class Broadcaster implements AutoCloseable {
         }
         if (device == null) {
             device = DeviceNode.connect(
-                    comm,
-                    topology,
-                    settings.ringSlots(),
-                    slotBytes(settings, CudaRingMember.CHUNK_BYTES),
-                    settings.timeout().toNanos());
+                    comm, topology, settings.ringSlots(), slotBytes(settings, CudaRingMember.CHUNK_BYTES), waits);
         }
         Plan plan = selector.plan(bytes, MemoryKind.DEVICE);
         try {

@@ -5,14 +5,16 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
+import org.hbcast.stage.Awaited;
 import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.StageException;
 import org.hbcast.transport.cuda.NeighbourExchange;
 
 /**
  * The CUDA ring's per-call wire over the node communicator: each rank sends its record to its left
- * ring neighbour and receives its right neighbour's, bounded by the call's timeout, so a neighbour
- * that died or never came does not hold this rank in a blocking {@code sendRecv}. Non-blocking send
+ * ring neighbour and receives its right neighbour's, waited for like the rest of the call, so a
+ * neighbour that is late is reported, and one that died or never came does not hold this rank in a
+ * blocking {@code sendRecv} where the wait gives up. Non-blocking send
  * and receive from direct buffers made once; on a timeout the requests stay posted into buffers
  * abandoned for good (MPI may still write them: the late neighbour's record lands there), and the
  * call fails naming the neighbour that did not come.
@@ -28,6 +30,11 @@ final class DescriptorSwap implements NeighbourExchange {
     private final ProgressWait wait;
     private ByteBuffer outgoing;
     private ByteBuffer incoming;
+    /** How far the swap in progress got, for the report of a long wait and the failure. */
+    private boolean sent;
+
+    private boolean received;
+    private final Awaited neighbours = this::neighbours;
 
     /** Swaps records of {@code bytes} with node ranks {@code left} and {@code right} of {@code nodeComm}. */
     DescriptorSwap(Intracomm nodeComm, int left, int right, int bytes, ProgressWait wait) {
@@ -52,23 +59,27 @@ final class DescriptorSwap implements NeighbourExchange {
             Request send = nodeComm.iSend(outgoing, bytes, MPI.BYTE, left, TAG);
             Request receive = nodeComm.iRecv(incoming, bytes, MPI.BYTE, right, TAG);
             wait.reset();
-            boolean sent = false;
-            boolean received = false;
+            sent = false;
+            received = false;
             while (!(sent && received)) {
                 sent = sent || send.test();
                 received = received || receive.test();
-                if (!(sent && received) && wait.timedOut(0)) {
+                if (!(sent && received) && wait.timedOut(0, neighbours)) {
                     outgoing = ByteBuffer.allocateDirect(bytes);
                     incoming = ByteBuffer.allocateDirect(bytes);
-                    throw new StageException("timed out after " + timeoutNs / 1e9 + " s swapping buffer descriptors"
-                            + " with the ring neighbours: node rank " + right + " (right) "
-                            + (received ? "sent its own" : "sent nothing") + ", node rank " + left + " (left) "
-                            + (sent ? "took ours" : "did not take ours"));
+                    throw new StageException(
+                            "timed out after " + timeoutNs / 1e9 + " s waiting for " + neighbours.awaited());
                 }
             }
             incoming.get(0, fromRight, 0, bytes);
         } catch (MPIException e) {
             throw new StageException("cannot swap buffer descriptors with the ring neighbours: " + e.getMessage(), e);
         }
+    }
+
+    private String neighbours() {
+        return "the ring neighbours' buffer descriptors: node rank " + right + " (right) "
+                + (received ? "sent its own" : "sent nothing") + ", node rank " + left + " (left) "
+                + (sent ? "took ours" : "did not take ours");
     }
 }

@@ -17,6 +17,7 @@ import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageException;
 import org.hbcast.stage.StageLoop;
+import org.hbcast.stage.WaitLimit;
 import org.hbcast.transport.cuda.CudaRingMember;
 import org.hbcast.transport.cuda.IpcDescriptor;
 import org.hbcast.transport.cuda.PeerAccess;
@@ -47,21 +48,21 @@ final class DeviceNode implements AutoCloseable {
     /** The wire of buffer-to-buffer calls, bounded by the call's timeout. */
     private final DescriptorSwap swap;
 
-    private final long timeoutNs;
+    private final WaitLimit limit;
 
     private DeviceNode(
-            Intracomm nodeComm, CudaRingMember ring, StagingCopies staging, int ranksOnMachine, long timeoutNs) {
+            Intracomm nodeComm, CudaRingMember ring, StagingCopies staging, int ranksOnMachine, WaitLimit limit) {
         this.nodeComm = nodeComm;
         this.ring = ring;
         this.staging = staging;
-        this.wholeCopy = new StageLoop(ProgressWait.forSharedCores(ranksOnMachine, timeoutNs));
+        this.wholeCopy = new StageLoop(ProgressWait.forSharedCores(ranksOnMachine, limit));
         this.swap = new DescriptorSwap(
                 nodeComm,
                 ring.leftRank(),
                 ring.rightRank(),
                 IpcDescriptor.BYTES,
-                ProgressWait.forSharedCores(ranksOnMachine, timeoutNs));
-        this.timeoutNs = timeoutNs;
+                ProgressWait.forSharedCores(ranksOnMachine, limit));
+        this.limit = limit;
     }
 
     /**
@@ -70,7 +71,7 @@ final class DeviceNode implements AutoCloseable {
      * block's path and its slots' IPC handle), agreed over the whole communicator, since ranks on other
      * nodes would otherwise wait for this one. If any rank fails, all fail with its reason.
      */
-    public static DeviceNode connect(Intracomm comm, Topology topology, int ringSlots, int slotBytes, long timeoutNs)
+    public static DeviceNode connect(Intracomm comm, Topology topology, int ringSlots, int slotBytes, WaitLimit limit)
             throws MPIException {
         Intracomm nodeComm = topology.nodeComm();
         int position = nodeComm.getRank();
@@ -88,7 +89,7 @@ final class DeviceNode implements AutoCloseable {
                         ringSlots,
                         slotBytes),
                 m -> descriptor(m.controlPath().toString(), m.slotDescriptor()),
-                (member, descriptors) -> attach(nodeComm, member, descriptors, topology.ranksOnMachine(), timeoutNs),
+                (member, descriptors) -> attach(nodeComm, member, descriptors, topology.ranksOnMachine(), limit),
                 CudaRingMember::unlinkControl);
     }
 
@@ -138,7 +139,7 @@ final class DeviceNode implements AutoCloseable {
 
     /** Maps the right neighbour's control block and slots, from the node's descriptors; makes the staging stream. */
     private static DeviceNode attach(
-            Intracomm nodeComm, CudaRingMember member, String[] descriptors, int ranksOnMachine, long timeoutNs)
+            Intracomm nodeComm, CudaRingMember member, String[] descriptors, int ranksOnMachine, WaitLimit limit)
             throws IOException {
         String[] paths = new String[descriptors.length];
         byte[] slots = new byte[descriptors.length * IpcDescriptor.BYTES];
@@ -152,7 +153,7 @@ final class DeviceNode implements AutoCloseable {
                 CudaDevices.get().deviceForLocalRank(member.rightRank()));
         member.connect(paths, slots);
         return new DeviceNode(
-                nodeComm, member, new StagingCopies(member.device(), STAGING_WINDOW), ranksOnMachine, timeoutNs);
+                nodeComm, member, new StagingCopies(member.device(), STAGING_WINDOW), ranksOnMachine, limit);
     }
 
     /** The ring's stage of a call along the node from node rank {@code first} (see {@link CudaRingMember#start}). */
@@ -245,8 +246,10 @@ final class DeviceNode implements AutoCloseable {
                 ring.unmapPeers();
             } finally {
                 try {
-                    // Between unmapping the peers' memory and freeing one's own; bounded by the timeout.
-                    new TimedCollectives(nodeComm, 1, ProgressWait.backingOff(timeoutNs)).barrier();
+                    // Between unmapping the peers' memory and freeing one's own; bounded by the timeout
+                    // whatever the options say: at close a rank that does not come has died.
+                    new TimedCollectives(nodeComm, 1, ProgressWait.backingOff(limit.periodNs()))
+                            .barrier(() -> "the node's ranks to unmap the CUDA ring");
                 } catch (MPIException e) {
                     // The node could not meet: free anyway, the peers are gone or failing too.
                 } finally {

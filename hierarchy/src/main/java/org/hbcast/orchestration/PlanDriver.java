@@ -20,6 +20,7 @@ import org.hbcast.plan.Plan;
 import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageLoop;
+import org.hbcast.stage.WaitLimit;
 import org.hbcast.transport.cuda.StagingCopies;
 import org.hbcast.transport.shm.ShmFanout;
 import org.hbcast.transport.shm.ShmRingLinks;
@@ -39,8 +40,9 @@ import org.hbcast.transport.shm.ShmRingLinks;
  * flat tree (KNOMIAL)    tree                   staging and tree as a leader, no node stage
  * </pre>
  *
- * A failure or timeout comes out as one {@link MPIException} naming this rank, what it waited for
- * and, inside the node, which ranks the node ranks are. Allocation-free per call after warm-up.
+ * A failure, or a timeout where the wait's limit gives up, comes out as one {@link MPIException}
+ * naming this rank, what it waited for and, inside the node, which ranks the node ranks are.
+ * Allocation-free per call after warm-up.
  */
 final class PlanDriver {
     private static final int TAG = 0x4862;
@@ -63,18 +65,18 @@ final class PlanDriver {
 
     private final UnsafeBuffer hostMemory = new UnsafeBuffer(0, 0);
 
-    PlanDriver(Intracomm comm, Topology topology, long timeoutNs, ShmRingLinks ring, ShmFanout fanout)
+    PlanDriver(Intracomm comm, Topology topology, WaitLimit limit, ShmRingLinks ring, ShmFanout fanout)
             throws MPIException {
         this.topology = topology;
         this.layout = topology.layout();
-        this.timeoutNs = timeoutNs;
+        this.timeoutNs = limit.periodNs();
         this.rank = comm.getRank();
         this.size = comm.getSize();
         this.everyRank = new int[size];
         Arrays.setAll(everyRank, r -> r);
         this.leaders = new int[layout.nodeCount()];
         this.tree = new TreeBroadcast(comm, TAG);
-        this.loop = new StageLoop(ProgressWait.forSharedCores(topology.ranksOnMachine(), timeoutNs));
+        this.loop = new StageLoop(ProgressWait.forSharedCores(topology.ranksOnMachine(), limit));
         this.ring = ring;
         this.ringPipeline = ring == null ? null : ring.newPipeline();
         this.fanout = fanout == null ? null : fanout.pipeline();

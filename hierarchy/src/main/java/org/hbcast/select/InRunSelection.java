@@ -11,6 +11,7 @@ import org.hbcast.call.CallHeaders;
 import org.hbcast.call.TimedCollectives;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.plan.Plan;
+import org.hbcast.stage.Awaited;
 import org.hbcast.stage.ProgressWait;
 import org.hbcast.tuning.LearntPlans;
 
@@ -38,6 +39,9 @@ public final class InRunSelection {
 
     private final int rank;
     private final long timeoutNs;
+    /** What the agreement after a block of trials waits for, for a report of a long wait. */
+    private static final Awaited TRIAL_AGREEMENT = () -> "every rank to agree on the time of a block of trial"
+            + " calls: some rank has not finished the block's last call yet, or has died";
 
     /**
      * @param inlineAllowed whether call headers may carry messages (they exist and the algorithm is
@@ -135,7 +139,7 @@ public final class InRunSelection {
      */
     public void warmUpAgreement() throws MPIException {
         blockTime[0] = 0;
-        if (!trialSync.reduce(blockTime, 1) || !trialSync.releaseLast(0)) {
+        if (!trialSync.reduce(blockTime, 1, TRIAL_AGREEMENT) || !trialSync.releaseLast(0, TRIAL_AGREEMENT)) {
             throw new MPIException("hbcast create on rank " + rank + " timed out after " + timeoutNs / 1e9
                     + " s in the trials' warm-up: some rank did not join");
         }
@@ -175,7 +179,7 @@ public final class InRunSelection {
             return;
         }
         blockTime[0] = trials.blockNanos(c);
-        if (!trialSync.reduce(blockTime, 1) || !trialSync.releaseLast(root)) {
+        if (!trialSync.reduce(blockTime, 1, TRIAL_AGREEMENT) || !trialSync.releaseLast(root, TRIAL_AGREEMENT)) {
             throw new MPIException("hbcast bcast on rank " + rank + " timed out after " + timeoutNs / 1e9
                     + " s agreeing on the time of trial calls for messages of " + bytes
                     + " bytes: some rank did not join");

@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -15,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.hbcast.stage.ProgressWait;
+import org.hbcast.stage.WaitLimit;
 import org.hbcast.transport.shm.CallBoard;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -213,8 +215,45 @@ class CallHeadersTest {
         for (Future<Told> f : futures) {
             Told t = f.get(10, TimeUnit.SECONDS);
             assertEquals(CallHeaders.Outcome.TIMED_OUT, t.outcome());
-            assertTrue(t.problem().contains("waiting for the header of call 1 from root 3"), t.problem());
+            assertTrue(
+                    t.problem().contains("timed out after 0.3 s waiting for the call's header from root 3"),
+                    t.problem());
         }
+    }
+
+    @Test
+    void aLateRootIsWaitedForAndReportedWhereTheLimitWaitsOn() throws Exception {
+        long period = TimeUnit.MILLISECONDS.toNanos(150);
+        List<String> reports = Collections.synchronizedList(new ArrayList<>());
+        List<Future<Told>> futures = new ArrayList<>();
+        for (int p = 0; p < RANKS; p++) {
+            WaitLimit limit = WaitLimit.reportingTo(period, "rank " + p, reports::add);
+            limit.call(1);
+            CallHeaders h = new CallHeaders(boards.get(p), p, ProgressWait.backingOff(limit));
+            long late = p == 3 ? 4 * period : 0;
+            futures.add(pool.submit(() -> {
+                TimeUnit.NANOSECONDS.sleep(late);
+                return new Told(
+                        h.exchange(null, 3, true, 8, ElementType.BYTE, null, false),
+                        h.rootBytes(),
+                        h.root(),
+                        h.problem());
+            }));
+        }
+        for (int p = 0; p < RANKS; p++) {
+            Told t = futures.get(p).get(10, TimeUnit.SECONDS);
+            assertEquals(p == 3 ? CallHeaders.Outcome.ROOT : CallHeaders.Outcome.RECEIVE, t.outcome(), t.toString());
+            assertEquals(8, t.rootBytes());
+        }
+        for (int p = 0; p < 3; p++) {
+            String mine = "rank " + p + ": call 1 still waiting after ";
+            long lines = reports.stream().filter(r -> r.startsWith(mine)).count();
+            assertTrue(lines >= 1 && lines <= 4, reports.toString());
+        }
+        assertTrue(
+                reports.stream().allMatch(r -> r.contains(" s for the call's header from root 3: the root has not")),
+                reports.toString());
+        assertTrue(reports.stream().noneMatch(r -> r.startsWith("rank 3")), reports.toString());
     }
 
     @Test

@@ -6,9 +6,10 @@ import org.agrona.concurrent.IdleStrategy;
 
 /**
  * The waiting half of a progress loop: backs off while a round moved nothing (so a rank that waits
- * does not starve the peer it waits for on an oversubscribed node) and reports when nothing has moved
- * for the timeout, so no call waits forever. The one idle policy of the library: every wait loop of a
- * call uses it. One per loop owner; allocation-free.
+ * does not starve the peer it waits for on an oversubscribed node) and, once nothing has moved for the
+ * period of its {@link WaitLimit}, reports the wait and goes on, or tells the caller to give up where
+ * the limit says so. The one idle policy of the library: every wait loop of a call uses it. One per
+ * loop owner; allocation-free until a report.
  */
 public final class ProgressWait {
     /** Yields before a park where a waiter should give its core away soon. */
@@ -25,13 +26,21 @@ public final class ProgressWait {
     static final int ROUNDS_PER_CLOCK_READ = 64;
 
     private final IdleStrategy idle;
-    private final long timeoutNs;
+    private final WaitLimit limit;
     private long stalledSince;
+    /** Reports of the current stall so far: the next is due one period after the last. */
+    private long reports;
+
     private int idleRounds;
 
-    public ProgressWait(IdleStrategy idle, long timeoutNs) {
+    public ProgressWait(IdleStrategy idle, WaitLimit limit) {
         this.idle = idle;
-        this.timeoutNs = timeoutNs;
+        this.limit = limit;
+    }
+
+    /** Gives up after {@code timeoutNs} without a report ({@link WaitLimit#givingUp}). */
+    public ProgressWait(IdleStrategy idle, long timeoutNs) {
+        this(idle, WaitLimit.givingUp(timeoutNs));
     }
 
     /**
@@ -39,8 +48,13 @@ public final class ProgressWait {
      * the peer it waits for on an oversubscribed node: every wait of a call where the ranks take
      * every core ({@link #forSharedCores}), and waits outside calls (a barrier at close).
      */
+    public static ProgressWait backingOff(WaitLimit limit) {
+        return spinYieldPark(FEW_YIELDS, limit);
+    }
+
+    /** {@link #backingOff(WaitLimit)} that gives up after {@code timeoutNs} ({@link WaitLimit#givingUp}). */
     public static ProgressWait backingOff(long timeoutNs) {
-        return spinYieldPark(FEW_YIELDS, timeoutNs);
+        return backingOff(WaitLimit.givingUp(timeoutNs));
     }
 
     /**
@@ -53,8 +67,8 @@ public final class ProgressWait {
      *
      * @throws IllegalArgumentException when that property is not a whole number from 0
      */
-    public static ProgressWait forSharedCores(int ranksOnMachine, long timeoutNs) {
-        return spinYieldPark(yields(ranksOnMachine, Runtime.getRuntime().availableProcessors()), timeoutNs);
+    public static ProgressWait forSharedCores(int ranksOnMachine, WaitLimit limit) {
+        return spinYieldPark(yields(ranksOnMachine, Runtime.getRuntime().availableProcessors()), limit);
     }
 
     /** The system property that sets the yields of {@link #forSharedCores}. */
@@ -98,36 +112,48 @@ public final class ProgressWait {
      * costs 60 µs or more here (the kernel's timer slack), more than the whole broadcast, while a
      * yield still gives the core to the peer this rank waits for.
      */
-    public static ProgressWait yieldingLonger(long timeoutNs) {
-        return spinYieldPark(MANY_YIELDS, timeoutNs);
+    public static ProgressWait yieldingLonger(WaitLimit limit) {
+        return spinYieldPark(MANY_YIELDS, limit);
     }
 
-    private static ProgressWait spinYieldPark(int yields, long timeoutNs) {
+    private static ProgressWait spinYieldPark(int yields, WaitLimit limit) {
         return new ProgressWait(
                 new BackoffIdleStrategy(
                         100, yields, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100)),
-                timeoutNs);
+                limit);
     }
 
+    /** The period after which a stalled wait is reported or given up. */
     public long timeoutNs() {
-        return timeoutNs;
+        return limit.periodNs();
+    }
+
+    /** What this wait does after its period; shared by the waits of one instance. */
+    public WaitLimit limit() {
+        return limit;
     }
 
     /** Call before a loop starts. */
     public void reset() {
         idle.reset();
         stalledSince = 0;
+        reports = 0;
         idleRounds = 0;
     }
 
     /**
-     * Call after each round that did {@code work} units of work; waits a little if it did none.
+     * Call after each round that did {@code work} units of work; waits a little if it did none. Once
+     * nothing has moved for the limit's period (and after each further period) it reports the wait,
+     * naming {@code awaited}, unless the limit gives up.
      *
-     * @return true when nothing has moved for longer than the timeout: the caller must give up
+     * @param awaited what the caller waits for and from whom; asked only for a report
+     * @return true when nothing has moved for longer than the period and the limit gives up: the
+     *         caller must give up; never true under a limit that waits on
      */
-    public boolean timedOut(int work) {
+    public boolean timedOut(int work, Awaited awaited) {
         if (work > 0) {
             stalledSince = 0;
+            reports = 0;
             idleRounds = 0;
             idle.idle(work);
             return false;
@@ -137,8 +163,12 @@ public final class ProgressWait {
             long now = System.nanoTime();
             if (stalledSince == 0) {
                 stalledSince = now;
-            } else if (now - stalledSince > timeoutNs) {
-                return true;
+            } else if (now - stalledSince > limit.periodNs() * (reports + 1)) {
+                if (limit.givesUp()) {
+                    return true;
+                }
+                reports++;
+                limit.report(now - stalledSince, awaited);
             }
         }
         idle.idle();

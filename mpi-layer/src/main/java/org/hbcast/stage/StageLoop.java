@@ -3,8 +3,9 @@ package org.hbcast.stage;
 /**
  * The one progress loop of a broadcast call, for host and device memory alike: advances the call's
  * stages in turn until all are done, feeding each fed stage what the stage before it has made
- * ready, and backs off while none moves ({@link ProgressWait}). Nothing waits forever: after the
- * timeout with no progress it aborts every stage and returns the one this rank was waiting for.
+ * ready, and backs off while none moves ({@link ProgressWait}). A long wait is reported, naming the
+ * stage this rank waits for ({@link Stage#describeWait}); where the wait's limit gives up, after the
+ * period with no progress it aborts every stage and returns the one this rank was waiting for.
  *
  * <p>Per call: {@link #clear()}, {@link #add} the started stages in the order data flows through
  * them, {@link #run()}. Allocation-free; not thread-safe (one call at a time, like the broadcast).
@@ -16,8 +17,12 @@ public final class StageLoop {
     private final Stage[] stages = new Stage[MAX_STAGES];
     private final boolean[] fed = new boolean[MAX_STAGES];
     private final ProgressWait wait;
+    /** Names the first stage not done, for a report of a long wait; made once. */
+    private final Awaited awaited = () -> firstNotDone().describeWait();
+
     private int count;
 
+    /** A loop that gives up after {@code timeoutNs} without progress ({@link WaitLimit#givingUp}). */
     public StageLoop(long timeoutNs) {
         this(ProgressWait.backingOff(timeoutNs));
     }
@@ -63,8 +68,8 @@ public final class StageLoop {
     /**
      * Runs the call's stages to the end.
      *
-     * @return null once every stage is done; on a timeout, every stage aborted, the first stage not
-     *         done (the others wait for it, directly or not)
+     * @return null once every stage is done; on a timeout that the wait's limit gives up on, every
+     *         stage aborted, the first stage not done (the others wait for it, directly or not)
      * @throws StageException or any other runtime exception of a stage, after aborting every stage
      */
     public Stage run() {
@@ -84,7 +89,7 @@ public final class StageLoop {
                 if (done) {
                     return null;
                 }
-                if (wait.timedOut(work)) {
+                if (wait.timedOut(work, awaited)) {
                     Stage stalled = firstNotDone();
                     abortAll();
                     return stalled;

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +25,9 @@ class StageLoopTest {
         final int chunks;
         final boolean fed;
         final int stallAfter;
+        /** When a stage stalled after {@code stallAfter} chunks goes on (its late peer comes); never by default. */
+        long resumesAt = Long.MAX_VALUE;
+
         int available;
         int passed;
         boolean aborted;
@@ -40,7 +45,8 @@ class StageLoopTest {
             if (failure != null) {
                 throw failure;
             }
-            int limit = Math.min(fed ? available : chunks, stallAfter);
+            boolean resumed = resumesAt != Long.MAX_VALUE && System.nanoTime() > resumesAt;
+            int limit = Math.min(fed ? available : chunks, resumed ? chunks : stallAfter);
             if (passed < limit) {
                 passed++;
                 return 1;
@@ -130,6 +136,27 @@ class StageLoopTest {
         assertSame(tree, new StageLoop(TIMEOUT).add(tree, false).add(node, true).run());
         assertEquals(3, node.passed, "the node never ran ahead of the tree");
         assertTrue(tree.aborted && node.aborted);
+    }
+
+    @Test
+    void underALimitThatWaitsOnALateStageIsReportedAndTheCallFinishes() {
+        // The tree's peer is late for four periods, then comes: as with Open MPI, the call completes.
+        Scripted tree = new Scripted("tree", 8, false, 3);
+        tree.resumesAt = System.nanoTime() + 4 * TIMEOUT;
+        Scripted node = stage("node", 8, true);
+        List<String> reports = new ArrayList<>();
+        WaitLimit limit = WaitLimit.reportingTo(TIMEOUT, "rank 1", reports::add);
+        limit.call(3);
+        assertNull(new StageLoop(ProgressWait.backingOff(limit))
+                .add(tree, false)
+                .add(node, true)
+                .run());
+        assertTrue(tree.isDone() && node.isDone());
+        assertFalse(tree.aborted || node.aborted, "a stage was aborted");
+        assertTrue(reports.size() >= 2 && reports.size() <= 4, reports.toString());
+        for (String r : reports) {
+            assertTrue(r.startsWith("rank 1: call 3 still waiting after ") && r.contains(" s for tree chunk 3;"), r);
+        }
     }
 
     @Test
