@@ -673,12 +673,21 @@ public final class Broadcaster implements AutoCloseable {
     /**
      * Anything but an {@code MPIException} out of a call (an {@code OutOfMemoryError} making scratch
      * memory, a bug) may have left this rank out of the plan its peers run, so its next call could
-     * take their messages for its own: the instance stops here. A node's ring neighbours learn it at
-     * once (the stage loop aborts the ring's links); MPI peers wait for this rank as for a lost one.
+     * take their messages for its own: the instance stops here, and its node's peers learn it from
+     * the aborted ring and fan-out; MPI peers on other nodes wait for this rank as for a lost one.
      * An {@code Error} is rethrown as it is, after the instance is marked.
      */
     private MPIException broken(Throwable e) {
         brokenBy = "hbcast bcast on rank " + rank + ": " + e;
+        // The node's transports are sticky-aborted on this rank's behalf: a neighbour waiting for it now, or
+        // using them in a later call, fails at once naming this rank, instead of taking part in a half call.
+        if (ring != null) {
+            ring.inbox().abort(ring.position());
+            ring.outbox().abort(ring.position());
+        }
+        if (fanout != null) {
+            fanout.abort(fanout.position());
+        }
         if (e instanceof Error error) {
             throw error;
         }
