@@ -16,6 +16,7 @@ import org.hbcast.call.Message;
 import org.hbcast.call.ThreadGuard;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.mpi.HeaderRelay;
+import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
 import org.hbcast.plan.Algorithm;
@@ -117,6 +118,9 @@ public final class Broadcaster implements AutoCloseable {
     private ByteBuffer scratch;
 
     private DeviceNode device;
+    /** Calls made, failed ones included: the same count on every rank, which stamps the tree's messages. */
+    private long calls;
+
     private String brokenBy;
     private boolean closed;
 
@@ -178,7 +182,7 @@ public final class Broadcaster implements AutoCloseable {
      * each only where a plan uses it, with slots as large as the largest chunk planned for it.
      */
     public static Broadcaster create(Intracomm comm, BroadcastSettings settings) throws MPIException {
-        Intracomm dup = comm.dup();
+        Intracomm dup = MpiErrors.returnErrors(comm.dup());
         Topology topology = null;
         ShmRingLinks ring = null;
         ShmFanout fanout = null;
@@ -368,6 +372,7 @@ public final class Broadcaster implements AutoCloseable {
     public void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
         requireUsable();
         guard.enter();
+        calls++;
         try {
             hostCall(buf, count, type, root);
         } finally {
@@ -494,6 +499,7 @@ public final class Broadcaster implements AutoCloseable {
     public void bcast(DeviceBuffer buf, int count, Datatype type, int root) throws MPIException {
         requireUsable();
         guard.enter();
+        calls++;
         try {
             deviceCall(buf, count, type, root);
         } finally {
@@ -535,7 +541,7 @@ public final class Broadcaster implements AutoCloseable {
             if (plan.algorithm() == Algorithm.NATIVE) {
                 device.stagedNative(comm, buf, bytes, root);
             } else {
-                driver.runDevice(plan, buf, bytes, root, device);
+                driver.runDevice(calls, plan, buf, bytes, root, device);
             }
         } catch (RuntimeException e) {
             fail("hbcast bcast of device memory on rank " + rank + ": " + e.getMessage());
@@ -604,7 +610,7 @@ public final class Broadcaster implements AutoCloseable {
             data = (Buffer) message.buffer();
         }
         try {
-            driver.runHost(plan, data, message.isArray() ? 1 : message.entryBytes(), bytes, root);
+            driver.runHost(calls, plan, data, message.isArray() ? 1 : message.entryBytes(), bytes, root);
         } catch (MPIException e) {
             fail(e.getMessage());
         }
