@@ -290,8 +290,7 @@ public final class HeaderRelay {
             int dest = leaderRanks[KnomialTree.toAbsolute(children[c], rootLeader, leaderCount)];
             sends[sendCount++] = comm.iSend(header, firstBytes, MPI.BYTE, dest, tag(call));
             if (bytes > firstBytes) {
-                sends[sendCount++] =
-                        comm.iSend(restOfIt, restMessageBytes(payload), MPI.BYTE, dest, restTag(call));
+                sends[sendCount++] = comm.iSend(restOfIt, restMessageBytes(payload), MPI.BYTE, dest, restTag(call));
             }
         }
     }

@@ -361,10 +361,12 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
                 done = r.test();
             } catch (MPIException e) {
                 stampReceives[t] = null;
-                throw new StageException("the leaders' schedule of call " + call + ": where its stamp ("
-                        + STAMP_LENGTH + " bytes) was expected first from rank " + parents[t]
-                        + " (parent in the leaders' schedule), another message came (" + MpiErrors.describe(e)
-                        + "): a chunk left over from an earlier call under this call's tag, not taken", e);
+                throw new StageException(
+                        "the leaders' schedule of call " + call + ": where its stamp ("
+                                + STAMP_LENGTH + " bytes) was expected first from rank " + parents[t]
+                                + " (parent in the leaders' schedule), another message came (" + MpiErrors.describe(e)
+                                + "): a chunk left over from an earlier call under this call's tag, not taken",
+                        e);
             }
             if (done) {
                 stampReceives[t] = null;
@@ -400,7 +402,8 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
             if (mine != theirs) {
                 throw new StageException("chunk " + s + " of " + chunks + " from rank " + peer
                         + " (parent in the leaders' schedule) in call " + call + ": expected " + mine
-                        + " bytes, received " + theirs + " (rank " + peer + " cuts " + theirBytes + " bytes into chunks of "
+                        + " bytes, received " + theirs + " (rank " + peer + " cuts " + theirBytes
+                        + " bytes into chunks of "
                         + theirChunk + ", this rank " + bytes + " into chunks of " + chunkBytes + ")");
             }
         }
@@ -412,9 +415,12 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
             return r.test();
         } catch (MPIException e) {
             receives[s % WINDOW] = null;
-            throw new StageException("chunk " + s + " of " + chunks + " from rank " + parents[s % trees]
-                    + " (parent in the leaders' schedule) in call " + call + ": expected " + views.chunkLength(s)
-                    + " bytes, received more or failed: " + MpiErrors.describe(e), e);
+            throw new StageException(
+                    "chunk " + s + " of " + chunks + " from rank " + parents[s % trees]
+                            + " (parent in the leaders' schedule) in call " + call + ": expected "
+                            + views.chunkLength(s)
+                            + " bytes, received more or failed: " + MpiErrors.describe(e),
+                    e);
         }
     }
 

@@ -184,8 +184,8 @@ public final class HeaderRelayProgram {
                     failure = e.getMessage();
                 }
                 if (failure == null) {
-                    throw new AssertionError("the header of call " + next + " was completed with a rest of call "
-                            + earlier);
+                    throw new AssertionError(
+                            "the header of call " + next + " was completed with a rest of call " + earlier);
                 }
                 for (String named : new String[] {"call " + next, "call " + earlier, "rank 0"}) {
                     if (!failure.contains(named)) {

@@ -47,8 +47,10 @@ class TreeBroadcastMpiTest {
                 .assertCasesOnEveryRank(1);
         String failure = out.note(1, "detail");
         assertTrue(failure.startsWith("failed: "), out.describe("rank 1 did not fail"));
-        for (String named : new String[] {"chunk 0", "expected " + receiver + " bytes", "received " + sender, "rank 0"}) {
-            assertTrue(failure.contains(named), out.describe("rank 1's failure does not name " + named + ": " + failure));
+        for (String named :
+                new String[] {"chunk 0", "expected " + receiver + " bytes", "received " + sender, "rank 0"}) {
+            assertTrue(
+                    failure.contains(named), out.describe("rank 1's failure does not name " + named + ": " + failure));
         }
     }
 

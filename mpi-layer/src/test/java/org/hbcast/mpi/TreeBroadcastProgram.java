@@ -51,7 +51,8 @@ public final class TreeBroadcastProgram {
                     switch (suite) {
                         case "reuse" -> reuse(world, shape, radix);
                         case "abort" -> abort(world);
-                        case "cuts" -> cuts(world, Integer.parseInt(opt.get("sender")), Integer.parseInt(opt.get("receiver")));
+                        case "cuts" -> cuts(
+                                world, Integer.parseInt(opt.get("sender")), Integer.parseInt(opt.get("receiver")));
                         case "leftover" -> leftover(world);
                         default -> throw new IllegalArgumentException("unknown suite " + suite);
                     };
@@ -210,17 +211,19 @@ public final class TreeBroadcastProgram {
             fill(buf, bytes, 1);
             begin(tree, 1, TreeShape.KNOMIAL, pair, 0, 0, buf, bytes, senderChunk);
             // Its chunks past the receiver's failure may never be taken: it times out, or completes.
-            Stage stalled = new StageLoop(TimeUnit.SECONDS.toNanos(5)).add(tree, false).run();
+            Stage stalled =
+                    new StageLoop(TimeUnit.SECONDS.toNanos(5)).add(tree, false).run();
             return stalled == null ? "sent" : "timed out";
         }
         stale(buf);
         begin(tree, 1, TreeShape.KNOMIAL, pair, 1, 0, buf, bytes, receiverChunk);
         try {
             Stage stalled = new StageLoop(TIMEOUT_NS).add(tree, false).run();
-            throw new AssertionError(stalled == null
-                    ? "completed a call cut into " + receiverChunk + "-byte chunks on rank 0's " + senderChunk
-                            + "-byte chunks"
-                    : "timed out waiting for " + stalled.describeWait());
+            throw new AssertionError(
+                    stalled == null
+                            ? "completed a call cut into " + receiverChunk + "-byte chunks on rank 0's " + senderChunk
+                                    + "-byte chunks"
+                            : "timed out waiting for " + stalled.describeWait());
         } catch (StageException e) {
             return "failed: " + e.getMessage();
         }
@@ -282,16 +285,24 @@ public final class TreeBroadcastProgram {
         begin(tree, 3, TreeShape.KNOMIAL, pair, 1, 0, buf, bytes, chunk);
         try {
             stalled = loop.clear().add(tree, false).run();
-            throw new AssertionError(stalled == null
-                    ? "call 3 completed on the tags call 1 left its messages under"
-                    : "call 3 timed out waiting for " + stalled.describeWait());
+            throw new AssertionError(
+                    stalled == null
+                            ? "call 3 completed on the tags call 1 left its messages under"
+                            : "call 3 timed out waiting for " + stalled.describeWait());
         } catch (StageException e) {
             return "call 2 delivered; call 3 failed: " + e.getMessage();
         }
     }
 
     private static void begin(
-            TreeBroadcast tree, long call, TreeShape shape, int[] ranks, int me, int root, ByteBuffer buf, int bytes,
+            TreeBroadcast tree,
+            long call,
+            TreeShape shape,
+            int[] ranks,
+            int me,
+            int root,
+            ByteBuffer buf,
+            int bytes,
             int chunk) {
         tree.start(call, shape, ranks, ranks.length, me, root, 2, buf, 1, bytes, chunk, false);
     }
