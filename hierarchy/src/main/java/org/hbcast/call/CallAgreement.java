@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Request;
 import mpi.Status;
 import org.hbcast.stage.Awaited;
 import org.hbcast.stage.ProgressWait;
@@ -201,9 +202,10 @@ public final class CallAgreement {
     public String timeoutMessage(long bytes, int root) throws MPIException {
         int size = comm.getSize();
         ByteBuffer empty = ByteBuffer.allocateDirect(1);
+        Request[] calls = new Request[size];
         for (int r = 0; r < size; r++) {
             if (r != rank) {
-                comm.iSend(empty, 0, MPI.BYTE, r, ROLL_CALL_TAG);
+                calls[r] = comm.iSend(empty, 0, MPI.BYTE, r, ROLL_CALL_TAG);
             }
         }
         boolean[] answered = new boolean[size];
@@ -221,6 +223,13 @@ public final class CallAgreement {
             if (!answered[from]) {
                 answered[from] = true;
                 missing--;
+            }
+        }
+        // A rank that never answers never takes ours either: free the requests, which MPI then
+        // completes on its own, instead of leaving one per rank behind with each time-out.
+        for (Request call : calls) {
+            if (call != null) {
+                call.free();
             }
         }
         StringBuilder absent = new StringBuilder();

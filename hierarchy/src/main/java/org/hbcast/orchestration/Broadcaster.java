@@ -18,6 +18,7 @@ import org.hbcast.call.Message;
 import org.hbcast.call.ThreadGuard;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.mpi.HeaderRelay;
+import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.RootRefusals;
 import org.hbcast.mpi.Topology;
@@ -136,6 +137,12 @@ public final class Broadcaster implements AutoCloseable {
     private boolean warming;
 
     private DeviceNode device;
+    /**
+     * Calls made, the warm-up's and failed ones included: the same count on every rank, which stamps
+     * the tree's messages (see {@code TreeBroadcast}).
+     */
+    private long stamp;
+
     private String brokenBy;
     private boolean closed;
 
@@ -209,7 +216,7 @@ public final class Broadcaster implements AutoCloseable {
     public static Broadcaster create(
             Intracomm comm, SettingsProposal proposal, Function<Map<String, String>, BroadcastSettings> toSettings)
             throws MPIException {
-        Intracomm dup = comm.dup();
+        Intracomm dup = MpiErrors.returnErrors(comm.dup());
         Topology topology = null;
         ShmRingLinks ring = null;
         ShmFanout fanout = null;
@@ -423,6 +430,7 @@ public final class Broadcaster implements AutoCloseable {
     public void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
         requireUsable();
         guard.enter();
+        stamp++;
         try {
             waits.call(warming ? 0 : ++calls);
             hostCall(buf, count, type, root);
@@ -552,6 +560,7 @@ public final class Broadcaster implements AutoCloseable {
     public void bcast(DeviceBuffer buf, int count, Datatype type, int root) throws MPIException {
         requireUsable();
         guard.enter();
+        stamp++;
         try {
             waits.call(++calls);
             deviceCall(buf, count, type, root);
@@ -592,7 +601,7 @@ public final class Broadcaster implements AutoCloseable {
             if (plan.algorithm() == Algorithm.NATIVE) {
                 device.stagedNative(comm, buf, bytes, root);
             } else {
-                driver.runDevice(plan, buf, bytes, root, device);
+                driver.runDevice(stamp, plan, buf, bytes, root, device);
             }
         } catch (RuntimeException e) {
             fail("hbcast bcast of device memory on rank " + rank + ": " + e.getMessage());
@@ -661,7 +670,7 @@ public final class Broadcaster implements AutoCloseable {
             data = (Buffer) message.buffer();
         }
         try {
-            driver.runHost(plan, data, message.isArray() ? 1 : message.entryBytes(), bytes, root);
+            driver.runHost(stamp, plan, data, message.isArray() ? 1 : message.entryBytes(), bytes, root);
         } catch (MPIException e) {
             fail(e.getMessage());
         }

@@ -45,7 +45,10 @@ import org.hbcast.transport.shm.ShmRingLinks;
  * Allocation-free per call after warm-up.
  */
 final class PlanDriver {
+    /** The leaders' tree's tags: even calls, odd calls (see {@link TreeBroadcast}). */
     private static final int TAG = 0x4862;
+
+    private static final int ODD_TAG = 0x4866;
 
     private final Topology topology;
     private final NodeLayout layout;
@@ -75,28 +78,34 @@ final class PlanDriver {
         this.everyRank = new int[size];
         Arrays.setAll(everyRank, r -> r);
         this.leaders = new int[layout.nodeCount()];
-        this.tree = new TreeBroadcast(comm, TAG);
+        this.tree = new TreeBroadcast(comm, TAG, ODD_TAG);
         this.loop = new StageLoop(ProgressWait.forSharedCores(topology.ranksOnMachine(), limit));
         this.ring = ring;
         this.ringPipeline = ring == null ? null : ring.newPipeline();
         this.fanout = fanout == null ? null : fanout.pipeline();
     }
 
-    /** Runs {@code plan} (not native) on the direct host memory {@code data} of {@code bytes}. */
-    void runHost(Plan plan, Buffer data, int entryBytes, long bytes, int root) throws MPIException {
-        execute(plan, plan.chunkBytes(), bytes, root, data, entryBytes, null, null);
+    /**
+     * Runs {@code plan} (not native) on the direct host memory {@code data} of {@code bytes}.
+     *
+     * @param call the call's number, the same on every rank (it stamps the tree's messages)
+     */
+    void runHost(long call, Plan plan, Buffer data, int entryBytes, long bytes, int root) throws MPIException {
+        execute(call, plan, plan.chunkBytes(), bytes, root, data, entryBytes, null, null);
     }
 
-    /** Runs {@code plan} (not native) on the device buffer {@code data} of {@code bytes}. */
-    void runDevice(Plan plan, DeviceBuffer data, long bytes, int root, DeviceNode device) throws MPIException {
+    /** Runs {@code plan} (not native) on the device buffer {@code data} of {@code bytes}; {@code call} as for {@link #runHost}. */
+    void runDevice(long call, Plan plan, DeviceBuffer data, long bytes, int root, DeviceNode device)
+            throws MPIException {
         // Streams, events and IPC mappings belong to the ring's device; the caller's thread may have another current.
         CudaContext.use(device.deviceId());
         // Device calls cut at the ring's slot (the options' chunk, or CudaRingMember.CHUNK_BYTES): a GPU
         // hop's cost is mostly fixed, so the host's model chunks would be too small.
-        execute(plan, device.maxChunkBytes(), bytes, root, null, 1, data, device);
+        execute(call, plan, device.maxChunkBytes(), bytes, root, null, 1, data, device);
     }
 
     private void execute(
+            long call,
             Plan plan,
             int chunk,
             long bytes,
@@ -119,6 +128,7 @@ final class PlanDriver {
             int[] participants = flat ? everyRank : leaders;
             if (leader && participants.length > 1) {
                 addTree(
+                        call,
                         plan,
                         participants,
                         flat ? rank : myNode,
@@ -165,6 +175,7 @@ final class PlanDriver {
      * the GPU).
      */
     private void addTree(
+            long call,
             Plan plan,
             int[] participants,
             int me,
@@ -179,6 +190,7 @@ final class PlanDriver {
         boolean sends = rank == root;
         if (deviceData == null) {
             tree.start(
+                    call,
                     plan.leaderShape(),
                     participants,
                     participants.length,
@@ -197,6 +209,7 @@ final class PlanDriver {
         StagingCopies staging = device.staging();
         staging.start(sends, deviceData, host.address(), bytes, chunk, !sends);
         tree.start(
+                call,
                 plan.leaderShape(),
                 participants,
                 participants.length,

@@ -25,11 +25,16 @@ import org.hbcast.schedule.KnomialTree;
  * 16      4     ROOT           the root's rank
  * 20      4     ELEMENT_BYTES  the root's element size
  * 24      4     FLAGS          the root: 1 when its bytes ride in PAYLOAD
+ * 28      4     SENDER         each sender: its own rank (the root, or the leader forwarding)
  * 64      n     PAYLOAD        the root's bytes when FLAGS says so (n = BYTES)
+ * 64+n    8     (rest stamp)   each sender: q again, when the payload has a rest
  * </pre>
  *
  * The first message holds the header and at most {@link #FIRST_PAYLOAD} bytes of payload; the rest
- * of a larger payload follows from the same sender under {@link #restTag(long) restTag(q)}.
+ * of a larger payload follows from the same sender under {@link #restTag(long) restTag(q)}, with
+ * {@code q} after it. A receiver takes the rest only from the SENDER its first part names and checks
+ * its {@code q}: the 13 bits of the tag alone would let the rest of another sender (two roots
+ * claiming one call) or of a call 8,192 earlier complete this one's payload.
  *
  * This class alone knows the layout: the root writes with {@link #writeHeader}, leaders read a
  * received header with {@link #call()}, {@link #bytes()} and the like.
@@ -46,6 +51,7 @@ public final class HeaderRelay {
     static final int ROOT = 16;
     static final int ELEMENT_BYTES = 20;
     static final int FLAGS = 24;
+    static final int SENDER = 28;
     /** Offset of the payload in {@link #inbox()} and {@link #outbox()}. */
     public static final int PAYLOAD = 64;
     /**
@@ -69,6 +75,7 @@ public final class HeaderRelay {
     private static final long NO_CALL = Long.MIN_VALUE;
 
     private final Intracomm comm;
+    private final int rank;
     private final int radix;
     private final ByteBuffer inbox;
     private final ByteBuffer outbox;
@@ -85,10 +92,11 @@ public final class HeaderRelay {
      * @param leaders the most leaders a tree will have (the node count)
      * @param payloadBytes the most data bytes a header carries
      */
-    public HeaderRelay(Intracomm comm, int radix, int leaders, int payloadBytes) {
+    public HeaderRelay(Intracomm comm, int radix, int leaders, int payloadBytes) throws MPIException {
         this.comm = comm;
         this.radix = radix;
-        int capacity = PAYLOAD + Math.max(payloadBytes, FIRST_PAYLOAD + 1);
+        this.rank = comm.getRank();
+        int capacity = PAYLOAD + Math.max(payloadBytes, FIRST_PAYLOAD + 1) + Long.BYTES;
         this.inbox = ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
         this.outbox = ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
         this.inboxRest = inbox.duplicate().position(PAYLOAD + FIRST_PAYLOAD).slice();
@@ -99,6 +107,11 @@ public final class HeaderRelay {
 
     static int tag(long call) {
         return TAG_BASE + (int) (call & TAG_MASK);
+    }
+
+    /** Bytes of the message that carries the rest of a payload of {@code payloadBytes}: the rest and its call's number. */
+    static int restMessageBytes(int payloadBytes) {
+        return payloadBytes - FIRST_PAYLOAD + Long.BYTES;
     }
 
     static int restTag(long call) {
@@ -167,7 +180,12 @@ public final class HeaderRelay {
         rest = null;
     }
 
-    /** True once the header posted for by {@link #expect} is in {@link #inbox()}, payload and all. */
+    /**
+     * True once the header posted for by {@link #expect} is in {@link #inbox()}, payload and all.
+     *
+     * @throws MPIException when the rest that came is not of the first part's call (nothing of it
+     *         is kept as this header's): the relay is ready for the next {@link #expect}
+     */
     public boolean arrived() throws MPIException {
         if (first != null) {
             if (!first.test()) {
@@ -180,22 +198,35 @@ public final class HeaderRelay {
         }
         if (rest != null && rest.test()) {
             rest = null;
+            checkRest();
             return true;
         }
         return false;
     }
 
     /**
-     * Posts the receive of the payload's rest when the header that arrived has one: from any source,
-     * since the call's own tag has one sender towards this rank, its parent.
+     * Posts the receive of the payload's rest when the header that arrived has one, from the rank
+     * that sent its first part (which wrote itself into it): it sends the rest right after.
      */
     private boolean expectRest() throws MPIException {
         int bytes = payloadBytes(inbox);
         if (bytes <= FIRST_PAYLOAD) {
             return false;
         }
-        rest = comm.iRecv(inboxRest, bytes - FIRST_PAYLOAD, MPI.BYTE, MPI.ANY_SOURCE, restTag(call()));
+        // A message shorter than this call's rest would leave it: no call is numbered so.
+        inbox.putLong(PAYLOAD + bytes, NO_CALL);
+        rest = comm.iRecv(inboxRest, restMessageBytes(bytes), MPI.BYTE, inbox.getInt(SENDER), restTag(call()));
         return true;
+    }
+
+    private void checkRest() throws MPIException {
+        long restCall = inbox.getLong(PAYLOAD + payloadBytes(inbox));
+        if (restCall != call()) {
+            throw new MPIException("hbcast: the rest of the header of call " + call() + " from rank "
+                    + inbox.getInt(SENDER) + " is "
+                    + (restCall == NO_CALL ? "shorter than the call's" : "of call " + restCall)
+                    + ": a message of another call under the same tag, not spliced into this one");
+        }
     }
 
     /**
@@ -218,6 +249,7 @@ public final class HeaderRelay {
         if (rest != null) {
             rest.waitFor();
             rest = null;
+            checkRest();
         }
         return false;
     }
@@ -244,13 +276,21 @@ public final class HeaderRelay {
         int rel = KnomialTree.toRelative(me, rootLeader, leaderCount);
         int n = KnomialTree.children(rel, leaderCount, radix, children);
         long call = header.getLong(CALL);
-        int bytes = PAYLOAD + payloadBytes(header);
+        int payload = payloadBytes(header);
+        int bytes = PAYLOAD + payload;
         int firstBytes = Math.min(bytes, PAYLOAD + FIRST_PAYLOAD);
+        if (n > 0) {
+            // A forwarded header names its parent here; its children must take their rest from this rank.
+            header.putInt(SENDER, rank);
+            if (bytes > firstBytes) {
+                header.putLong(bytes, call);
+            }
+        }
         for (int c = 0; c < n; c++) {
             int dest = leaderRanks[KnomialTree.toAbsolute(children[c], rootLeader, leaderCount)];
             sends[sendCount++] = comm.iSend(header, firstBytes, MPI.BYTE, dest, tag(call));
             if (bytes > firstBytes) {
-                sends[sendCount++] = comm.iSend(restOfIt, bytes - firstBytes, MPI.BYTE, dest, restTag(call));
+                sends[sendCount++] = comm.iSend(restOfIt, restMessageBytes(payload), MPI.BYTE, dest, restTag(call));
             }
         }
     }

@@ -9,10 +9,10 @@ import mpi.Prequest;
 import mpi.Request;
 
 /**
- * The transfers of one tree stage as persistent requests: a receive from, or a send to, one peer of
- * one chunk of the buffer the stage moves, made on first use ({@code MPI_Recv_init},
+ * The transfers of one tree stage under one tag as persistent requests: a receive from, or a send
+ * to, one peer of one slot (a chunk of the buffer the stage moves, or its stamp), made on first use ({@code MPI_Recv_init},
  * {@code MPI_Send_init}) and started again ({@code MPI_Start}) by every later call that moves the
- * same chunk between the same ranks. The bindings' {@code iRecv} and {@code iSend} return a new
+ * same slot between the same ranks. The bindings' {@code iRecv} and {@code iSend} return a new
  * {@code mpi.Request} (32 bytes) per transfer; {@code Prequest.start()} and {@code Request.test()}
  * allocate nothing, so once the pairs a program's calls use are made the tree allocates nothing.
  *
@@ -27,7 +27,7 @@ final class PersistentRequests {
 
     private final Intracomm comm;
     private final int tag;
-    /** By peer's communicator rank, then by chunk; a row is made for the chunk count of the current buffer. */
+    /** By peer's communicator rank, then by slot; a row is made for the slot count of the current buffer. */
     private Prequest[][] receives = new Prequest[0][];
 
     private Prequest[][] sends = new Prequest[0][];
@@ -38,29 +38,29 @@ final class PersistentRequests {
         this.tag = tag;
     }
 
-    /** Starts the receive of {@code chunk} (of {@code chunks}) from {@code peer} into {@code view}. */
-    Request startReceive(int peer, int chunk, int chunks, Buffer view, int length) throws MPIException {
-        Prequest p = find(receives, peer, chunk);
+    /** Starts the receive of slot {@code slot} (of {@code slots}) from {@code peer} into {@code view}. */
+    Request startReceive(int peer, int slot, int slots, Buffer view, int length) throws MPIException {
+        Prequest p = find(receives, peer, slot);
         if (p == null) {
             if (kept == LIMIT) {
                 return comm.iRecv(view, length, MPI.BYTE, peer, tag);
             }
             p = comm.recvInit(view, length, MPI.BYTE, peer, tag);
-            receives = keep(receives, peer, chunk, chunks, p);
+            receives = keep(receives, peer, slot, slots, p);
         }
         p.start();
         return p;
     }
 
-    /** Starts the send of {@code chunk} (of {@code chunks}) to {@code peer} from {@code view}. */
-    Request startSend(int peer, int chunk, int chunks, Buffer view, int length) throws MPIException {
-        Prequest p = find(sends, peer, chunk);
+    /** Starts the send of slot {@code slot} (of {@code slots}) to {@code peer} from {@code view}. */
+    Request startSend(int peer, int slot, int slots, Buffer view, int length) throws MPIException {
+        Prequest p = find(sends, peer, slot);
         if (p == null) {
             if (kept == LIMIT) {
                 return comm.iSend(view, length, MPI.BYTE, peer, tag);
             }
             p = comm.sendInit(view, length, MPI.BYTE, peer, tag);
-            sends = keep(sends, peer, chunk, chunks, p);
+            sends = keep(sends, peer, slot, slots, p);
         }
         p.start();
         return p;

@@ -68,7 +68,8 @@ public final class Topology implements AutoCloseable {
         int rank = comm.getRank();
         // The real node's communicator: it finds the real layout, and it is the node communicator
         // unless the nodes are virtual.
-        Intracomm hostComm = comm.splitType(Comm.TYPE_SHARED, rank, MPI.INFO_NULL);
+        // Errors come back as exceptions on every communicator hbcast makes (see MpiErrors).
+        Intracomm hostComm = MpiErrors.returnErrors(comm.splitType(Comm.TYPE_SHARED, rank, MPI.INFO_NULL));
         NodeLayout real;
         NodeLayout layout;
         String[] names;
@@ -87,7 +88,7 @@ public final class Topology implements AutoCloseable {
             hostComm.free();
             throw e;
         }
-        Intracomm nodeComm = virtual ? comm.split(layout.nodeOf(rank), rank) : hostComm;
+        Intracomm nodeComm = virtual ? MpiErrors.returnErrors(comm.split(layout.nodeOf(rank), rank)) : hostComm;
         return new Topology(comm, nodeComm, layout, hostComm, real, virtual, names, onMachine);
     }
 

@@ -1,6 +1,8 @@
 package org.hbcast.mpi;
 
 import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import mpi.Intracomm;
 import mpi.MPIException;
@@ -8,7 +10,9 @@ import mpi.Prequest;
 import mpi.Request;
 import org.hbcast.schedule.KnomialTree;
 import org.hbcast.schedule.TreeShape;
+import org.hbcast.stage.Awaited;
 import org.hbcast.stage.Chunks;
+import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageException;
 
@@ -27,21 +31,74 @@ import org.hbcast.stage.StageException;
  *
  * <p>Chunks go as {@code MPI.BYTE}; both ends describe the same bytes, so the datatype only
  * matters for validation, which happens before this class is used. Between two ranks chunks go in
- * chunk order, so MPI's non-overtaking rule matches them with one tag.
+ * chunk order, so MPI's non-overtaking rule matches them with one tag per call.
  *
- * <p>Each transfer is a persistent request kept per (peer, chunk) while the same buffer comes back
- * cut alike ({@link PersistentRequests}, as {@link ChunkViews} keeps the slices): after the first
- * calls that meet every peer, a call allocates nothing. A failed call cancels its receives and
- * frees every request, so no late message lands in the caller's buffer; {@link #close()} frees them.
+ * <p>No message of one call is taken by another, and none of another cut:
+ * <ul>
+ *   <li>Calls alternate between two tags by the parity of their number (the caller's, the same on
+ *       every rank), so what a failed call {@code q} left in flight is never matched by call
+ *       {@code q + 1}.</li>
+ *   <li>Down every edge of a tree, a 32-byte stamp goes ahead of the chunks: the call's number, its
+ *       bytes and chunk size. The receiver posts its receive first, so it takes whatever the sender
+ *       sent first under the tag: the stamp of this call, or what an earlier call (two or more back)
+ *       left, which then fails the call; and a sender that cut the message otherwise fails it too,
+ *       naming the first chunk whose length differs, both lengths and the peer. No chunk's receive
+ *       is posted before the parents' stamps are checked; after that, every message under the tag
+ *       from a parent is one of this call's chunks, as long as expected (a longer one would be
+ *       {@code MPI_ERR_TRUNCATE} on this rank's communicator, which must return errors).</li>
+ * </ul>
+ * The bindings tell a received length only through an {@code mpi.Status} allocated per completed
+ * request; one stamp a call and edge costs a 32-byte message instead and keeps calls
+ * allocation-free.
+ *
+ * <p>Each transfer is a persistent request kept per (tag, peer, chunk) while the same buffer comes
+ * back cut alike ({@link PersistentRequests}, as {@link ChunkViews} keeps the slices): after the
+ * first calls of each parity that meet every peer, a call allocates nothing. A failed call cancels
+ * its receives and waits until each is cancelled or complete, so no late message lands in the
+ * caller's buffer; {@link #close()} frees the requests.
  */
 public final class TreeBroadcast implements Stage, AutoCloseable {
     /** Chunks in flight per direction: enough to keep the network busy, few enough to stay cheap. */
     static final int WINDOW = 8;
 
     private static final int MAX_TREES = 2;
+    /** Stamp fields: the call's number, its bytes, its chunk size; a constant last, which a shorter message leaves at 0. */
+    private static final int STAMP_CALL = 0;
+
+    private static final int STAMP_BYTES = 8;
+    private static final int STAMP_CHUNK = 16;
+    private static final int STAMP_MAGIC = 24;
+    static final int STAMP_LENGTH = 32;
+    private static final long MAGIC = 0x6862_6361_7374_5431L;
+    /** How long an abort waits for a cancelled receive that had already matched to complete. */
+    private static final long ABORT_WAIT_NS = 10_000_000_000L;
 
     private final ChunkViews views = new ChunkViews();
-    private final PersistentRequests requests;
+    /** The requests of even calls and of odd ones: each under its own tag. */
+    private final PersistentRequests[] byParity = new PersistentRequests[2];
+
+    private PersistentRequests requests;
+    private final ByteBuffer stampOut = ByteBuffer.allocateDirect(STAMP_LENGTH).order(ByteOrder.nativeOrder());
+    /** Per tree: the stamp from its parent. */
+    private final ByteBuffer[] stampIn = new ByteBuffer[MAX_TREES];
+
+    private final Request[] stampReceives = new Request[MAX_TREES];
+    /** Per tree, then child: the stamp sends. */
+    private Request[] stampSends = new Request[0];
+
+    private final ProgressWait abortWait = ProgressWait.backingOff(ABORT_WAIT_NS);
+    /** What the bounded wait of {@link #abort} waits for (it gives up without a report). */
+    private static final Awaited CANCELLED_RECEIVE = () -> "a cancelled receive of the leaders' tree to settle";
+
+    private long call;
+    private long bytes;
+    private int chunkBytes;
+    private boolean stampsPosted;
+    private boolean stampsSent;
+    /** Parents' stamps not checked yet: no chunk counts as arrived before they are. */
+    private int stampsAwaited;
+
+    private int stampSendsPending;
     /** Per tree: the parent's communicator rank (-1 at the root) and the children's. */
     private final int[] parents = new int[MAX_TREES];
 
@@ -65,13 +122,29 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
     /** The call was aborted: its requests are cancelled and freed, only the description of the wait is left. */
     private boolean aborted;
 
-    public TreeBroadcast(Intracomm comm, int tag) {
-        this.requests = new PersistentRequests(comm, tag);
+    /**
+     * @param comm a communicator that returns errors ({@code MPI.ERRORS_RETURN}): a truncated chunk
+     *        must fail the call, not the job
+     * @param evenTag the tag of even-numbered calls
+     * @param oddTag the tag of odd-numbered calls, different
+     */
+    public TreeBroadcast(Intracomm comm, int evenTag, int oddTag) {
+        if (evenTag == oddTag) {
+            throw new IllegalArgumentException("the two parities need two tags, not " + evenTag + " twice");
+        }
+        this.byParity[0] = new PersistentRequests(comm, evenTag);
+        this.byParity[1] = new PersistentRequests(comm, oddTag);
+        this.requests = byParity[0];
+        for (int t = 0; t < MAX_TREES; t++) {
+            stampIn[t] = ByteBuffer.allocateDirect(STAMP_LENGTH).order(ByteOrder.nativeOrder());
+        }
     }
 
     /**
      * Starts a broadcast.
      *
+     * @param call the call's number, the same on every participant, one more than the previous
+     *        call's (numbers count, and are checked, across calls that did not run the tree too)
      * @param shape the trees the chunks go down
      * @param participants communicator ranks by tree index; {@code n} of them are used
      * @param me this rank's tree index
@@ -82,6 +155,7 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
      * @param fed at the root: its chunks are not in {@code data} yet, {@link #feed} releases them
      */
     public void start(
+            long call,
             TreeShape shape,
             int[] participants,
             int n,
@@ -101,6 +175,8 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
             // Cancelled and freed already; only kept for describeWait.
             Arrays.fill(receives, null);
             Arrays.fill(sends, null);
+            Arrays.fill(stampReceives, null);
+            Arrays.fill(stampSends, null);
             aborted = false;
         }
         int rel = KnomialTree.toRelative(me, rootIndex, n);
@@ -131,9 +207,31 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
             freeRequests();
         }
         chunks = Chunks.count(bytes, chunkBytes);
+        this.call = call;
+        this.bytes = bytes;
+        this.chunkBytes = chunkBytes;
+        requests = byParity[(int) (call & 1)];
         if (sends.length < WINDOW * Math.max(maxChildren, 1)) {
             sends = new Request[WINDOW * Math.max(maxChildren, 1)];
         }
+        if (stampSends.length < MAX_TREES * maxChildren) {
+            stampSends = new Request[MAX_TREES * maxChildren];
+        }
+        // The stamp buffer is free: every send of the previous call completed, or it was aborted and
+        // its sends, 32 bytes and eager, left with their copies.
+        stampOut.putLong(STAMP_CALL, call)
+                .putLong(STAMP_BYTES, bytes)
+                .putInt(STAMP_CHUNK, chunkBytes)
+                .putLong(STAMP_MAGIC, MAGIC);
+        stampsAwaited = 0;
+        if (chunks > 0) {
+            for (int t = 0; t < trees; t++) {
+                stampsAwaited += parents[t] >= 0 ? 1 : 0;
+            }
+        }
+        stampsPosted = stampsAwaited == 0;
+        stampsSent = chunks == 0 || maxChildren == 0;
+        stampSendsPending = 0;
         Arrays.fill(arrived, false);
         received = root && !fed ? chunks : 0;
         this.fed = fed;
@@ -162,22 +260,42 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
         try {
             return exchange();
         } catch (MPIException e) {
-            throw new StageException("MPI failed in the leaders' schedule: " + e.getMessage(), e);
+            throw new StageException(
+                    "MPI failed in the leaders' schedule (call " + call + "): " + MpiErrors.describe(e), e);
         }
     }
 
     private int exchange() throws MPIException {
         int work = 0;
-        while (!root && receivesPosted < chunks && receivesPosted - received < WINDOW) {
+        if (!stampsSent) {
+            sendStamps();
+            work++;
+        }
+        if (!stampsPosted) {
+            // Before any chunk's receive: the first message from each parent under this tag is taken here.
+            for (int t = 0; t < trees; t++) {
+                if (parents[t] >= 0) {
+                    stampIn[t].putLong(STAMP_MAGIC, 0);
+                    stampReceives[t] = requests.startReceive(parents[t], t, slots(), stampIn[t], STAMP_LENGTH);
+                }
+            }
+            stampsPosted = true;
+            work++;
+        }
+        work += checkStamps();
+        // Only after the stamps: a chunk of another cut, or of another call, never meets a receive, so it
+        // can neither complete one short nor truncate into one (a truncated receive crashed Open MPI
+        // 4.1.4's MPI_Finalize later in a test). The sender's stamp went just ahead of its first chunk.
+        while (stampsAwaited == 0 && !root && receivesPosted < chunks && receivesPosted - received < WINDOW) {
             int s = receivesPosted++;
-            receives[s % WINDOW] =
-                    requests.startReceive(parents[s % trees], s, chunks, views.view(s), views.chunkLength(s));
+            receives[s % WINDOW] = requests.startReceive(
+                    parents[s % trees], MAX_TREES + s, slots(), views.view(s), views.chunkLength(s));
             work++;
         }
         // Chunks of two trees come from two parents: any of the window may complete first.
         for (int s = received; s < receivesPosted; s++) {
             Request r = receives[s % WINDOW];
-            if (r != null && r.test()) {
+            if (r != null && completed(r, s)) {
                 receives[s % WINDOW] = null;
                 arrived[s % WINDOW] = true;
                 work++;
@@ -198,7 +316,7 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
             int base = (s % WINDOW) * maxChildren;
             int[] kids = children[s % trees];
             for (int c = 0; c < count; c++) {
-                sends[base + c] = requests.startSend(kids[c], s, chunks, view, length);
+                sends[base + c] = requests.startSend(kids[c], MAX_TREES + s, slots(), view, length);
             }
             forwarded++;
             work++;
@@ -207,7 +325,107 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
             sendsCompleted++;
             work++;
         }
+        for (int i = 0; stampSendsPending > 0 && i < stampSends.length; i++) {
+            if (stampSends[i] != null && stampSends[i].test()) {
+                stampSends[i] = null;
+                stampSendsPending--;
+                work++;
+            }
+        }
         return work;
+    }
+
+    /** Request slots per peer: the stamp of each tree, then the chunks. */
+    private int slots() {
+        return MAX_TREES + chunks;
+    }
+
+    /** This call's stamp to every child of every tree, ahead of its chunks. */
+    private void sendStamps() throws MPIException {
+        for (int t = 0; t < trees; t++) {
+            int[] kids = children[t];
+            for (int c = 0; c < childCounts[t]; c++) {
+                stampSends[t * maxChildren + c] = requests.startSend(kids[c], t, slots(), stampOut, STAMP_LENGTH);
+                stampSendsPending++;
+            }
+        }
+        stampsSent = true;
+    }
+
+    /** Checks the parents' stamps that have come; returns how many. */
+    private int checkStamps() {
+        int work = 0;
+        for (int t = 0; t < trees; t++) {
+            Request r = stampReceives[t];
+            if (r == null) {
+                continue;
+            }
+            boolean done;
+            try {
+                done = r.test();
+            } catch (MPIException e) {
+                stampReceives[t] = null;
+                throw new StageException(
+                        "the leaders' schedule of call " + call + ": where its stamp ("
+                                + STAMP_LENGTH + " bytes) was expected first from rank " + parents[t]
+                                + " (parent in the leaders' schedule), another message came (" + MpiErrors.describe(e)
+                                + "): a chunk left over from an earlier call under this call's tag, not taken",
+                        e);
+            }
+            if (done) {
+                stampReceives[t] = null;
+                checkStamp(stampIn[t], parents[t]);
+                stampsAwaited--;
+                work++;
+            }
+        }
+        return work;
+    }
+
+    private void checkStamp(ByteBuffer stamp, int peer) {
+        long theirCall = stamp.getLong(STAMP_CALL);
+        long theirBytes = stamp.getLong(STAMP_BYTES);
+        int theirChunk = stamp.getInt(STAMP_CHUNK);
+        if (stamp.getLong(STAMP_MAGIC) != MAGIC || theirBytes < 0 || theirChunk <= 0) {
+            throw new StageException("the leaders' schedule of call " + call + ": where its stamp was expected first"
+                    + " from rank " + peer + " (parent in the leaders' schedule), a message of another kind came: a"
+                    + " chunk left over from an earlier call under this call's tag, not taken");
+        }
+        if (theirCall != call) {
+            throw new StageException("the leaders' schedule of call " + call + ": rank " + peer
+                    + " (parent in the leaders' schedule) sent the chunks of call " + theirCall + " first, left over"
+                    + " from call " + theirCall + " under this call's tag; none is taken as this call's");
+        }
+        if (theirBytes == bytes && theirChunk == chunkBytes) {
+            return;
+        }
+        int theirCount = Chunks.count(theirBytes, theirChunk);
+        for (int s = 0; s < Math.max(chunks, theirCount); s++) {
+            int mine = s < chunks ? views.chunkLength(s) : 0;
+            int theirs = s < theirCount ? Chunks.length(s, theirChunk, theirBytes) : 0;
+            if (mine != theirs) {
+                throw new StageException("chunk " + s + " of " + chunks + " from rank " + peer
+                        + " (parent in the leaders' schedule) in call " + call + ": expected " + mine
+                        + " bytes, received " + theirs + " (rank " + peer + " cuts " + theirBytes
+                        + " bytes into chunks of "
+                        + theirChunk + ", this rank " + bytes + " into chunks of " + chunkBytes + ")");
+            }
+        }
+    }
+
+    /** Tests chunk {@code s}'s receive; a failure names the chunk, its length and the peer. */
+    private boolean completed(Request r, int s) {
+        try {
+            return r.test();
+        } catch (MPIException e) {
+            receives[s % WINDOW] = null;
+            throw new StageException(
+                    "chunk " + s + " of " + chunks + " from rank " + parents[s % trees]
+                            + " (parent in the leaders' schedule) in call " + call + ": expected "
+                            + views.chunkLength(s)
+                            + " bytes, received more or failed: " + MpiErrors.describe(e),
+                    e);
+        }
     }
 
     /** Chunk {@code s} is in the buffer: among the leading ones, or arrived ahead of them. */
@@ -242,7 +460,7 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
 
     @Override
     public boolean isDone() {
-        return received == chunks && sendsCompleted == chunks;
+        return received == chunks && sendsCompleted == chunks && stampSendsPending == 0;
     }
 
     /** What this participant still waits for, naming the peer, for timeout messages. */
@@ -252,8 +470,9 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
             return "chunk " + received + " of " + chunks + " to be staged into the root's buffer";
         }
         if (received < chunks) {
-            return "chunk " + received + " of " + chunks + " from rank " + parents[received % trees]
-                    + " (parent in the leaders' schedule)";
+            return "chunk " + received + " of " + chunks + " of call " + call + " from rank "
+                    + parents[received % trees] + " (parent in the leaders' schedule)"
+                    + (stampsAwaited > 0 ? ", and its stamp ahead of the chunks" : "");
         }
         int base = (sendsCompleted % WINDOW) * maxChildren;
         for (int c = 0; c < maxChildren; c++) {
@@ -262,14 +481,19 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
                         + children[sendsCompleted % trees][c] + " (child in the leaders' schedule)";
             }
         }
+        if (stampSendsPending > 0) {
+            return "the send of call " + call + "'s stamp to a child in the leaders' schedule";
+        }
         return "nothing";
     }
 
     /**
-     * Gives up the call after a failure: cancels the receives still posted, so no late message lands
-     * in the caller's buffer, and frees every request (a send in flight completes first; MPI cannot
-     * take it back). What the call waited for stays for {@link #describeWait()}; the next
-     * {@link #start} makes new requests.
+     * Gives up the call after a failure: cancels the receives still posted and waits until each is
+     * cancelled, or complete where its message had already matched (for at most
+     * {@link #ABORT_WAIT_NS}: the sender of a matched message is sending it), so no late message
+     * lands in the caller's buffer after the call has failed; then frees every request (a send in
+     * flight completes first; MPI cannot take it back). What the call waited for stays for
+     * {@link #describeWait()}; the next {@link #start} makes new requests.
      */
     @Override
     public void abort() {
@@ -277,15 +501,17 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
             return;
         }
         aborted = true;
-        for (Request r : receives) {
-            if (r != null) {
+        cancel(stampReceives);
+        cancel(receives);
+        abortWait.reset();
+        settle(stampReceives);
+        settle(receives);
+        for (Request r : stampSends) {
+            if (r != null && !(r instanceof Prequest)) {
                 try {
-                    r.cancel();
-                    if (!(r instanceof Prequest)) {
-                        r.free();
-                    }
+                    r.free();
                 } catch (MPIException ignored) {
-                    // Best effort: the broadcast has failed already and says why.
+                    // As below.
                 }
             }
         }
@@ -299,9 +525,42 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
             }
         }
         try {
-            requests.clear();
+            clearRequests();
         } catch (MPIException ignored) {
             // As above.
+        }
+    }
+
+    private static void cancel(Request[] posted) {
+        for (Request r : posted) {
+            if (r != null) {
+                try {
+                    r.cancel();
+                } catch (MPIException ignored) {
+                    // Best effort: the broadcast has failed already and says why.
+                }
+            }
+        }
+    }
+
+    /** Completes each cancelled receive (a persistent one stays, inactive, for {@link PersistentRequests#clear()}). */
+    private void settle(Request[] posted) {
+        for (Request r : posted) {
+            if (r == null) {
+                continue;
+            }
+            try {
+                while (!r.test()) {
+                    if (abortWait.timedOut(0, CANCELLED_RECEIVE)) {
+                        break;
+                    }
+                }
+                if (!(r instanceof Prequest)) {
+                    r.free();
+                }
+            } catch (MPIException ignored) {
+                // It failed instead of completing: nothing more will land from it.
+            }
         }
     }
 
@@ -313,7 +572,7 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
             return;
         }
         try {
-            requests.clear();
+            clearRequests();
         } catch (MPIException ignored) {
             // Tearing down: the communicator is freed next either way.
         }
@@ -321,14 +580,29 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
 
     private void freeRequests() {
         try {
-            requests.clear();
+            clearRequests();
         } catch (MPIException e) {
-            throw new StageException("MPI failed to free the leaders' tree's requests: " + e.getMessage(), e);
+            throw new StageException("MPI failed to free the leaders' tree's requests: " + MpiErrors.describe(e), e);
         }
     }
 
-    /** Persistent requests kept now: for tests. */
+    /** Both parities' requests; tries both, then throws the first failure. */
+    private void clearRequests() throws MPIException {
+        MPIException first = null;
+        for (PersistentRequests table : byParity) {
+            try {
+                table.clear();
+            } catch (MPIException e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /** Persistent requests kept now, of both parities: for tests. */
     int persistentRequests() {
-        return requests.kept();
+        return byParity[0].kept() + byParity[1].kept();
     }
 }

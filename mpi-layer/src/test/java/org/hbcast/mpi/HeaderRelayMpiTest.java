@@ -22,4 +22,14 @@ class HeaderRelayMpiTest {
                 MpiLaunch.program(HeaderRelayProgram.class).testBed(3, 1).run().assertAllRanksOk();
         out.assertCases(0, 2).assertCases(1, 2).assertCases(2, 1);
     }
+
+    @Test
+    void theRestOfAHeaderIsTakenOnlyFromItsFirstPartsSenderAndOnlyOfItsCall() {
+        MpiOutcome out = MpiLaunch.program(HeaderRelayProgram.class)
+                .ranks(3)
+                .args("suite=splice")
+                .run()
+                .assertAllRanksOk();
+        out.assertCases(0, 2).assertCases(1, 1).assertCases(2, 2);
+    }
 }

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import mpi.Intracomm;
 import mpi.MPI;
+import mpi.MPIException;
 import org.hbcast.testing.MpiTestProgram;
 
 /**
@@ -13,6 +14,13 @@ import org.hbcast.testing.MpiTestProgram;
  * {@code every root and payload}). Then rank 1 withdraws its receive twice: once with nothing sent
  * (withdrawn), once after a header of two messages has surely come (kept, payload and all; case
  * {@code withdraw}, ranks 0 and 1).
+ *
+ * <p>With {@code suite=splice} (3 ranks or more), rank 2 receives a header of two messages from rank 0
+ * while a message under the rest's tag waits beside it: from rank 1 (another sender: case {@code
+ * foreign rest}, the payload must be rank 0's byte for byte), and from rank 0 itself but numbered with
+ * a call 8,192 earlier, whose tags are the same (case {@code rest of another call}: rank 2 must fail
+ * naming both calls and rank 0). On a duplicate of the world that returns errors, as the library's
+ * communicators do.
  */
 public final class HeaderRelayProgram {
     private static final int RADIX = 4;
@@ -37,6 +45,10 @@ public final class HeaderRelayProgram {
             int[] leaders = new int[size];
             for (int r = 0; r < size; r++) {
                 leaders[r] = r;
+            }
+            if (java.util.Arrays.asList(rest).contains("suite=splice")) {
+                splice(world, report);
+                return "splice";
             }
             HeaderRelay relay = new HeaderRelay(world, RADIX, size, LARGEST);
             long[] call = {0};
@@ -103,6 +115,106 @@ public final class HeaderRelayProgram {
             }
             check(relay, sent, bytes, 0);
         }
+    }
+
+    private static final int SPLICE_PAYLOAD = HeaderRelay.FIRST_PAYLOAD + 8192;
+
+    private static void splice(Intracomm world, org.hbcast.testing.RankReport report) throws Exception {
+        int rank = world.getRank();
+        Intracomm comm = world.dup();
+        comm.setErrhandler(MPI.ERRORS_RETURN);
+        HeaderRelay relay = new HeaderRelay(comm, RADIX, 3, LARGEST);
+        int[] pair = {0, 2};
+        int restBytes = SPLICE_PAYLOAD - HeaderRelay.FIRST_PAYLOAD;
+        long call = 8200;
+        // Case 1: rank 1's message under the rest's tag is queued at rank 2 before rank 0's header leaves.
+        if (rank < 3) {
+            report.check("foreign rest", () -> {
+                ByteBuffer foreign = ByteBuffer.allocateDirect(restBytes);
+                if (rank == 1) {
+                    for (int i = 0; i < restBytes; i++) {
+                        foreign.put(i, (byte) 0x7E);
+                    }
+                    mpi.Request r = comm.iSend(foreign, restBytes, MPI.BYTE, 2, HeaderRelay.restTag(call));
+                    sendToken(comm, 2); // after the rest: once rank 2 has the token, the rest is queued there
+                    r.free(); // taken by rank 2 once it has its header, or never where it was spliced
+                }
+                if (rank == 2) {
+                    relay.expect(call);
+                    recvToken(comm, 1);
+                    sendToken(comm, 0);
+                    awaitHeader(relay, call);
+                    check(relay, call, SPLICE_PAYLOAD, 0);
+                    // Left for nobody: take it so rank 1's send completes.
+                    comm.recv(foreign, restBytes, MPI.BYTE, 1, HeaderRelay.restTag(call));
+                }
+                if (rank == 0) {
+                    recvToken(comm, 2);
+                    relay.writeHeader(call, SPLICE_PAYLOAD, 0, 1, true);
+                    fill(relay.outbox(), SPLICE_PAYLOAD, call);
+                    relay.send(pair, 2, 0);
+                    waitSent(relay);
+                }
+            });
+        }
+        world.barrier();
+        // Case 2: rank 0's own rest-tagged message of call - 8192 (tags alike) comes before the header's.
+        long next = call + 1;
+        long earlier = next - 8192;
+        if (rank == 0 || rank == 2) {
+            report.check("rest of another call", () -> {
+                int wire = HeaderRelay.restMessageBytes(SPLICE_PAYLOAD);
+                ByteBuffer stale = ByteBuffer.allocateDirect(wire).order(java.nio.ByteOrder.nativeOrder());
+                if (rank == 0) {
+                    stale.putLong(wire - Long.BYTES, earlier);
+                    // Not eager: it completes once rank 2 takes it as the rest it waits for.
+                    mpi.Request r = comm.iSend(stale, wire, MPI.BYTE, 2, HeaderRelay.restTag(earlier));
+                    relay.writeHeader(next, SPLICE_PAYLOAD, 0, 1, true);
+                    fill(relay.outbox(), SPLICE_PAYLOAD, next);
+                    relay.send(pair, 2, 0);
+                    waitSent(relay);
+                    r.waitFor();
+                    return;
+                }
+                relay.expect(next);
+                String failure = null;
+                try {
+                    awaitHeader(relay, next);
+                } catch (MPIException e) {
+                    failure = e.getMessage();
+                }
+                if (failure == null) {
+                    throw new AssertionError(
+                            "the header of call " + next + " was completed with a rest of call " + earlier);
+                }
+                for (String named : new String[] {"call " + next, "call " + earlier, "rank 0"}) {
+                    if (!failure.contains(named)) {
+                        throw new AssertionError("the failure does not name " + named + ": " + failure);
+                    }
+                }
+                report.note("failure", failure);
+                comm.recv(stale, wire, MPI.BYTE, 0, HeaderRelay.restTag(next)); // the header's own rest
+            });
+        }
+        world.barrier();
+    }
+
+    private static void awaitHeader(HeaderRelay relay, long call) throws Exception {
+        long start = System.nanoTime();
+        while (!relay.arrived()) {
+            if (System.nanoTime() - start > TIMEOUT_NS) {
+                throw new AssertionError("no header of call " + call);
+            }
+            Thread.yield();
+        }
+    }
+
+    private static void sendToken(Intracomm comm, int to) throws MPIException {
+        comm.send(ByteBuffer.allocateDirect(1), 1, MPI.BYTE, to, TOKEN_TAG);
+    }
+
+    private static void recvToken(Intracomm comm, int from) throws MPIException {
+        comm.recv(ByteBuffer.allocateDirect(1), 1, MPI.BYTE, from, TOKEN_TAG);
     }
 
     private static void waitSent(HeaderRelay relay) throws Exception {

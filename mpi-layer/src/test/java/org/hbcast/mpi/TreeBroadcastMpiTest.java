@@ -35,4 +35,35 @@ class TreeBroadcastMpiTest {
                 .assertCasesOnEveryRank(1);
         assertTrue(out.note(1, "detail").startsWith("nothing landed"), out.describe("rank 1"));
     }
+
+    @ParameterizedTest(name = "rank 0 cuts 1 MiB into {0}-byte chunks, rank 1 into {1}")
+    @CsvSource({"32768, 1048576", "1048576, 32768"})
+    void ranksCuttingACallDifferentlyFailItOnTheReceiverNamingChunkLengthsAndPeer(int sender, int receiver) {
+        MpiOutcome out = MpiLaunch.program(TreeBroadcastProgram.class)
+                .ranks(2)
+                .args("suite=cuts", "sender=" + sender, "receiver=" + receiver)
+                .run()
+                .assertAllRanksOk()
+                .assertCasesOnEveryRank(1);
+        String failure = out.note(1, "detail");
+        assertTrue(failure.startsWith("failed: "), out.describe("rank 1 did not fail"));
+        for (String named :
+                new String[] {"chunk 0", "expected " + receiver + " bytes", "received " + sender, "rank 0"}) {
+            assertTrue(
+                    failure.contains(named), out.describe("rank 1's failure does not name " + named + ": " + failure));
+        }
+    }
+
+    @Test
+    void messagesLeftByAnAbortedCallAreNeverTakenByTheNext() {
+        MpiOutcome out = MpiLaunch.program(TreeBroadcastProgram.class)
+                .ranks(2)
+                .args("suite=leftover")
+                .run()
+                .assertAllRanksOk()
+                .assertCasesOnEveryRank(1);
+        String detail = out.note(1, "detail");
+        assertTrue(detail.startsWith("call 2 delivered; call 3 failed: "), out.describe("rank 1"));
+        assertTrue(detail.contains("call 1"), out.describe("call 3's failure does not name call 1: " + detail));
+    }
 }

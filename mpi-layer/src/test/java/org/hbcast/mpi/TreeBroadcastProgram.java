@@ -6,8 +6,10 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import mpi.Intracomm;
 import mpi.MPI;
+import mpi.MPIException;
 import org.hbcast.schedule.TreeShape;
 import org.hbcast.stage.Stage;
+import org.hbcast.stage.StageException;
 import org.hbcast.stage.StageLoop;
 import org.hbcast.testing.MpiTestProgram;
 
@@ -17,12 +19,22 @@ import org.hbcast.testing.MpiTestProgram;
  *   <li>{@code suite=reuse}: calls with rotating roots on one buffer, then two buffers in turn, then
  *       the first buffer cut into other chunks and back, each checked byte by byte; once every root
  *       has run on a buffer, calls on it make no new request;</li>
- *   <li>{@code suite=abort} (rank 0 and 1 only): rank 1 posts its receives and aborts; rank 0 sends the
+ *   <li>{@code suite=abort} (rank 0 and 1 only): rank 1 posts its first receive and aborts; rank 0 sends the
  *       call after all; nothing lands in rank 1's buffer, and the next call on the same objects works.</li>
+ *   <li>{@code suite=cuts} (ranks 0 and 1): rank 0 sends 1 MiB cut into {@code sender=} bytes a chunk,
+ *       rank 1 receives it cut into {@code receiver=}: rank 1 must fail the call naming the chunk, both
+ *       byte counts and rank 0 (detail {@code failed: <message>}), never complete it.</li>
+ *   <li>{@code suite=leftover} (ranks 0 and 1): rank 1 aborts call 1 before rank 0 sends it, so all of
+ *       call 1 is left queued at rank 1; call 2 must deliver its own bytes, byte for byte, and call 3
+ *       (call 1's tags again) must fail naming call 1 rather than take its messages.</li>
  * </ul>
+ *
+ * <p>The last two run on a duplicate of the world that returns errors, as the library's own
+ * communicators do: a truncated receive must surface as an exception, not abort the job.
  */
 public final class TreeBroadcastProgram {
     private static final int TAG = 0x4862;
+    private static final int ODD_TAG = 0x4866;
     private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
 
     public static void main(String[] args) throws Exception {
@@ -39,6 +51,9 @@ public final class TreeBroadcastProgram {
                     switch (suite) {
                         case "reuse" -> reuse(world, shape, radix);
                         case "abort" -> abort(world);
+                        case "cuts" -> cuts(
+                                world, Integer.parseInt(opt.get("sender")), Integer.parseInt(opt.get("receiver")));
+                        case "leftover" -> leftover(world);
                         default -> throw new IllegalArgumentException("unknown suite " + suite);
                     };
             report.pass(suite).note("detail", detail);
@@ -57,7 +72,7 @@ public final class TreeBroadcastProgram {
         ByteBuffer a = ByteBuffer.allocateDirect(bytes);
         ByteBuffer b = ByteBuffer.allocateDirect(bytes);
         StageLoop loop = new StageLoop(TIMEOUT_NS);
-        try (TreeBroadcast tree = new TreeBroadcast(world, TAG)) {
+        try (TreeBroadcast tree = new TreeBroadcast(world, TAG, ODD_TAG)) {
             int call = 0;
             for (int i = 0; i < 2 * size; i++) {
                 run(world, tree, loop, shape, everyRank, radix, a, bytes, chunk, call++);
@@ -116,7 +131,7 @@ public final class TreeBroadcastProgram {
         } else {
             stale(buf);
         }
-        tree.start(shape, ranks, size, rank, root, radix, buf, 1, bytes, chunk, false);
+        tree.start(call, shape, ranks, size, rank, root, radix, buf, 1, bytes, chunk, false);
         Stage stalled = loop.clear().add(tree, false).run();
         if (stalled != null) {
             throw new AssertionError("call " + call + " timed out waiting for " + stalled.describeWait());
@@ -138,14 +153,14 @@ public final class TreeBroadcastProgram {
             world.barrier();
             return "idle";
         }
-        try (TreeBroadcast tree = new TreeBroadcast(world, TAG)) {
+        try (TreeBroadcast tree = new TreeBroadcast(world, TAG, ODD_TAG)) {
             if (rank == 1) {
                 stale(buf);
-                tree.start(TreeShape.KNOMIAL, pair, 2, 1, 0, 2, buf, 1, bytes, chunk, false);
-                tree.progress(); // posts the receives of the window
-                if (tree.persistentRequests() != chunks) {
+                tree.start(1, TreeShape.KNOMIAL, pair, 2, 1, 0, 2, buf, 1, bytes, chunk, false);
+                tree.progress(); // posts the stamp's receive (the chunks' wait for the stamp)
+                if (tree.persistentRequests() != 1) {
                     throw new AssertionError(
-                            chunks + " receives expected posted, " + tree.persistentRequests() + " kept");
+                            "the stamp's receive expected posted, " + tree.persistentRequests() + " kept");
                 }
                 tree.abort();
                 if (tree.persistentRequests() != 0) {
@@ -155,7 +170,7 @@ public final class TreeBroadcastProgram {
             world.barrier();
             if (rank == 0) {
                 fill(buf, bytes, 1);
-                tree.start(TreeShape.KNOMIAL, pair, 2, 0, 0, 2, buf, 1, bytes, chunk, false);
+                tree.start(1, TreeShape.KNOMIAL, pair, 2, 0, 0, 2, buf, 1, bytes, chunk, false);
                 if (loop.clear().add(tree, false).run() != null) {
                     throw new AssertionError("the root's sends did not complete");
                 }
@@ -170,8 +185,8 @@ public final class TreeBroadcastProgram {
                     }
                 }
                 ByteBuffer drain = ByteBuffer.allocateDirect(chunk);
-                for (int s = 0; s < chunks; s++) {
-                    world.recv(drain, chunk, MPI.BYTE, 0, TAG);
+                for (int s = 0; s <= chunks; s++) { // the stamp, then the chunks, under odd calls' tag
+                    world.recv(drain, chunk, MPI.BYTE, 0, ODD_TAG);
                 }
             }
             world.barrier();
@@ -179,6 +194,123 @@ public final class TreeBroadcastProgram {
             run(world, tree, loop, TreeShape.KNOMIAL, pair, 2, buf, bytes, chunk, 2);
             return rank == 1 ? "nothing landed after the abort; the next call delivered" : "sent";
         }
+    }
+
+    /** Rank 0 sends 1 MiB in chunks of {@code senderChunk}; rank 1 expects chunks of {@code receiverChunk}. */
+    private static String cuts(Intracomm world, int senderChunk, int receiverChunk) throws Exception {
+        int rank = world.getRank();
+        int bytes = 1 << 20;
+        int[] pair = {0, 1};
+        Intracomm comm = returningErrors(world);
+        if (rank > 1) {
+            return "idle";
+        }
+        ByteBuffer buf = ByteBuffer.allocateDirect(bytes);
+        TreeBroadcast tree = new TreeBroadcast(comm, TAG, ODD_TAG);
+        if (rank == 0) {
+            fill(buf, bytes, 1);
+            begin(tree, 1, TreeShape.KNOMIAL, pair, 0, 0, buf, bytes, senderChunk);
+            // Its chunks past the receiver's failure may never be taken: it times out, or completes.
+            Stage stalled =
+                    new StageLoop(TimeUnit.SECONDS.toNanos(5)).add(tree, false).run();
+            return stalled == null ? "sent" : "timed out";
+        }
+        stale(buf);
+        begin(tree, 1, TreeShape.KNOMIAL, pair, 1, 0, buf, bytes, receiverChunk);
+        try {
+            Stage stalled = new StageLoop(TIMEOUT_NS).add(tree, false).run();
+            throw new AssertionError(
+                    stalled == null
+                            ? "completed a call cut into " + receiverChunk + "-byte chunks on rank 0's " + senderChunk
+                                    + "-byte chunks"
+                            : "timed out waiting for " + stalled.describeWait());
+        } catch (StageException e) {
+            return "failed: " + e.getMessage();
+        }
+    }
+
+    /** Call 1 aborted by rank 1 before rank 0 sends it; calls 2 and 3 after it (see the class comment). */
+    private static String leftover(Intracomm world) throws Exception {
+        int rank = world.getRank();
+        int chunk = 1024; // eager: rank 0's sends of call 1 complete with nobody receiving them
+        int chunks = 4;
+        int bytes = chunks * chunk;
+        int[] pair = {0, 1};
+        Intracomm comm = returningErrors(world);
+        if (rank > 1) {
+            world.barrier();
+            world.barrier();
+            world.barrier();
+            return "idle";
+        }
+        ByteBuffer buf = ByteBuffer.allocateDirect(bytes);
+        StageLoop loop = new StageLoop(TIMEOUT_NS);
+        TreeBroadcast tree = new TreeBroadcast(comm, TAG, ODD_TAG);
+        if (rank == 1) {
+            stale(buf);
+            begin(tree, 1, TreeShape.KNOMIAL, pair, 1, 0, buf, bytes, chunk);
+            tree.progress(); // posts the receives of the window
+            tree.abort();
+        }
+        world.barrier();
+        if (rank == 0) {
+            fill(buf, bytes, 1);
+            begin(tree, 1, TreeShape.KNOMIAL, pair, 0, 0, buf, bytes, chunk);
+            if (loop.clear().add(tree, false).run() != null) {
+                throw new AssertionError("the root's sends of call 1 did not complete");
+            }
+        }
+        world.barrier();
+        if (rank == 1) {
+            stale(buf);
+        } else {
+            fill(buf, bytes, 2);
+        }
+        begin(tree, 2, TreeShape.KNOMIAL, pair, rank, 0, buf, bytes, chunk);
+        Stage stalled = loop.clear().add(tree, false).run();
+        if (stalled != null) {
+            throw new AssertionError("call 2 timed out waiting for " + stalled.describeWait());
+        }
+        check(buf, bytes, 2, "call 2, after call 1 was aborted");
+        world.barrier();
+        if (rank == 0) {
+            fill(buf, bytes, 3);
+            begin(tree, 3, TreeShape.KNOMIAL, pair, 0, 0, buf, bytes, chunk);
+            if (loop.clear().add(tree, false).run() != null) {
+                throw new AssertionError("the root's sends of call 3 did not complete");
+            }
+            return "sent";
+        }
+        stale(buf);
+        begin(tree, 3, TreeShape.KNOMIAL, pair, 1, 0, buf, bytes, chunk);
+        try {
+            stalled = loop.clear().add(tree, false).run();
+            throw new AssertionError(
+                    stalled == null
+                            ? "call 3 completed on the tags call 1 left its messages under"
+                            : "call 3 timed out waiting for " + stalled.describeWait());
+        } catch (StageException e) {
+            return "call 2 delivered; call 3 failed: " + e.getMessage();
+        }
+    }
+
+    private static void begin(
+            TreeBroadcast tree,
+            long call,
+            TreeShape shape,
+            int[] ranks,
+            int me,
+            int root,
+            ByteBuffer buf,
+            int bytes,
+            int chunk) {
+        tree.start(call, shape, ranks, ranks.length, me, root, 2, buf, 1, bytes, chunk, false);
+    }
+
+    private static Intracomm returningErrors(Intracomm world) throws MPIException {
+        Intracomm comm = world.dup();
+        comm.setErrhandler(MPI.ERRORS_RETURN);
+        return comm;
     }
 
     private static final byte STALE = 0x55;
