@@ -20,6 +20,7 @@ import org.hbcast.device.DeviceBuffer;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.NodeLayout;
+import org.hbcast.mpi.ProgressKick;
 import org.hbcast.mpi.RootRefusals;
 import org.hbcast.mpi.Topology;
 import org.hbcast.plan.Algorithm;
@@ -166,7 +167,8 @@ public final class Broadcaster implements AutoCloseable {
         this.rank = comm.getRank();
         this.size = comm.getSize();
         this.selector = selector;
-        this.waits = WaitLimit.ofCalls(settings.timeout().toNanos(), settings.timeoutFails(), rank);
+        this.waits = WaitLimit.ofCalls(settings.timeout().toNanos(), settings.timeoutFails(), rank)
+                .drivingProgress(new ProgressKick(comm));
         int onMachine = topology.ranksOnMachine();
         this.driver = new PlanDriver(comm, topology, waits, ring, fanout);
         this.agreement = new CallAgreement(comm, rank, ProgressWait.forSharedCores(onMachine, waits));

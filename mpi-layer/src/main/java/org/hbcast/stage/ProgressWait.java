@@ -160,6 +160,10 @@ public final class ProgressWait {
         }
         if (++idleRounds == ROUNDS_PER_CLOCK_READ) {
             idleRounds = 0;
+            // A wait on shared memory calls no MPI: without this, fragments of a large message this rank
+            // sent (its send returned once they were queued) wait for its next MPI call, and the peer
+            // that receives them, whose header this rank may be waiting for, waits for ever.
+            limit.kick();
             long now = System.nanoTime();
             if (stalledSince == 0) {
                 stalledSince = now;

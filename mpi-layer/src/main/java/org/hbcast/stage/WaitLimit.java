@@ -19,6 +19,8 @@ public final class WaitLimit {
     private final String who;
     private final Consumer<String> sink;
     private long call;
+    /** What drives MPI's progress during a wait that makes no MPI call of its own (none by default). */
+    private Runnable progress = () -> {};
 
     private WaitLimit(long periodNs, boolean givesUp, String who, Consumer<String> sink) {
         if (periodNs < 0) {
@@ -59,6 +61,22 @@ public final class WaitLimit {
     /** True when a wait gives up after the period; false when it reports and waits on. */
     public boolean givesUp() {
         return givesUp;
+    }
+
+    /**
+     * Drives MPI's progress with {@code kick} while a wait of this instance makes no MPI call of its
+     * own (a wait on shared memory): Open MPI moves a message's later fragments only inside MPI calls,
+     * and a send that returned may still have fragments queued in this process. Kicked every few
+     * idle rounds (see {@link ProgressWait}).
+     */
+    public WaitLimit drivingProgress(Runnable kick) {
+        this.progress = kick;
+        return this;
+    }
+
+    /** Lets MPI move what this process still has queued. */
+    void kick() {
+        progress.run();
     }
 
     /** Numbers the call now waiting, for reports: 0 for waits outside a program's calls (set-up). */
