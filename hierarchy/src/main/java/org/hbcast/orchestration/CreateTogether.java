@@ -30,9 +30,4 @@ final class CreateTogether {
         // Each reason names its rank (a node's handshake knows the instance's rank, not its own communicator's).
         throw new MPIException(reason.startsWith("hbcast") ? reason : "hbcast: create failed: " + reason);
     }
-
-    /** {@link #check} with the message of {@code e}, or null. */
-    static void check(Intracomm comm, Throwable e) throws MPIException {
-        check(comm, e == null ? null : e.getMessage() != null ? e.getMessage() : e.toString());
-    }
 }

@@ -45,14 +45,18 @@ final class SettingsAgreement {
         int rank = comm.getRank();
         String[] names = mine.values().keySet().toArray(String[]::new);
         String ours = StringExchange.broadcast(comm, encode(mine), 0);
-        Map<String, String> rank0 = decodeValues(ours);
-        Map<String, Boolean> rank0Code = decodeCode(ours);
-        if (!rank0.keySet().equals(mine.values().keySet())) {
-            // One build of the library on every rank is the only way the same options get different names.
-            throw new MPIException("hbcast: rank " + rank + " knows the settings "
-                    + mine.values().keySet() + " but rank 0 " + rank0.keySet()
-                    + ": the ranks run different versions of hbcast");
-        }
+        Decoded rank0Settings = decode(ours);
+        Map<String, String> rank0 = rank0Settings.values();
+        Map<String, Boolean> rank0Code = rank0Settings.fromCode();
+        // One build of the library on every rank is the only way the same options get the same names; a rank
+        // that knows others fails create with the rest (CreateTogether), not alone.
+        CreateTogether.check(
+                comm,
+                rank0.keySet().equals(mine.values().keySet())
+                        ? null
+                        : "hbcast: rank " + rank + " knows the settings "
+                                + mine.values().keySet() + " but rank 0 " + rank0.keySet()
+                                + ": the ranks run different versions of hbcast");
         int[] conflict = {0};
         List<String> followed = new ArrayList<>();
         for (String name : names) {
@@ -91,9 +95,10 @@ final class SettingsAgreement {
             Map<String, List<Integer>> holders = new LinkedHashMap<>();
             boolean code = false;
             for (int r = 0; r < all.length; r++) {
-                holders.computeIfAbsent(decodeValues(all[r]).get(name), v -> new ArrayList<>())
+                Decoded d = decode(all[r]);
+                holders.computeIfAbsent(d.values().get(name), v -> new ArrayList<>())
                         .add(r);
-                code |= decodeCode(all[r]).get(name);
+                code |= d.fromCode().get(name);
             }
             if (holders.size() < 2) {
                 continue;
@@ -146,25 +151,21 @@ final class SettingsAgreement {
         return sb.toString();
     }
 
-    private static Map<String, String> decodeValues(String encoded) {
-        Map<String, String> values = new LinkedHashMap<>();
-        for (String line : encoded.split(String.valueOf(SEPARATOR))) {
-            if (!line.isEmpty()) {
-                int eq = line.indexOf('=');
-                values.put(line.substring(line.startsWith("+") ? 1 : 0, eq), line.substring(eq + 1));
-            }
-        }
-        return values;
-    }
+    /** One rank's settings as {@link #encode} wrote them. */
+    private record Decoded(Map<String, String> values, Map<String, Boolean> fromCode) {}
 
-    private static Map<String, Boolean> decodeCode(String encoded) {
-        Map<String, Boolean> code = new LinkedHashMap<>();
+    private static Decoded decode(String encoded) {
+        Map<String, String> values = new LinkedHashMap<>();
+        Map<String, Boolean> fromCode = new LinkedHashMap<>();
         for (String line : encoded.split(String.valueOf(SEPARATOR))) {
             if (!line.isEmpty()) {
                 boolean plus = line.startsWith("+");
-                code.put(line.substring(plus ? 1 : 0, line.indexOf('=')), plus);
+                int eq = line.indexOf('=');
+                String name = line.substring(plus ? 1 : 0, eq);
+                values.put(name, line.substring(eq + 1));
+                fromCode.put(name, plus);
             }
         }
-        return code;
+        return new Decoded(values, fromCode);
     }
 }
