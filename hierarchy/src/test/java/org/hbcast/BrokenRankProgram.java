@@ -8,8 +8,8 @@ import org.hbcast.testing.MpiTestProgram;
  * A rank that fails inside a call with something other than an {@code MPIException} (issue 52): two
  * broadcasts of 4 MiB arrays from rank 0, where the launch leaves one rank too little direct memory
  * to copy the array into. Each rank notes what each call gave: {@code first} and {@code second}
- * ({@code ok} with every byte checked, or the throwable). Ends without finalizing: the ranks of the
- * other node may be left with a send to a rank that stopped.
+ * ({@code ok} with every byte checked, or the throwable). Ends without finalizing, once every rank
+ * has reported: the ranks of the other node may be left with a send to a rank that stopped.
  */
 public final class BrokenRankProgram {
     private static final int INTS = 1 << 20;
@@ -26,7 +26,7 @@ public final class BrokenRankProgram {
                     }
                     return "two calls";
                 },
-                MpiTestProgram.Finish.EXIT);
+                MpiTestProgram.Finish.EXIT_WHEN_ALL_REPORTED);
     }
 
     private static String call(HierarchicalBcast hb, mpi.Intracomm world, long seed) {

@@ -3,6 +3,7 @@ package org.hbcast.testing;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -29,6 +30,9 @@ public final class MpiTestProgram {
         String run(Intracomm world, String[] args, RankReport report) throws Exception;
     }
 
+    /** How long a rank that exits without finalizing waits for the other ranks' results. */
+    public static final long EXIT_WAIT_MS = 30_000;
+
     private MpiTestProgram() {}
 
     /** How a rank ends after a successful body. */
@@ -39,7 +43,14 @@ public final class MpiTestProgram {
          * Exit without finalizing: for tests in which a peer has died, where finalize would wait
          * for it forever.
          */
-        EXIT
+        EXIT,
+        /**
+         * {@link #EXIT}, after waiting (up to {@value #EXIT_WAIT_MS} ms) for every rank's result: for
+         * tests in which every rank lives but some may be left waiting on a peer. mpirun ends the
+         * whole job when one rank exits without finalizing, which would otherwise cut off a slower
+         * rank before it reports.
+         */
+        EXIT_WHEN_ALL_REPORTED
     }
 
     public static void run(String[] args, Body body) throws Exception {
@@ -84,7 +95,10 @@ public final class MpiTestProgram {
         System.out.println(VERDICT + " " + rank + (result.ok() ? " OK " : " FAIL ") + oneLine(detail) + " ["
                 + oneLine(result.summary()) + "]");
         System.out.flush();
-        if (finish == Finish.EXIT) {
+        if (finish == Finish.EXIT_WHEN_ALL_REPORTED) {
+            awaitResults(world.getSize());
+        }
+        if (finish != Finish.FINALIZE) {
             Runtime.getRuntime().halt(0);
         }
         MPI.Finalize();
@@ -104,6 +118,21 @@ public final class MpiTestProgram {
         } catch (IOException | RuntimeException e) {
             System.err.println("rank " + result.rank() + ": cannot write its result into " + dir + ": " + e);
             System.err.flush();
+        }
+    }
+
+    /** Waits until every rank has written its result, or {@link #EXIT_WAIT_MS} has passed. */
+    private static void awaitResults(int size) throws InterruptedException {
+        String dir = System.getenv(RESULTS_DIR_ENV);
+        if (dir == null || dir.isEmpty()) {
+            return;
+        }
+        long deadline = System.nanoTime() + EXIT_WAIT_MS * 1_000_000L;
+        for (int r = 0; r < size; r++) {
+            Path file = Path.of(dir).resolve(RankResult.fileName(r));
+            while (!Files.exists(file) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
         }
     }
 
