@@ -17,11 +17,12 @@ import org.hbcast.call.HostCopy;
 import org.hbcast.call.Message;
 import org.hbcast.call.ThreadGuard;
 import org.hbcast.device.DeviceBuffer;
+import org.hbcast.engine.RingAbortedException;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.NodeLayout;
-import org.hbcast.mpi.ProgressKick;
 import org.hbcast.mpi.RootRefusals;
+import org.hbcast.mpi.StopNotices;
 import org.hbcast.mpi.Topology;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
@@ -132,6 +133,8 @@ public final class Broadcaster implements AutoCloseable {
      * {@code HBCAST_TIMEOUT_FAILS} asks for it; it numbers the program's calls for its reports.
      */
     private final WaitLimit waits;
+    /** Tells the other ranks when this one stops, and hears when one of them has (in every wait). */
+    private final StopNotices notices;
     /** The program's calls so far (the warm-up's are not counted), for the reports of long waits. */
     private long calls;
     /** True during create's warm-up, whose calls are not the program's: their waits say "setting up". */
@@ -167,8 +170,9 @@ public final class Broadcaster implements AutoCloseable {
         this.rank = comm.getRank();
         this.size = comm.getSize();
         this.selector = selector;
+        this.notices = new StopNotices(comm, rank);
         this.waits = WaitLimit.ofCalls(settings.timeout().toNanos(), settings.timeoutFails(), rank)
-                .drivingProgress(new ProgressKick(comm));
+                .drivingProgress(notices);
         int onMachine = topology.ranksOnMachine();
         this.driver = new PlanDriver(comm, topology, waits, ring, fanout);
         this.agreement = new CallAgreement(comm, rank, ProgressWait.forSharedCores(onMachine, waits));
@@ -606,9 +610,9 @@ public final class Broadcaster implements AutoCloseable {
                 driver.runDevice(stamp, plan, buf, bytes, root, device);
             }
         } catch (RuntimeException e) {
-            fail("hbcast bcast of device memory on rank " + rank + ": " + e.getMessage());
+            stop("hbcast bcast of device memory on rank " + rank + ": " + e.getMessage(), e);
         } catch (MPIException e) {
-            fail(e.getMessage());
+            stop(e.getMessage(), e);
         }
     }
 
@@ -674,7 +678,7 @@ public final class Broadcaster implements AutoCloseable {
         try {
             driver.runHost(stamp, plan, data, message.isArray() ? 1 : message.entryBytes(), bytes, root);
         } catch (MPIException e) {
-            fail(e.getMessage());
+            stop(e.getMessage(), e);
         }
         if (message.isArray() && rank != root) {
             HostCopy.memoryToArray(HostCopy.address(arrayCopy), message.buffer(), bytes);
@@ -684,12 +688,13 @@ public final class Broadcaster implements AutoCloseable {
     /**
      * Anything but an {@code MPIException} out of a call (an {@code OutOfMemoryError} making scratch
      * memory, a bug) may have left this rank out of the plan its peers run, so its next call could
-     * take their messages for its own: the instance stops here, and its node's peers learn it from
-     * the aborted ring and fan-out; MPI peers on other nodes wait for this rank as for a lost one.
-     * An {@code Error} is rethrown as it is, after the instance is marked.
+     * take their messages for its own: the instance stops here, its node's peers learn it from the
+     * aborted ring and fan-out, and every other rank from this rank's notice. An {@code Error} is
+     * rethrown as it is, after the instance is marked.
      */
     private MPIException broken(Throwable e) {
         brokenBy = "hbcast bcast on rank " + rank + ": " + e;
+        tellUnlessTold(e);
         // The node's transports are sticky-aborted on this rank's behalf: a neighbour waiting for it now, or
         // using them in a later call, fails at once naming this rank, instead of taking part in a half call.
         if (ring != null) {
@@ -710,6 +715,35 @@ public final class Broadcaster implements AutoCloseable {
     private void fail(String why) throws MPIException {
         brokenBy = why;
         throw new MPIException(why);
+    }
+
+    /**
+     * A plan's run failed part way (a peer's chunk of another call, an aborted ring, a time-out given
+     * up on): the instance stops, and every other rank hears it, so none waits for this rank.
+     */
+    private void stop(String why, Exception cause) throws MPIException {
+        brokenBy = why;
+        tellUnlessTold(cause);
+        MPIException m = new MPIException(why);
+        m.initCause(cause);
+        throw m;
+    }
+
+    /**
+     * Sends this rank's notice unless {@code cause} is one the others hear already: a peer's notice,
+     * or a node peer's abort of the ring or fan-out (that peer sent its own). One notice per failure,
+     * not one per rank that learns of it.
+     */
+    private void tellUnlessTold(Throwable cause) {
+        for (Throwable c = cause; c != null; c = c.getCause()) {
+            if (c instanceof StopNotices.PeerStopped) {
+                return;
+            }
+            if (c instanceof RingAbortedException aborted && aborted.originRank() != topology.position()) {
+                return;
+            }
+        }
+        notices.tellAll(calls, brokenBy);
     }
 
     private void requireUsable() throws MPIException {
@@ -746,6 +780,7 @@ public final class Broadcaster implements AutoCloseable {
             // Tearing down: what is left is released below either way.
         }
         closeQuietly(topology, refusals, device, board, fanout, ring);
+        notices.drain();
         freeQuietly(comm);
     }
 
