@@ -33,6 +33,23 @@ class MistakeMpiTest {
     }
 
     /**
+     * Two ranks that name each other as root, while a third is a full call board behind: the call
+     * fails on every rank as roots that disagree, and every call before and after it delivers every
+     * byte (the "no root" entry used to be written without room, over an entry the slow rank had not
+     * read).
+     */
+    @Test
+    void crossedRootsWhileARankIsAFullBoardBehind() {
+        MpiOutcome out = MpiLaunch.program(SlowReaderProgram.class).ranks(4).run();
+        out.assertAllRanksOk()
+                .assertCasesOnEveryRank(SlowReaderProgram.SMALL_CALLS + SlowReaderProgram.AFTER)
+                .assertNoLeakedSegments();
+        for (int r = 0; r < 4; r++) {
+            expect(out, r, "crossed", "ranks disagree on the root");
+        }
+    }
+
+    /**
      * @param oneHost the ranks share one host's call board, which serialises claims: a rank with a root
      *     out of range that claims the call before the real root refuses it for every rank (nothing
      *     was sent, so nothing is left over), where across hosts only it fails
