@@ -1,16 +1,10 @@
 package org.hbcast.device;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import jcuda.CudaException;
-import jcuda.runtime.JCuda;
-import jcuda.runtime.cudaDeviceProp;
-import jcuda.runtime.cudaError;
 
 /**
  * What CUDA devices this process can use, probed once through JCuda's runtime API.
@@ -28,7 +22,7 @@ public final class CudaDevices {
     private final List<String> names;
     private final String unavailableReason;
 
-    private CudaDevices(final List<String> names, final String unavailableReason) {
+    CudaDevices(final List<String> names, final String unavailableReason) {
         this.names = List.copyOf(names);
         this.unavailableReason = unavailableReason;
     }
@@ -49,26 +43,9 @@ public final class CudaDevices {
                 devices.available()
                         ? "CUDA devices: " + devices.count() + " " + devices.names()
                         : "CUDA devices: none (" + devices.unavailableReason() + ")");
-        System.out.println("JCuda: " + IpcHandles.jcudaVersion() + ", natives "
-                + (JCudaNatives.prepared() ? "in " + System.getProperty("java.io.tmpdir") : "not loaded"));
-        if (JCudaNatives.prepared()) {
-            try {
-                final int[] driver = new int[1];
-                final int[] runtime = new int[1];
-                final int drc = JCuda.cudaDriverGetVersion(driver);
-                final int rrc = JCuda.cudaRuntimeGetVersion(runtime);
-                System.out.println("CUDA driver " + version(drc, driver[0]) + ", runtime " + version(rrc, runtime[0]));
-            } catch (final UnsatisfiedLinkError | CudaException | NoClassDefFoundError ex) {
-                System.out.println("CUDA versions: unknown (" + ex.getMessage() + ")");
-            }
+        if (jcudaOnClassPath()) {
+            JCudaDeviceQuery.printVersions();
         }
-    }
-
-    /** "12.4" from CUDA's 12040, or the error. */
-    private static String version(final int rc, final int v) {
-        return rc != cudaError.cudaSuccess
-                ? "unknown (" + cudaError.stringFor(rc) + ")"
-                : v / 1000 + "." + (v % 1000) / 10;
     }
 
     /** True when at least one CUDA device can be used. */
@@ -107,32 +84,28 @@ public final class CudaDevices {
             // Loading JCuda only to hear "insufficient driver" costs about a second at start-up.
             return new CudaDevices(List.of(), "no NVIDIA driver (none of " + String.join(", ", DRIVER_MARKS) + ")");
         }
-        try {
-            JCudaNatives.prepare();
-        } catch (final IOException ex) {
-            return new CudaDevices(List.of(), "JCuda natives: " + ex.getMessage());
+        if (!jcudaOnClassPath()) {
+            return new CudaDevices(List.of(), MISSING_JCUDA);
         }
+        return JCudaDeviceQuery.devices();
+    }
+
+    /**
+     * JCuda is an optional dependency: a program that broadcasts host memory only need not have it,
+     * and then no class of it may be touched.
+     */
+    private static boolean jcudaOnClassPath() {
         try {
-            JCuda.setExceptionsEnabled(false);
-            final int[] count = new int[1];
-            final int rc = JCuda.cudaGetDeviceCount(count);
-            if (rc != cudaError.cudaSuccess) {
-                return new CudaDevices(List.of(), "cudaGetDeviceCount: " + cudaError.stringFor(rc) + " (" + rc + ")");
-            }
-            if (count[0] == 0) {
-                return new CudaDevices(List.of(), "the CUDA driver reports no devices");
-            }
-            final List<String> names = new ArrayList<>(count[0]);
-            for (int d = 0; d < count[0]; d++) {
-                final cudaDeviceProp prop = new cudaDeviceProp();
-                final int prc = JCuda.cudaGetDeviceProperties(prop, d);
-                names.add(prc == cudaError.cudaSuccess ? prop.getName() : "device " + d);
-            }
-            return new CudaDevices(names, "");
-        } catch (final UnsatisfiedLinkError | CudaException | NoClassDefFoundError ex) {
-            return new CudaDevices(List.of(), "JCuda natives could not be loaded: " + ex.getMessage());
+            Class.forName("jcuda.runtime.JCuda", false, CudaDevices.class.getClassLoader());
+            return true;
+        } catch (final ClassNotFoundException | LinkageError ex) {
+            return false;
         }
     }
+
+    static final String MISSING_JCUDA = "JCuda is not on the class path: device buffers need org.jcuda:jcuda and"
+            + " org.jcuda:jcuda-natives (classifier linux-x86_64), optional dependencies of hbcast that a"
+            + " program using GPU memory adds itself";
 
     private static boolean isLinux() {
         return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux");
