@@ -36,6 +36,9 @@ class BrokenRankMpiTest {
                         && out.note(3, "second").contains("OutOfMemoryError"),
                 out.describe("rank 3, second call"));
         assertTrue(out.note(2, "first").contains("aborted"), out.describe("rank 2, first call"));
+        assertTrue(
+                out.note(2, "first").endsWith("[cause RingAbortedException] [MPI_ERR_OTHER]"),
+                out.describe("rank 2's failure keeps its cause and has a class"));
         assertTrue(out.note(2, "second").contains("unusable"), out.describe("rank 2, second call"));
         String heard =
                 "rank 3 stopped its hbcast instance in call 1 (hbcast bcast on rank 3: java.lang.OutOfMemoryError";

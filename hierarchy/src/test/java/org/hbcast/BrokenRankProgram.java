@@ -41,6 +41,14 @@ public final class BrokenRankProgram {
             hb.bcast(p.container, INTS, MPI.INT, 0);
             String problem = p.verify(INTS, seed, root);
             return problem == null ? "ok" : "WRONG DATA: " + problem;
+        } catch (mpi.MPIException e) {
+            // The library's failures carry their cause and an MPI error class.
+            Throwable first = e;
+            while (first.getCause() != null) {
+                first = first.getCause();
+            }
+            return e + (first != e ? " [cause " + first.getClass().getSimpleName() + "]" : "") + " ["
+                    + org.hbcast.mpi.MpiErrors.name(e.getErrorClass()) + "]";
         } catch (Throwable t) {
             return t.toString();
         }

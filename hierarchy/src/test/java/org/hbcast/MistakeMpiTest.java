@@ -1,5 +1,6 @@
 package org.hbcast;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.hbcast.testing.MpiLaunch;
@@ -63,7 +64,11 @@ class MistakeMpiTest {
             expect(out, r, "root-all", "root 5 is out of range");
             expect(out, r, "count", r == 3 ? "count -5 " : "ok");
             expect(out, r, "datatype", r == 1 ? "MPI.INT2 is not supported" : "ok");
+            // Every failure carries an MPI error class: a bad argument here, a peer's refusal elsewhere.
+            assertEquals(
+                    "MPI_ERR_ARG", out.note(r, "root-all.class"), out.describe("rank " + r + ", root-all's class"));
         }
+        assertEquals("MPI_ERR_ARG", out.note(3, "count.class"), out.describe("rank 3, count's class"));
     }
 
     /** Out of range on {@code mistaken} only: it fails; the others get the data (or, on one host, its refusal). */

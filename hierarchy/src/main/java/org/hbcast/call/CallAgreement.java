@@ -7,6 +7,7 @@ import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
 import mpi.Status;
+import org.hbcast.mpi.MpiErrors;
 import org.hbcast.stage.Awaited;
 import org.hbcast.stage.ProgressWait;
 
@@ -150,21 +151,22 @@ public final class CallAgreement {
     static long verdict(long[] w, int rank, long bytes, ElementType type, int root, CountRule rule)
             throws MPIException {
         if (w[REFUSED_BY] != 0) {
-            throw new MPIException(where(rank) + "rank " + (w[REFUSED_BY] - 1) + " refused the call (a bad argument"
-                    + " there, see its error); nothing was sent");
+            throw MpiErrors.badArgument(where(rank) + "rank " + (w[REFUSED_BY] - 1)
+                    + " refused the call (a bad argument" + " there, see its error); nothing was sent");
         }
         long maxRoot = w[ROOT_MAX];
         long minRoot = -w[ROOT_MIN];
         if (maxRoot != minRoot) {
-            throw new MPIException(where(rank) + "ranks disagree on the root: they passed roots from " + minRoot
+            throw MpiErrors.rootsDisagree(where(rank) + "ranks disagree on the root: they passed roots from " + minRoot
                     + " to " + maxRoot + ", this rank passed " + root + "; nothing was sent");
         }
         long rootBytes = w[ROOT_BYTES];
         long rootElement = w[ROOT_ELEMENT];
         if (rule == CountRule.EQUAL && w[BYTES_MAX] != -w[BYTES_MIN]) {
-            throw new MPIException(where(rank) + "check mode: ranks disagree on the call (bytes from " + -w[BYTES_MIN]
-                    + " to " + w[BYTES_MAX] + ", root " + root + "); this rank has " + bytes
-                    + " bytes; nothing was sent");
+            throw MpiErrors.badArgument(
+                    where(rank) + "check mode: ranks disagree on the call (bytes from " + -w[BYTES_MIN]
+                            + " to " + w[BYTES_MAX] + ", root " + root + "); this rank has " + bytes
+                            + " bytes; nothing was sent");
         }
         if (w[RECEIVER_MIN] != Long.MIN_VALUE) {
             long key = -w[RECEIVER_MIN];
@@ -173,19 +175,19 @@ public final class CallAgreement {
                 String rootSends = "root " + root + " sends " + rootBytes + " bytes (" + rootBytes / rootElement
                         + " of its " + rootElement + "-byte elements)";
                 if (rank != root && bytes < rootBytes) {
-                    throw new MPIException(where(rank) + "message truncated: " + rootSends
+                    throw MpiErrors.truncated(where(rank) + "message truncated: " + rootSends
                             + " but this rank's count of " + bytes / type.bytes() + " " + type.mpiName()
                             + " holds only " + bytes + " bytes; nothing was sent");
                 }
-                throw new MPIException(where(rank) + "message truncated on rank " + (key & RANK_MASK) + ": " + rootSends
-                        + " but that rank's count holds only " + fewest + " bytes; nothing was sent");
+                throw MpiErrors.truncated(where(rank) + "message truncated on rank " + (key & RANK_MASK) + ": "
+                        + rootSends + " but that rank's count holds only " + fewest + " bytes; nothing was sent");
             }
         }
         if (rootBytes % w[ELEMENT_MAX] != 0) {
             String mine = rootBytes % type.bytes() != 0
                     ? "this rank's " + type.mpiName() + " (" + type.bytes() + " bytes)"
                     : "another rank's " + w[ELEMENT_MAX] + "-byte datatype";
-            throw new MPIException(
+            throw MpiErrors.typesDisagree(
                     where(rank) + "datatype mismatch: root " + root + " sends " + rootBytes + " bytes of "
                             + rootElement + "-byte elements, not a whole number of the elements of " + mine
                             + "; nothing was sent");

@@ -4,6 +4,7 @@ import mpi.Datatype;
 import mpi.MPIException;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.device.DeviceBuffer;
+import org.hbcast.mpi.MpiErrors;
 
 /**
  * Checks the arguments of a device broadcast on this rank, before anything is sent. Allocates
@@ -72,6 +73,6 @@ public final class DeviceArguments {
     }
 
     private static MPIException refused(int rank, String why) {
-        return new MPIException("hbcast bcast on rank " + rank + ": " + why);
+        return MpiErrors.badArgument("hbcast bcast on rank " + rank + ": " + why);
     }
 }

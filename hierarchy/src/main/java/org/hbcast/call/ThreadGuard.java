@@ -4,6 +4,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.mpi.MpiErrors;
 
 /**
  * Refuses, before anything is sent, the concurrent calls that MPI does not allow: a second call on
@@ -28,13 +29,13 @@ public final class ThreadGuard {
     /** Call first in every call; pair with {@link #exit()} in a finally block once it returned. */
     public void enter() throws MPIException {
         if (!busy.compareAndSet(false, true)) {
-            throw new MPIException("hbcast bcast on rank " + rank + ": this HierarchicalBcast is already in a call on"
+            throw MpiErrors.failed("hbcast bcast on rank " + rank + ": this HierarchicalBcast is already in a call on"
                     + " another thread; calls on one communicator go one at a time, as MPI collectives do");
         }
         if (CALLS_IN_FLIGHT.getAndIncrement() > 0 && level != MPI.THREAD_MULTIPLE) {
             CALLS_IN_FLIGHT.decrementAndGet();
             busy.set(false);
-            throw new MPIException("hbcast bcast on rank " + rank + ": another thread is in a broadcast on another"
+            throw MpiErrors.failed("hbcast bcast on rank " + rank + ": another thread is in a broadcast on another"
                     + " communicator, but MPI provides thread level " + levelName(level) + "; concurrent calls need"
                     + " MPI.InitThread(args, MPI.THREAD_MULTIPLE)");
         }

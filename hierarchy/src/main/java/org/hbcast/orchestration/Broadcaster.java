@@ -235,7 +235,7 @@ public final class Broadcaster implements AutoCloseable {
                 topology = Topology.discover(dup, settings.nodeSizes());
             } catch (IllegalArgumentException e) {
                 // The node sizes are rank 0's on every rank: all of them refuse them alike.
-                throw new MPIException("hbcast: " + e.getMessage());
+                throw MpiErrors.badArgument("hbcast: " + e.getMessage());
             }
             boolean warmUp = coldSomewhere(dup);
             Selector selector = Selector.of(
@@ -463,7 +463,7 @@ public final class Broadcaster implements AutoCloseable {
             }
             if (refused != null) {
                 refuse(root);
-                throw new MPIException(refused);
+                throw MpiErrors.badArgument(refused);
             }
             message.adopt(agree(message.bytes(), message.type(), root));
             if (message.bytes() == 0) {
@@ -507,9 +507,9 @@ public final class Broadcaster implements AutoCloseable {
                     run(selection.plan(bytes), MPI.BYTE);
                 }
                 learn(bytes, headers.root(), start);
-                throw new MPIException(headers.problem());
+                throw ok ? MpiErrors.failed(headers.problem()) : MpiErrors.badArgument(headers.problem());
             }
-            case REFUSED -> throw new MPIException(headers.problem());
+            case REFUSED -> throw MpiErrors.badArgument(headers.problem());
             case TIMED_OUT, CONFLICT -> fail(headers.problem());
             default -> throw new IllegalStateException("no such outcome");
         }
@@ -707,14 +707,12 @@ public final class Broadcaster implements AutoCloseable {
         if (e instanceof Error error) {
             throw error;
         }
-        MPIException m = new MPIException(brokenBy);
-        m.initCause(e);
-        return m;
+        return MpiErrors.failed(brokenBy, e);
     }
 
     private void fail(String why) throws MPIException {
         brokenBy = why;
-        throw new MPIException(why);
+        throw MpiErrors.failed(why);
     }
 
     /**
@@ -724,9 +722,7 @@ public final class Broadcaster implements AutoCloseable {
     private void stop(String why, Exception cause) throws MPIException {
         brokenBy = why;
         tellUnlessTold(cause);
-        MPIException m = new MPIException(why);
-        m.initCause(cause);
-        throw m;
+        throw MpiErrors.failed(why, cause);
     }
 
     /**
@@ -748,10 +744,10 @@ public final class Broadcaster implements AutoCloseable {
 
     private void requireUsable() throws MPIException {
         if (closed) {
-            throw new MPIException("hbcast: this HierarchicalBcast is closed");
+            throw MpiErrors.failed("hbcast: this HierarchicalBcast is closed");
         }
         if (brokenBy != null) {
-            throw new MPIException("hbcast: unusable after an earlier failure: " + brokenBy);
+            throw MpiErrors.failed("hbcast: unusable after an earlier failure: " + brokenBy);
         }
     }
 

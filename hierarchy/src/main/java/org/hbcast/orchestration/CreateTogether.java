@@ -3,6 +3,7 @@ package org.hbcast.orchestration;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.StringExchange;
 
 /**
@@ -28,6 +29,6 @@ final class CreateTogether {
         }
         String reason = StringExchange.broadcast(comm, failure, first[0]);
         // Each reason names its rank (a node's handshake knows the instance's rank, not its own communicator's).
-        throw new MPIException(reason.startsWith("hbcast") ? reason : "hbcast: create failed: " + reason);
+        throw MpiErrors.failed(reason.startsWith("hbcast") ? reason : "hbcast: create failed: " + reason);
     }
 }

@@ -12,6 +12,7 @@ import org.hbcast.device.DeviceBuffer;
 import org.hbcast.device.JCudaCalls;
 import org.hbcast.device.PinnedBuffer;
 import org.hbcast.engine.RingPipeline;
+import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.Topology;
 import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.Stage;
@@ -110,7 +111,7 @@ final class DeviceNode implements AutoCloseable {
                 m -> "",
                 (member, descriptors) -> null,
                 member -> {});
-        throw new MPIException(reason);
+        throw MpiErrors.failed(reason);
     }
 
     /** A rank's descriptor in the handshake: its control block's path, then its slots' IPC descriptor. */

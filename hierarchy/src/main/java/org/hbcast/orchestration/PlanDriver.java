@@ -12,6 +12,7 @@ import org.hbcast.device.DeviceBuffer;
 import org.hbcast.device.PinnedBuffer;
 import org.hbcast.engine.FanoutPipeline;
 import org.hbcast.engine.RingPipeline;
+import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
 import org.hbcast.mpi.TreeBroadcast;
@@ -158,13 +159,10 @@ final class PlanDriver {
                 // would otherwise wait for it until the timeout, or in the descriptor swap.
                 device.refuseRing(bytes);
             }
-            MPIException failure =
-                    new MPIException("hbcast bcast on rank " + rank + ": " + e.getMessage() + nodeRanks());
-            failure.initCause(e);
-            throw failure;
+            throw MpiErrors.failed("hbcast bcast on rank " + rank + ": " + e.getMessage() + nodeRanks(), e);
         }
         if (stalled != null) {
-            throw new MPIException("hbcast bcast on rank " + rank + " timed out after " + timeoutNs / 1e9
+            throw MpiErrors.failed("hbcast bcast on rank " + rank + " timed out after " + timeoutNs / 1e9
                     + " s waiting for " + stalled.describeWait() + (stalled == tree ? "" : nodeRanks()));
         }
     }

@@ -7,6 +7,7 @@ import java.util.Map;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.StringExchange;
 
 /**
@@ -72,7 +73,7 @@ final class SettingsAgreement {
         }
         comm.allReduce(conflict, 1, MPI.INT, MPI.MAX);
         if (conflict[0] != 0) {
-            throw new MPIException(codeConflict(comm, mine, names));
+            throw MpiErrors.badArgument(codeConflict(comm, mine, names));
         }
         if (!followed.isEmpty()) {
             System.err.println("hbcast: rank " + rank + " follows rank 0's settings, which apply to the whole"

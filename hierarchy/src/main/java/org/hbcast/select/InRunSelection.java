@@ -10,6 +10,7 @@ import mpi.MPIException;
 import org.hbcast.call.CallHeaders;
 import org.hbcast.call.TimedCollectives;
 import org.hbcast.mpi.HeaderRelay;
+import org.hbcast.mpi.MpiErrors;
 import org.hbcast.plan.Plan;
 import org.hbcast.stage.Awaited;
 import org.hbcast.stage.ProgressWait;
@@ -140,7 +141,7 @@ public final class InRunSelection {
     public void warmUpAgreement() throws MPIException {
         blockTime[0] = 0;
         if (!trialSync.reduce(blockTime, 1, TRIAL_AGREEMENT) || !trialSync.releaseLast(0, TRIAL_AGREEMENT)) {
-            throw new MPIException("hbcast create on rank " + rank + " timed out after " + timeoutNs / 1e9
+            throw MpiErrors.failed("hbcast create on rank " + rank + " timed out after " + timeoutNs / 1e9
                     + " s in the trials' warm-up: some rank did not join");
         }
     }
@@ -180,7 +181,7 @@ public final class InRunSelection {
         }
         blockTime[0] = trials.blockNanos(c);
         if (!trialSync.reduce(blockTime, 1, TRIAL_AGREEMENT) || !trialSync.releaseLast(root, TRIAL_AGREEMENT)) {
-            throw new MPIException("hbcast bcast on rank " + rank + " timed out after " + timeoutNs / 1e9
+            throw MpiErrors.failed("hbcast bcast on rank " + rank + " timed out after " + timeoutNs / 1e9
                     + " s agreeing on the time of trial calls for messages of " + bytes
                     + " bytes: some rank did not join");
         }

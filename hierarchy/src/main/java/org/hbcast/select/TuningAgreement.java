@@ -11,6 +11,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.mpi.LeaderLinkProbe;
+import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
 import org.hbcast.tuning.ClusterShape;
@@ -59,7 +60,7 @@ public final class TuningAgreement {
         int[] length = {packet == null ? -1 : packet.length};
         comm.bcast(length, 1, MPI.INT, 0);
         if (length[0] < 0) {
-            throw new MPIException(
+            throw MpiErrors.failed(
                     "hbcast: rank 0 could not gather the tuning inputs" + (failure != null ? ": " + failure : ""));
         }
         if (packet == null) {
@@ -70,7 +71,7 @@ public final class TuningAgreement {
         try {
             inputs = FoundInputs.decode(packet).inputs();
         } catch (IOException e) {
-            throw new MPIException("hbcast: cannot decode the tuning inputs sent by rank 0: " + e.getMessage());
+            throw MpiErrors.failed("hbcast: cannot decode the tuning inputs sent by rank 0: " + e.getMessage(), e);
         }
         if (comm.getRank() == 0) {
             inputs.warnings().forEach(System.err::println);

@@ -222,7 +222,7 @@ public final class HeaderRelay {
     private void checkRest() throws MPIException {
         long restCall = inbox.getLong(PAYLOAD + payloadBytes(inbox));
         if (restCall != call()) {
-            throw new MPIException("hbcast: the rest of the header of call " + call() + " from rank "
+            throw MpiErrors.failed("hbcast: the rest of the header of call " + call() + " from rank "
                     + inbox.getInt(SENDER) + " is "
                     + (restCall == NO_CALL ? "shorter than the call's" : "of call " + restCall)
                     + ": a message of another call under the same tag, not spliced into this one");

@@ -1,5 +1,6 @@
 package org.hbcast.mpi;
 
+import java.lang.reflect.Constructor;
 import mpi.Comm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -9,9 +10,81 @@ import mpi.MPIException;
  * the job ({@link #returnErrors}), and an {@link MPIException} is described by its MPI error class's
  * name ({@code MPI_ERR_TRUNCATE}), which says more than the class's number and stays the same
  * across Open MPI versions, whose numbers do not.
+ *
+ * <p>Every failure hbcast reports is an {@link MPIException} made here: with an MPI error class
+ * ({@code MPI_ERR_ARG} for a bad argument, {@code MPI_ERR_ROOT}, {@code MPI_ERR_TRUNCATE},
+ * {@code MPI_ERR_TYPE} where ranks disagree, the class of the MPI error underneath, else
+ * {@code MPI_ERR_OTHER}) and with its cause. The bindings' {@code MPIException} is final, so it cannot
+ * be subclassed; its public constructors leave the class at 0 ({@code MPI_SUCCESS}), so the one that
+ * takes a class, which the bindings keep to themselves, is reached by reflection (plain access: the
+ * bindings are not a named module). Where that fails (another binding) the class stays 0, the message
+ * and cause are kept.
  */
 public final class MpiErrors {
+    private static final Constructor<MPIException> CLASSED = classedConstructor();
+
     private MpiErrors() {}
+
+    /** A failure of hbcast's own (a time-out given up on, a peer that stopped): {@code MPI_ERR_OTHER}. */
+    public static MPIException failed(String message) {
+        return error(MPI.ERR_OTHER, message, null);
+    }
+
+    /** A failure caused by {@code cause}: its MPI error class where it is an MPI error, else {@code MPI_ERR_OTHER}. */
+    public static MPIException failed(String message, Throwable cause) {
+        int errorClass =
+                cause instanceof MPIException m && m.getErrorClass() != MPI.SUCCESS ? m.getErrorClass() : MPI.ERR_OTHER;
+        return error(errorClass, message, cause);
+    }
+
+    /** A bad argument on this rank or a peer's (nothing was sent): {@code MPI_ERR_ARG}. */
+    public static MPIException badArgument(String message) {
+        return error(MPI.ERR_ARG, message, null);
+    }
+
+    /** Ranks that disagree on the root: {@code MPI_ERR_ROOT}. */
+    public static MPIException rootsDisagree(String message) {
+        return error(MPI.ERR_ROOT, message, null);
+    }
+
+    /** A receiver whose count cannot hold the root's message: {@code MPI_ERR_TRUNCATE}. */
+    public static MPIException truncated(String message) {
+        return error(MPI.ERR_TRUNCATE, message, null);
+    }
+
+    /** Ranks whose datatypes do not describe the same bytes: {@code MPI_ERR_TYPE}. */
+    public static MPIException typesDisagree(String message) {
+        return error(MPI.ERR_TYPE, message, null);
+    }
+
+    /** An exception of class {@code errorClass} (also its code), with {@code message} and {@code cause}. */
+    public static MPIException error(int errorClass, String message, Throwable cause) {
+        MPIException e = null;
+        if (CLASSED != null) {
+            try {
+                e = CLASSED.newInstance(errorClass, errorClass, message);
+            } catch (ReflectiveOperationException | RuntimeException ignored) {
+                // Below: the class is lost, the message and the cause are not.
+            }
+        }
+        if (e == null) {
+            e = new MPIException(message);
+        }
+        if (cause != null) {
+            e.initCause(cause);
+        }
+        return e;
+    }
+
+    private static Constructor<MPIException> classedConstructor() {
+        try {
+            Constructor<MPIException> c = MPIException.class.getDeclaredConstructor(int.class, int.class, String.class);
+            c.setAccessible(true);
+            return c;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
 
     /**
      * Makes MPI errors on {@code comm} come back as {@link MPIException}s: under the default
