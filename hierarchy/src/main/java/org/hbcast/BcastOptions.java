@@ -13,12 +13,16 @@ import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.PlanChoices;
 import org.hbcast.schedule.TreeShape;
+import org.hbcast.settings.Log;
+import org.hbcast.settings.Setting;
 
 /**
  * Settings of a {@link HierarchicalBcast}: the algorithm, chunk size, tree radix, timeout, virtual
  * nodes and the rule for counts that differ across ranks. {@link #defaults()} reads the
- * {@code HBCAST_*} environment variables and rejects bad values with a message naming the
- * variable; the {@code with*} methods derive variants.
+ * {@code HBCAST_*} environment variables, or the system properties beside them
+ * ({@code -Dhbcast.chunk.bytes}, which win; every setting is listed once in
+ * {@code org.hbcast.settings.Setting}), and rejects bad values with a message naming the variable;
+ * the {@code with*} methods derive variants.
  *
  * @param algorithm which algorithm runs ({@code HBCAST_ALGORITHM}, default auto)
  * @param chunkBytes chunk (segment) size in bytes, 0 to let the selector choose ({@code HBCAST_CHUNK_BYTES})
@@ -139,7 +143,7 @@ public record BcastOptions(
     }
 
     public static BcastOptions defaults() {
-        return fromEnvironment(System.getenv());
+        return fromEnvironment(Setting.environment());
     }
 
     /** {@link #defaults()} over a given environment, for tests. */
@@ -147,6 +151,8 @@ public record BcastOptions(
         String algorithm = env.get("HBCAST_ALGORITHM");
         String tuning = env.get("HBCAST_TUNING_FILE");
         String nodes = env.get("HBCAST_NODE_SIZES");
+        // Not an option of a call, but a bad level must fail create with its name like any setting.
+        Log.level(env.get(Setting.LOG_LEVEL.variable()));
         return new BcastOptions(
                 algorithm == null || algorithm.isBlank() ? Algorithm.AUTO : Algorithm.parse(algorithm),
                 checked(

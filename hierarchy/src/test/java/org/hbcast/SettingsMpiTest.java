@@ -57,6 +57,31 @@ class SettingsMpiTest {
         }
     }
 
+    /**
+     * A system property works where its variable does (and wins over it): rank 3's JVM is given
+     * {@code -Dhbcast.chunk.bytes}; at the info level rank 0 logs the communicator's line.
+     */
+    @Test
+    void aSystemPropertyIsASettingAndCreateLogsItsLine() {
+        MpiOutcome out = MpiLaunch.program(SettingsProgram.class)
+                .ranks(RANKS)
+                .nodeSizes("2,2")
+                .env("HBCAST_ALGORITHM", "hierarchical")
+                .env("HBCAST_LOG_LEVEL", "info")
+                .rankEnv(3, "HBCAST_CHUNK_BYTES", "1048576")
+                .rankJvmOption(3, "-Dhbcast.chunk.bytes=65536")
+                .args("suite=follow")
+                .run()
+                .assertAllRanksOk()
+                .assertCasesOnEveryRank(10);
+        assertFollowed(out, "HBCAST_CHUNK_BYTES=65536 here, 0 on rank 0", 3);
+        assertTrue(
+                out.output()
+                        .matches("(?s).*hbcast [0-9.]+ on Open MPI v[0-9.]+.*: 4 ranks, nodes 2\\+2 \\(virtual\\) on 1"
+                                + " host\\(s\\); algorithm hierarchical; plans: 1 KiB .*"),
+                out.describe("the create line at the info level"));
+    }
+
     /** One rank asked for Open MPI's bcast, the others for the hierarchy: it hung forever. */
     @Test
     void algorithmOfOneRankFollowsRankZero() {

@@ -14,6 +14,7 @@ import mpi.MPIException;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.call.ElementType;
+import org.hbcast.settings.Setting;
 
 /**
  * What the woven advice calls: one {@link HierarchicalBcast} per intra-communicator, made at its
@@ -162,7 +163,7 @@ public final class Redirect {
                 System.err.println("hbcast agent: closing a broadcast at MPI.Finalize failed: " + e.getMessage());
             }
         }
-        if ("1".equals(System.getenv("HBCAST_AGENT_REPORT"))) {
+        if ("1".equals(Setting.AGENT_REPORT.value())) {
             System.out.println(report());
             System.out.flush();
         }

@@ -32,6 +32,8 @@ import org.hbcast.select.Explanation;
 import org.hbcast.select.InRunSelection;
 import org.hbcast.select.Selector;
 import org.hbcast.select.TuningAgreement;
+import org.hbcast.settings.Log;
+import org.hbcast.settings.Setting;
 import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.WaitLimit;
 import org.hbcast.transport.cuda.CudaRingMember;
@@ -245,7 +247,7 @@ public final class Broadcaster implements AutoCloseable {
                             ? settings.choices().chunkBytes()
                             : Selector.AUTO_MAX_CHUNK_BYTES,
                     TuningAgreement.agree(
-                            dup, settings.tuningFile(), settings.keepsLearnt(), topology, System.getenv()));
+                            dup, settings.tuningFile(), settings.keepsLearnt(), topology, Setting.environment()));
             // Every rank made the same plans from the same agreed inputs, so all of a node agree on what to
             // connect; a node that fails makes every node fail, not only its own ranks.
             String failure = null;
@@ -286,6 +288,7 @@ public final class Broadcaster implements AutoCloseable {
                 }
                 CreateTogether.check(dup, failure);
             }
+            hb.announce();
             return hb;
         } catch (MPIException | RuntimeException | OutOfMemoryError e) {
             if (hb != null) {
@@ -296,6 +299,43 @@ public final class Broadcaster implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** Sizes whose plans the create line names. */
+    private static final long[] ANNOUNCED_BYTES = {1 << 10, 1 << 20, 16 << 20};
+
+    /**
+     * At the info level ({@code HBCAST_LOG_LEVEL=info}), rank 0 logs one line for the communicator:
+     * hbcast's and Open MPI's versions, the layout, the plans of a few sizes.
+     */
+    private void announce() {
+        if (rank != 0 || !Log.isOn(System.Logger.Level.INFO)) {
+            return;
+        }
+        StringBuilder plans = new StringBuilder();
+        for (long bytes : ANNOUNCED_BYTES) {
+            Plan p = selection.plan(bytes);
+            plans.append(plans.length() == 0 ? "" : "; ")
+                    .append(bytes >= 1 << 20 ? (bytes >> 20) + " MiB " : (bytes >> 10) + " KiB ")
+                    .append(p.algorithm())
+                    .append(p.algorithm() == Algorithm.NATIVE ? "" : " " + p.intra() + ", chunk " + p.chunkBytes());
+        }
+        String mpi;
+        try {
+            mpi = MPI.getLibVersion().lines().findFirst().orElse("?").strip();
+        } catch (RuntimeException | UnsatisfiedLinkError e) {
+            mpi = "Open MPI (version unknown)";
+        }
+        String library = mpi;
+        NodeLayout nodes = layout;
+        StringBuilder sizes = new StringBuilder();
+        for (int n = 0; n < nodes.nodeCount(); n++) {
+            sizes.append(n == 0 ? "" : "+").append(nodes.nodeSize(n));
+        }
+        Log.info(() -> "hbcast " + Log.version() + " on " + library + ": " + size + " ranks, nodes " + sizes
+                + (topology.isVirtual() ? " (virtual)" : "") + " on "
+                + topology.hostLayout().nodeCount()
+                + " host(s); algorithm " + settings.choices().algorithm() + "; plans: " + plans);
     }
 
     /**

@@ -9,6 +9,7 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.StringExchange;
+import org.hbcast.settings.Log;
 
 /**
  * Makes the settings of an instance the communicator's, not the rank's (collective, at create).
@@ -76,10 +77,9 @@ final class SettingsAgreement {
             throw MpiErrors.badArgument(codeConflict(comm, mine, names));
         }
         if (!followed.isEmpty()) {
-            System.err.println("hbcast: rank " + rank + " follows rank 0's settings, which apply to the whole"
+            Log.warning(() -> "hbcast: rank " + rank + " follows rank 0's settings, which apply to the whole"
                     + " communicator: " + String.join("; ", followed)
                     + " (export them where mpirun starts and pass them with -x, or set them alike on every host)");
-            System.err.flush();
         }
         return rank0;
     }

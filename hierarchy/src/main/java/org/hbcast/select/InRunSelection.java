@@ -12,6 +12,7 @@ import org.hbcast.call.TimedCollectives;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.mpi.MpiErrors;
 import org.hbcast.plan.Plan;
+import org.hbcast.settings.Setting;
 import org.hbcast.stage.Awaited;
 import org.hbcast.stage.ProgressWait;
 import org.hbcast.tuning.LearntPlans;
@@ -24,7 +25,7 @@ import org.hbcast.tuning.LearntPlans;
  * talking. Allocation-free per call, except on a verdict logged with {@code HBCAST_TRIALS_LOG=1}.
  */
 public final class InRunSelection {
-    private static final String LOG = System.getenv("HBCAST_TRIALS_LOG");
+    private static final String LOG = Setting.TRIALS_LOG.value();
     private static final boolean LOG_TRIALS = "1".equals(LOG) || "2".equals(LOG);
     /** {@code HBCAST_TRIALS_LOG=2}: rank 0 also prints every block's agreed time, what the verdicts rest on. */
     private static final boolean LOG_BLOCKS = "2".equals(LOG);

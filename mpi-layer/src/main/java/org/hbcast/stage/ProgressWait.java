@@ -3,6 +3,7 @@ package org.hbcast.stage;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.hbcast.settings.Setting;
 
 /**
  * The waiting half of a progress loop: backs off while a round moved nothing (so a rank that waits
@@ -60,8 +61,8 @@ public final class ProgressWait {
     /**
      * Every wait of a call (its progress loop, a member's wait on the board for a header, the
      * agreements) on a machine whose cores {@code ranksOnMachine} ranks share (itself included):
-     * {@link #yieldsBeforePark} yields before it parks, or as many as the system property {@value
-     * #YIELDS_PROPERTY} says, for experiments. A member waits on the board while its leader takes
+     * {@link #yieldsBeforePark} yields before it parks, or as many as {@code HBCAST_WAIT_YIELDS} (or
+     * {@code -Dhbcast.wait.yields}) says, for experiments. A member waits on the board while its leader takes
      * the header from the network, a few µs on a fast one: a park there would cost more than Open
      * MPI's whole small broadcast.
      *
@@ -72,10 +73,10 @@ public final class ProgressWait {
     }
 
     /** The system property that sets the yields of {@link #forSharedCores}. */
-    public static final String YIELDS_PROPERTY = "hbcast.wait.yields";
+    public static final String YIELDS_PROPERTY = Setting.WAIT_YIELDS.property();
 
     static int yields(int ranksOnMachine, int cores) {
-        String set = System.getProperty(YIELDS_PROPERTY);
+        String set = Setting.WAIT_YIELDS.value();
         if (set == null) {
             return yieldsBeforePark(ranksOnMachine, cores);
         }
@@ -88,7 +89,7 @@ public final class ProgressWait {
             // Reported below.
         }
         throw new IllegalArgumentException(
-                "-D" + YIELDS_PROPERTY + "=" + set + ": expected a whole number of yields from 0");
+                Setting.WAIT_YIELDS.named() + "=" + set + ": expected a whole number of yields from 0");
     }
 
     /**

@@ -129,7 +129,9 @@ class ProgressWaitTest {
         assertEquals(20, ProgressWait.yields(4, 16));
         System.setProperty(ProgressWait.YIELDS_PROPERTY, " 0 ");
         assertEquals(0, ProgressWait.yields(4, 16));
-        for (String bad : new String[] {"-1", "many", ""}) {
+        System.setProperty(ProgressWait.YIELDS_PROPERTY, " ");
+        assertEquals(ProgressWait.MANY_YIELDS, ProgressWait.yields(4, 16), "blank is unset, as for every setting");
+        for (String bad : new String[] {"-1", "many"}) {
             System.setProperty(ProgressWait.YIELDS_PROPERTY, bad);
             IllegalArgumentException e =
                     assertThrows(IllegalArgumentException.class, () -> ProgressWait.yields(4, 16), bad);
