@@ -17,8 +17,8 @@ import org.hbcast.testing.RankReport;
  * Arguments are {@code key=value}:
  * <ul>
  *   <li>{@code suite=matrix} (default): counts 0, 1, 7, chunk-1, chunk, chunk+1 for every datatype and
- *       container kind, then 1 MiB+13 and 32 MiB+5 elements ({@code large=yes}: bytes only,
- *       {@code large=all}: every datatype, as array and as direct buffer);</li>
+ *       container kind, then 1 MiB+13 elements and 32 MiB and five elements ({@code large=yes}: bytes
+ *       only, {@code large=all}: every datatype, as array and as direct buffer);</li>
  *   <li>{@code suite=random}: {@code calls} back-to-back calls with random roots, sizes, types, kinds and algorithms;</li>
  *   <li>{@code suite=split}: two instances on the halves of a split communicator and one on the
  *       whole, their calls interleaved;</li>
@@ -78,8 +78,11 @@ public final class BcastMatrixProgram {
                 String large = opt.getOrDefault("large", "no");
                 for (ElementType type : ElementType.values()) {
                     if (large.equals("all") || large.equals("yes") && type == ElementType.BYTE) {
-                        check(report, hb, world, Payload.Kind.ARRAY, type, 32 * MIB + 5, size / 2, ++calls);
-                        check(report, hb, world, Payload.Kind.BUFFER, type, 32 * MIB + 5, 0, ++calls);
+                        // 32 MiB and five elements of each type: many chunks and an odd tail in every element
+                        // size, without moving 512 MiB for the widest.
+                        int count = 32 * MIB / type.bytes() + 5;
+                        check(report, hb, world, Payload.Kind.ARRAY, type, count, size / 2, ++calls);
+                        check(report, hb, world, Payload.Kind.BUFFER, type, count, 0, ++calls);
                     }
                 }
             }

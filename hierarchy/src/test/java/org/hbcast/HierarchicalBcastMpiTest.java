@@ -19,7 +19,7 @@ class HierarchicalBcastMpiTest {
     /**
      * Every rank ran every call of {@link BcastMatrixProgram}'s matrix: per algorithm, counts 0, 1,
      * 7 and around the chunk of every type and container from every root of {@code roots}; 1 MiB+13
-     * of every type ({@code medium=all}) or of two, as array and typed buffer; 32 MiB+5 twice, of
+     * of every type ({@code medium=all}) or of two, as array and typed buffer; 32 MiB and five elements twice, of
      * bytes ({@code large=yes}) or of every type ({@code large=all}).
      */
     private static void assertMatrix(MpiOutcome out, String roots, String medium, String large, int algorithms) {
@@ -74,7 +74,7 @@ class HierarchicalBcastMpiTest {
     }
 
     @Test
-    void thirtyTwoMebibytesPlusFiveOfEveryDatatype() {
+    void thirtyTwoMebibytesAndFiveElementsOfEveryDatatype() {
         assertMatrix(
                 MpiLaunch.program(BcastMatrixProgram.class)
                         .nodeSizes("1,2")
