@@ -60,7 +60,7 @@ public final class HeaderRelay {
      * and a second message, whose receive a leader can post only once the first has come, held a
      * program's calls of 4-32 KiB on the 2-host bed to 0.12-2.35 of Open MPI's speed (median 0.52,
      * four launches), where one message per edge ran at 0.93-3.15 (median 1.8), launches alternated
-     * in one bed (docs/probe/header-first-payload-s33.txt). It was 2 KiB while the headers of virtual
+     * in one bed (docs/results/probe/header-first-payload-s33.txt). It was 2 KiB while the headers of virtual
      * nodes crossed Open MPI's shared-memory transport, where a receive posted at 32 KiB made small
      * headers slow; they now share their host's board.
      */

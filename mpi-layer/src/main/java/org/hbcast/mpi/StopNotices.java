@@ -23,7 +23,7 @@ import org.hbcast.stage.StageException;
  * memory only (a header on its node's call board) never lets them leave, and the receiver, whose
  * next header the waiting rank may need, waits in its receive for ever. Seen on the 2-host test bed:
  * Open MPI's own broadcast (plan {@code native}) between the two hosts' non-leaders hung in 9 runs of
- * 11 of the soak (docs/soak-2host-s37.md). A probe that finds nothing makes no {@code Status}, so
+ * 11 of the soak (docs/results/soak-2host-s37.md). A probe that finds nothing makes no {@code Status}, so
  * the waits stay allocation-free.
  */
 public final class StopNotices implements Runnable {

@@ -7,12 +7,12 @@ import java.util.Map;
 /**
  * Every setting of hbcast, declared once: its environment variable, the system property that does the
  * same ({@code HBCAST_CHUNK_BYTES} and {@code -Dhbcast.chunk.bytes}), its type, unit, default and
- * meaning. The library reads settings only through {@link #environment()}; the README's table
+ * meaning. The library reads settings only through {@link #environment()}; the settings table
  * (docs/settings.md) and {@code org.hbcast.bench.Info} are generated from this list.
  *
  * <p>A system property wins over the environment variable of the same setting: it is the more local
  * of the two (one JVM's command line against a whole job's environment). Settings that shape calls
- * are agreed at create over the communicator, rank 0's applying (see the README, Reliability).
+ * are agreed at create over the communicator, rank 0's applying (see docs/reliability.md).
  */
 public enum Setting {
     ALGORITHM("text", "", "auto", "which algorithm runs: auto, native (Open MPI's bcast), knomial, hierarchical"),

@@ -97,7 +97,7 @@ public final class ProgressWait {
      * before it parks: a park costs 60 µs or more (the kernel's timer slack), and while a rank sleeps
      * MPI moves nothing of its transfers, which progress only inside its calls. On one H100 machine
      * (16 cores, 4 ranks in virtual nodes 2+2) parking after 20 yields made device broadcasts of 2-8
-     * MiB 3-6x slower, their leaders' messages crawling between parks (docs/gpu/h100-2026-11-26).
+     * MiB 3-6x slower, their leaders' messages crawling between parks (docs/results/gpu/h100-2026-11-26).
      * Where ranks take every core or more, a waiter must give its core to the peer it waits for
      * soon, or to the JVM's own threads and the launcher, so it parks after {@link #FEW_YIELDS}.
      * {@code cores} is what the JVM may use: a rank bound to one core sees one, and keeps the

@@ -637,7 +637,7 @@ public final class Calibrate implements Callable<Integer> {
      * same spell, and the mean ratio weighs the kinds as often as they come. With 3 passes a
      * calibration could meet slow spells only at a message size and miss in a fast check (2 chunks
      * of 1 MiB at 2 MiB, 1.42); rounds some 20 s apart give every size 9 chances per calibration to
-     * meet both. Tried and dropped (docs/performance-notes.md, "session 10"): the fastest run alone
+     * meet both. Tried and dropped (docs/results/performance-notes.md, "session 10"): the fastest run alone
      * priced 32 chunks of 64 KiB at 2 MiB by a fast spell and missed in a slow check (1.33); the
      * worst ratio over 9 rounds was set by rounds in which a spell began halfway through.
      */
