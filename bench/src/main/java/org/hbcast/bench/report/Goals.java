@@ -3,12 +3,17 @@ package org.hbcast.bench.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 /**
- * The performance goals of the project checked against a {@link Comparison}: large messages
+ * The performance goals of the project checked against one view of a comparison: large messages
  * (1 MiB to 64 MiB) auto at least 1.5x faster than the best native algorithm; small ones (up to
  * 64 KiB) at most 1.1x slower; on one node the large-message path at 60% of the copy bound or more;
  * across hosts with a measured link bound, auto at 90% of it or more from 4 MiB.
+ *
+ * <p>No complete broadcast can beat a physical bound: a figure above one (which OSU's method, timing
+ * back-to-back calls that overlap, can show) is overlapped throughput. Such a figure is named but never
+ * counted: the bound's goal is judged on the other sizes, and is "not measured" where none is left.
  */
 public final class Goals {
     static final double LARGE_SPEEDUP = 1.5;
@@ -26,106 +31,154 @@ public final class Goals {
      */
     public record Goal(String goal, String measured, Boolean met) {}
 
+    /**
+     * One size of a view: best native's time over auto's (null: not measured), auto's fraction of the
+     * copy bound and of the link bound (null: not measured).
+     */
+    public record Point(long size, Double ratio, Double copyFraction, Double linkFraction) {}
+
     private Goals() {}
 
     public static List<Goal> of(Comparison c) {
         return of(c, null);
     }
 
-    /** As {@link #of(Comparison)}, with the goal on the link bound where {@code link} is measured. */
+    /** The OSU-method view: as {@link #of(Comparison)}, with the goal on the link bound where {@code link} is measured. */
     public static List<Goal> of(Comparison c, LinkBound link) {
-        List<Goal> goals = new ArrayList<>();
-        Comparison.Row worstLarge = null;
-        Comparison.Row worstSmall = null;
-        Comparison.Row worstCopy = null;
+        List<Point> points = new ArrayList<>();
         for (Comparison.Row row : c.rows()) {
-            if (row.ratio() != null
-                    && row.size() >= Sizes.MIB
-                    && row.size() <= 64 * Sizes.MIB
-                    && (worstLarge == null || row.ratio() < worstLarge.ratio())) {
-                worstLarge = row;
+            Double auto = row.latencyUs().get(Comparison.AUTO);
+            points.add(new Point(
+                    row.size(),
+                    row.ratio(),
+                    row.copyBoundFraction(),
+                    link == null || auto == null ? null : link.fraction(row.size(), auto)));
+        }
+        return of(points, c.singleNode(), link != null);
+    }
+
+    /**
+     * The goals over {@code points}.
+     *
+     * @param copyGoal whether the copy bound's goal applies (one node)
+     * @param linkGoal whether the link bound's goal applies (a link bound was measured)
+     */
+    public static List<Goal> of(List<Point> points, boolean copyGoal, boolean linkGoal) {
+        List<Goal> goals = new ArrayList<>();
+        Point worstLarge = null;
+        Point worstSmall = null;
+        for (Point p : points) {
+            if (p.ratio() != null
+                    && p.size() >= Sizes.MIB
+                    && p.size() <= 64 * Sizes.MIB
+                    && (worstLarge == null || p.ratio() < worstLarge.ratio())) {
+                worstLarge = p;
             }
-            if (row.ratio() != null
-                    && row.size() <= 64 * Sizes.KIB
-                    && (worstSmall == null || row.ratio() < worstSmall.ratio())) {
-                worstSmall = row;
-            }
-            if (row.copyBoundFraction() != null
-                    && row.size() >= Sizes.MIB
-                    && (worstCopy == null || row.copyBoundFraction() < worstCopy.copyBoundFraction())) {
-                worstCopy = row;
+            if (p.ratio() != null
+                    && p.size() <= 64 * Sizes.KIB
+                    && (worstSmall == null || p.ratio() < worstSmall.ratio())) {
+                worstSmall = p;
             }
         }
+        String large = "1 MiB-64 MiB: auto >= 1.5x faster than best native";
         goals.add(
                 worstLarge == null
-                        ? new Goal("1 MiB-64 MiB: auto >= 1.5x faster than best native", "no data", null)
+                        ? new Goal(large, "no data", null)
                         : new Goal(
-                                "1 MiB-64 MiB: auto >= 1.5x faster than best native",
+                                large,
                                 String.format(
                                         Locale.ROOT,
                                         "worst %.2fx at %s",
                                         worstLarge.ratio(),
                                         Sizes.format(worstLarge.size())),
                                 worstLarge.ratio() >= LARGE_SPEEDUP));
+        String small = "<= 64 KiB: auto at most 1.1x slower than best native";
         goals.add(
                 worstSmall == null
-                        ? new Goal("<= 64 KiB: auto at most 1.1x slower than best native", "no data", null)
+                        ? new Goal(small, "no data", null)
                         : new Goal(
-                                "<= 64 KiB: auto at most 1.1x slower than best native",
+                                small,
                                 String.format(
                                         Locale.ROOT,
                                         "worst %.2fx %s at %s",
-                                        slowdown(worstSmall),
+                                        slowdown(worstSmall.ratio()),
                                         worstSmall.ratio() <= 1 ? "slower" : "faster (never slower)",
                                         Sizes.format(worstSmall.size())),
                                 1 / worstSmall.ratio() <= SMALL_SLOWDOWN));
-        if (c.singleNode()) {
-            goals.add(
-                    worstCopy == null
-                            ? new Goal(
-                                    ">= 1 MiB on one node: auto >= 60% of the copy bound",
-                                    "no data (needs sizes >= 1 MiB and the hbcast run's memcpy column)", null)
-                            : new Goal(
-                                    ">= 1 MiB on one node: auto >= 60% of the copy bound",
-                                    String.format(
-                                            Locale.ROOT,
-                                            "worst %.0f%% at %s",
-                                            100 * worstCopy.copyBoundFraction(),
-                                            Sizes.format(worstCopy.size())),
-                                    worstCopy.copyBoundFraction() >= COPY_BOUND));
+        if (copyGoal) {
+            goals.add(boundGoal(
+                    ">= 1 MiB on one node: auto >= 60% of the copy bound",
+                    "copy",
+                    points,
+                    Sizes.MIB,
+                    p -> p.copyFraction() == null ? Double.NaN : p.copyFraction(),
+                    COPY_BOUND));
         }
-        if (link != null) {
-            goals.add(linkGoal(c, link));
+        if (linkGoal) {
+            goals.add(boundGoal(
+                    ">= " + Sizes.format(LINK_BOUND_FROM) + " across hosts: auto >= 90% of the link bound",
+                    "link",
+                    points,
+                    LINK_BOUND_FROM,
+                    p -> p.linkFraction() == null ? Double.NaN : p.linkFraction(),
+                    LINK_BOUND));
         }
         return goals;
     }
 
-    private static Goal linkGoal(Comparison c, LinkBound link) {
-        String goal = ">= " + Sizes.format(LINK_BOUND_FROM) + " across hosts: auto >= 90% of the link bound";
-        Comparison.Row worst = null;
-        for (Comparison.Row row : c.rows()) {
-            Double auto = row.latencyUs().get(Comparison.AUTO);
-            if (auto != null
-                    && row.size() >= LINK_BOUND_FROM
-                    && (worst == null
-                            || link.fraction(row.size(), auto)
-                                    < link.fraction(
-                                            worst.size(), worst.latencyUs().get(Comparison.AUTO)))) {
-                worst = row;
+    /** A goal on a bound: the worst fraction from {@code from} among those a broadcast can reach (at most 1). */
+    private static Goal boundGoal(
+            String goal, String bound, List<Point> points, long from, ToDoubleFunction<Point> fraction, double wanted) {
+        Point worst = null;
+        List<String> above = new ArrayList<>();
+        for (Point p : points) {
+            double f = fraction.applyAsDouble(p);
+            if (p.size() < from || Double.isNaN(f)) {
+                continue;
+            }
+            if (f > 1) {
+                above.add(String.format(Locale.ROOT, "%.0f%% at %s", 100 * f, Sizes.format(p.size())));
+            } else if (worst == null || f < fraction.applyAsDouble(worst)) {
+                worst = p;
             }
         }
+        String overlapped = above.isEmpty()
+                ? ""
+                : "; above the " + bound + " bound, so overlapped throughput of back-to-back calls and not counted: "
+                        + String.join(", ", above);
         if (worst == null) {
-            return new Goal(goal, "no data (needs sizes >= " + Sizes.format(LINK_BOUND_FROM) + ")", null);
+            return new Goal(
+                    goal,
+                    (above.isEmpty()
+                                    ? "no data (needs sizes >= " + Sizes.format(from) + ")"
+                                    : "no figure within the bound")
+                            + overlapped,
+                    null);
         }
-        double fraction = link.fraction(worst.size(), worst.latencyUs().get(Comparison.AUTO));
+        double f = fraction.applyAsDouble(worst);
         return new Goal(
                 goal,
-                String.format(Locale.ROOT, "worst %.0f%% at %s", 100 * fraction, Sizes.format(worst.size())),
-                fraction >= LINK_BOUND);
+                String.format(Locale.ROOT, "worst %.0f%% at %s", 100 * f, Sizes.format(worst.size())) + overlapped,
+                f >= wanted);
     }
 
     /** How many times slower auto is than the best native (or faster, when the ratio is above 1). */
-    private static double slowdown(Comparison.Row row) {
-        return row.ratio() <= 1 ? 1 / row.ratio() : row.ratio();
+    private static double slowdown(double ratio) {
+        return ratio <= 1 ? 1 / ratio : ratio;
+    }
+
+    /** The goal lines as markdown, under {@code title}. */
+    static String render(String title, List<Goal> goals) {
+        StringBuilder md = new StringBuilder("\n").append(title).append(":\n\n");
+        for (Goal g : goals) {
+            md.append("- ")
+                    .append(g.goal())
+                    .append(": ")
+                    .append(g.measured())
+                    .append(" -> ")
+                    .append(g.met() == null ? "not measured" : g.met() ? "met" : "NOT met")
+                    .append('\n');
+        }
+        return md.toString();
     }
 }

@@ -87,6 +87,15 @@ public record LinkBound(
     }
 
     /**
+     * A fraction of a bound as a cell: above 1 no complete broadcast can be, so such a cell says it is
+     * overlapped throughput (back-to-back calls timed together).
+     */
+    static String percent(double fraction) {
+        String cell = String.format(Locale.ROOT, "%.0f%%", 100 * fraction);
+        return fraction > 1 ? cell + " (overlapped)" : cell;
+    }
+
+    /**
      * A markdown table of the fraction of the bound each column reached, from {@link #FROM_BYTES}.
      *
      * @param usBySize per size, the time in microseconds of each column (absent: not measured)
@@ -117,11 +126,7 @@ public record LinkBound(
             md.append(String.format(Locale.ROOT, "%.1f", boundUs(size)));
             for (String c : columns) {
                 Double t = us.get(c);
-                md.append(" | ")
-                        .append(
-                                t == null
-                                        ? MarkdownReport.MISSING
-                                        : String.format(Locale.ROOT, "%.0f%%", 100 * fraction(size, t)));
+                md.append(" | ").append(t == null ? MarkdownReport.MISSING : percent(fraction(size, t)));
             }
             md.append(" |\n");
         });

@@ -22,7 +22,7 @@ public final class MarkdownReport {
         boolean copies = c.rows().stream().anyMatch(r -> r.memcpyUs() != null);
         boolean bound = c.rows().stream().anyMatch(r -> r.copyBoundFraction() != null);
         StringBuilder md = new StringBuilder();
-        md.append("### Broadcast latency (us), ")
+        md.append("### Second view, OSU's method: each rank's mean latency (us) over back-to-back calls, ")
                 .append(c.layout())
                 .append(": ")
                 .append(c.ranks())
@@ -60,10 +60,7 @@ public final class MarkdownReport {
                                 : String.format(Locale.ROOT, "%.2f", row.size() / row.memcpyUs() / 1e3));
             }
             if (bound) {
-                cells.add(
-                        row.copyBoundFraction() == null
-                                ? MISSING
-                                : String.format(Locale.ROOT, "%.0f%%", 100 * row.copyBoundFraction()));
+                cells.add(row.copyBoundFraction() == null ? MISSING : LinkBound.percent(row.copyBoundFraction()));
             }
             line(md, cells);
         }
@@ -78,16 +75,10 @@ public final class MarkdownReport {
                             c.columns().stream().map(Comparison.Column::name).toList(),
                             us));
         }
-        md.append("\nGoals:\n\n");
-        for (Goals.Goal g : Goals.of(c, link)) {
-            md.append("- ")
-                    .append(g.goal())
-                    .append(": ")
-                    .append(g.measured())
-                    .append(" -> ")
-                    .append(g.met() == null ? "not measured" : g.met() ? "met" : "NOT met")
-                    .append('\n');
-        }
+        md.append(Goals.render(
+                "Goal lines in OSU's method (each rank's mean over back-to-back calls, which overlap; the"
+                        + " headline goals are the user-style probe's)",
+                Goals.of(c, link)));
         return md.toString();
     }
 

@@ -96,8 +96,68 @@ public final class ProbeReport implements Callable<Integer> {
         if (natives.isEmpty() && own == null) {
             throw new IOException("no UserProbe JSON files in " + dir);
         }
-        String md = render(natives, own);
+        List<Goals.Point> points = points(natives, own, link);
+        List<Goals.Goal> goals = Goals.of(points, false, link != null);
+        String md = headline(points, goals)
+                + render(natives, own)
+                + Goals.render("Goals, as users call it (complete broadcasts, the slowest rank)", goals);
         return link == null ? md : md + "\n" + boundTable(natives, own, link);
+    }
+
+    /**
+     * Per size: the best Open MPI configuration's time over auto's beside it, and auto's fraction of the
+     * link bound (hbcast's own run's auto where there is one).
+     */
+    static List<Goals.Point> points(List<Run> natives, Run own, LinkBound link) {
+        Run sizesFrom = !natives.isEmpty() ? natives.get(0) : own;
+        List<Goals.Point> points = new ArrayList<>();
+        for (long size : sizesFrom.sizes()) {
+            Double ratio = null;
+            Double autoUs = null;
+            for (Run r : natives) {
+                int i = indexOf(r, size);
+                if (i < 0) {
+                    continue;
+                }
+                double mine = r.us()[r.column("mpi")][i] / r.us()[r.column("auto")][i];
+                ratio = ratio == null ? mine : Math.min(ratio, mine);
+                autoUs = r.us()[r.column("auto")][i];
+            }
+            if (own != null && indexOf(own, size) >= 0) {
+                autoUs = own.us()[own.column("auto")][indexOf(own, size)];
+            }
+            Double linkFraction = link == null || autoUs == null ? null : link.fraction(size, autoUs);
+            points.add(new Goals.Point(size, ratio, null, linkFraction));
+        }
+        return points;
+    }
+
+    /** The report's first lines: auto against the best Open MPI over every size, and the goals met. */
+    static String headline(List<Goals.Point> points, List<Goals.Goal> goals) {
+        Goals.Point low = null;
+        Goals.Point high = null;
+        for (Goals.Point p : points) {
+            if (p.ratio() == null) {
+                continue;
+            }
+            low = low == null || p.ratio() < low.ratio() ? p : low;
+            high = high == null || p.ratio() > high.ratio() ? p : high;
+        }
+        long judged = goals.stream().filter(g -> g.met() != null).count();
+        long met = goals.stream().filter(g -> Boolean.TRUE.equals(g.met())).count();
+        StringBuilder md = new StringBuilder("## Headline, as users call it\n\n");
+        if (low != null) {
+            md.append(String.format(
+                    Locale.ROOT,
+                    "auto against the best Open MPI configuration beside it (its time / auto's, above 1 auto is"
+                            + " faster): from %.2fx at %s to %.2fx at %s. ",
+                    low.ratio(),
+                    Sizes.format(low.size()),
+                    high.ratio(),
+                    Sizes.format(high.size())));
+        }
+        md.append("Goals met: ").append(met).append(" of ").append(judged).append(" measured.\n\n");
+        return md.toString();
     }
 
     /**

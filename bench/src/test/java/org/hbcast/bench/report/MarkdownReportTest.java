@@ -52,7 +52,10 @@ class MarkdownReportTest {
         assertEquals("| 1 B | 10.00 | n/a | 9.00 | 10.50 | 10.00 (tuned) | 0.95x | 0.10 | n/a |", table.get(2));
         assertEquals(
                 "| 1 MiB | 2000.00 | n/a | 1900.00 | 1000.00 | 2000.00 (tuned) | 2.00x | 10.49 | 30% |", table.get(4));
-        assertTrue(md.startsWith("### Broadcast latency (us), node4: 4 ranks on 1 node [4], median of 1 round"), md);
+        assertTrue(
+                md.startsWith("### Second view, OSU's method: each rank's mean latency (us) over back-to-back calls,"
+                        + " node4: 4 ranks on 1 node [4], median of 1 round"),
+                md);
     }
 
     @Test
