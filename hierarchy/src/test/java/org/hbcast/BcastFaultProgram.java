@@ -79,18 +79,20 @@ public final class BcastFaultProgram {
                     report.pass(SILENT_CASE).figure("awaySeconds", away);
                     return String.format(Locale.ROOT, "stayed away for %.1f s, never called bcast", away);
                 }
-                case "stop" -> shell(String.format(
-                        Locale.ROOT,
-                        "sleep %.3f; kill -STOP %d; sleep %.1f; kill -CONT %d",
-                        Long.parseLong(when) / 1000.0,
-                        pid,
-                        away,
-                        pid));
-                case "netcut" -> shell(String.format(
-                        Locale.ROOT,
-                        "sleep %.3f; ip link set eth0 down; sleep %.1f; ip link set eth0 up",
-                        Long.parseLong(when) / 1000.0,
-                        away));
+                case "stop" ->
+                    shell(String.format(
+                            Locale.ROOT,
+                            "sleep %.3f; kill -STOP %d; sleep %.1f; kill -CONT %d",
+                            Long.parseLong(when) / 1000.0,
+                            pid,
+                            away,
+                            pid));
+                case "netcut" ->
+                    shell(String.format(
+                            Locale.ROOT,
+                            "sleep %.3f; ip link set eth0 down; sleep %.1f; ip link set eth0 up",
+                            Long.parseLong(when) / 1000.0,
+                            away));
                 default -> throw new IllegalArgumentException("unknown fault " + fault);
             }
         }

@@ -204,9 +204,10 @@ public final class BcastFuzzProgram {
             container = switch (which) {
                 case 0 -> ByteBuffer.allocate((int) capacityBytes);
                 case 1 -> "a string";
-                default -> type == ElementType.LONG
-                        ? ByteBuffer.allocateDirect(64).asIntBuffer()
-                        : ByteBuffer.allocateDirect(64).asLongBuffer();
+                default ->
+                    type == ElementType.LONG
+                            ? ByteBuffer.allocateDirect(64).asIntBuffer()
+                            : ByteBuffer.allocateDirect(64).asLongBuffer();
             };
             base = new byte[8];
             offset = U.arrayBaseOffset(byte[].class);

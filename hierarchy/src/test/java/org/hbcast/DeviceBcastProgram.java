@@ -54,13 +54,12 @@ public final class DeviceBcastProgram {
                 throw new IllegalStateException(
                         "no CUDA device: " + CudaDevices.get().unavailableReason());
             }
-            String summary =
-                    switch (opt.getOrDefault("suite", "matrix")) {
-                        case "matrix" -> matrix(world, opt, report);
-                        case "random" -> random(world, opt, report);
-                        case "allocation" -> allocation(world, opt, report);
-                        default -> throw new IllegalArgumentException("unknown suite " + opt.get("suite"));
-                    };
+            String summary = switch (opt.getOrDefault("suite", "matrix")) {
+                case "matrix" -> matrix(world, opt, report);
+                case "random" -> random(world, opt, report);
+                case "allocation" -> allocation(world, opt, report);
+                default -> throw new IllegalArgumentException("unknown suite " + opt.get("suite"));
+            };
             for (int p = 0; p < PATHS.length; p++) {
                 report.figure("verified " + PATHS[p], VERIFIED[p]);
             }

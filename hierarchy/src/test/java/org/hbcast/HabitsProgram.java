@@ -47,13 +47,16 @@ public final class HabitsProgram {
         Map<String, String> opt = BcastMatrixProgram.parse(args);
         String suite = opt.getOrDefault("suite", "churn");
         switch (suite) {
-            case "threads" -> MpiTestProgram.runThreaded(
-                    args, MPI.THREAD_MULTIPLE, (world, rest, report) -> threads(world, report));
-            case "serialized" -> MpiTestProgram.runThreaded(
-                    args, MPI.THREAD_SERIALIZED, (world, rest, report) -> serialized(world, report));
-            case "churn" -> MpiTestProgram.run(
-                    args,
-                    (world, rest, report) -> churn(world, Integer.parseInt(opt.getOrDefault("loops", "2000")), report));
+            case "threads" ->
+                MpiTestProgram.runThreaded(args, MPI.THREAD_MULTIPLE, (world, rest, report) -> threads(world, report));
+            case "serialized" ->
+                MpiTestProgram.runThreaded(
+                        args, MPI.THREAD_SERIALIZED, (world, rest, report) -> serialized(world, report));
+            case "churn" ->
+                MpiTestProgram.run(
+                        args,
+                        (world, rest, report) ->
+                                churn(world, Integer.parseInt(opt.getOrDefault("loops", "2000")), report));
             case "types" -> MpiTestProgram.run(args, (world, rest, report) -> types(world, report));
             default -> throw new IllegalArgumentException("unknown suite " + suite);
         }

@@ -28,12 +28,11 @@ class HierarchicalBcastMpiTest {
         int rootCount = roots.equals("all") ? size : 1 + (size > 2 ? 1 : 0) + (size > 1 ? 1 : 0);
         int small = types * Payload.Kind.values().length * 6 * rootCount;
         int mediums = (medium.equals("all") ? types : 2) * 2;
-        int larges =
-                switch (large) {
-                    case "yes" -> 2;
-                    case "all" -> 2 * types;
-                    default -> 0;
-                };
+        int larges = switch (large) {
+            case "yes" -> 2;
+            case "all" -> 2 * types;
+            default -> 0;
+        };
         out.assertAllRanksOk().assertCasesOnEveryRank(algorithms * (small + mediums + larges));
     }
 

@@ -149,13 +149,11 @@ public final class OsuBcast implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     cli, "-i must be at least 1 and -x at least 0, not -i " + iterations + " -x " + warmup);
         }
-        boolean arrays =
-                switch (container) {
-                    case "arrays", "array" -> true;
-                    case "buffer", "buffers" -> false;
-                    default -> throw new CommandLine.ParameterException(
-                            cli, "-a takes arrays or buffer, not " + container);
-                };
+        boolean arrays = switch (container) {
+            case "arrays", "array" -> true;
+            case "buffer", "buffers" -> false;
+            default -> throw new CommandLine.ParameterException(cli, "-a takes arrays or buffer, not " + container);
+        };
         if (root < 0 || root >= world.getSize()) {
             throw new CommandLine.ParameterException(
                     cli, "-k/--root-rank " + root + " is outside 0.." + (world.getSize() - 1));

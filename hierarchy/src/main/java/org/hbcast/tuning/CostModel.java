@@ -421,12 +421,11 @@ public final class CostModel {
 
     /** Radices 2..{@code maxRadix} that make a different tree on {@code shape}. */
     public static List<Integer> candidateRadices(Algorithm algorithm, ClusterShape shape, int maxRadix) {
-        int participants =
-                switch (algorithm) {
-                    case HIERARCHICAL -> shape.nodes();
-                    case KNOMIAL -> shape.ranks();
-                    default -> 1;
-                };
+        int participants = switch (algorithm) {
+            case HIERARCHICAL -> shape.nodes();
+            case KNOMIAL -> shape.ranks();
+            default -> 1;
+        };
         List<Integer> list = new ArrayList<>();
         for (int k = 2; k <= maxRadix && (k == 2 || k < participants); k++) {
             list.add(k);
@@ -480,12 +479,11 @@ public final class CostModel {
                     : a == Algorithm.HIERARCHICAL || a == Algorithm.KNOMIAL ? networkChunks : chunks;
             List<IntraNode> transports =
                     a == Algorithm.HIERARCHICAL ? candidateIntra(shape, memory, intra) : List.of(IntraNode.RING);
-            List<TreeShape> shapes =
-                    switch (a) {
-                        case HIERARCHICAL -> candidateInter(shape, inter);
-                        case KNOMIAL -> candidateFlat(shape, inter);
-                        default -> List.of(TreeShape.KNOMIAL);
-                    };
+            List<TreeShape> shapes = switch (a) {
+                case HIERARCHICAL -> candidateInter(shape, inter);
+                case KNOMIAL -> candidateFlat(shape, inter);
+                default -> List.of(TreeShape.KNOMIAL);
+            };
             for (IntraNode t : transports) {
                 for (TreeShape s : shapes) {
                     for (int c : sizes) {

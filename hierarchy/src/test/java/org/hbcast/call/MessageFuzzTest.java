@@ -131,13 +131,12 @@ class MessageFuzzTest {
                     bb.position(rnd.nextInt(n + 1));
                     bb.limit(bb.position() + rnd.nextInt(n - bb.position() + 1));
                 }
-                Buffer b =
-                        switch (rnd.nextInt(4)) {
-                            case 0 -> bb.slice();
-                            case 1 -> bb.duplicate();
-                            case 2 -> bb.asReadOnlyBuffer();
-                            default -> bb;
-                        };
+                Buffer b = switch (rnd.nextInt(4)) {
+                    case 0 -> bb.slice();
+                    case 1 -> bb.duplicate();
+                    case 2 -> bb.asReadOnlyBuffer();
+                    default -> bb;
+                };
                 if (rnd.nextInt(3) > 0 && b instanceof ByteBuffer base) {
                     b = view(base.slice(), rnd.nextInt(7));
                 }
@@ -188,17 +187,18 @@ class MessageFuzzTest {
     private static int count(Random rnd, ElementType type, long capacityBytes) {
         int fits = type == null ? 10 : (int) (capacityBytes / type.bytes());
         return switch (rnd.nextInt(8)) {
-            case 0 -> pick(
-                    rnd,
-                    new int[] {
-                        -1,
-                        Integer.MIN_VALUE,
-                        Integer.MAX_VALUE,
-                        Integer.MAX_VALUE / 2,
-                        (int) (Message.MAX_BYTES / 8) + 1,
-                        1 << 30
-                    },
-                    1);
+            case 0 ->
+                pick(
+                        rnd,
+                        new int[] {
+                            -1,
+                            Integer.MIN_VALUE,
+                            Integer.MAX_VALUE,
+                            Integer.MAX_VALUE / 2,
+                            (int) (Message.MAX_BYTES / 8) + 1,
+                            1 << 30
+                        },
+                        1);
             case 1 -> fits + 1;
             case 2 -> Math.max(0, fits - 1);
             case 3 -> 0;

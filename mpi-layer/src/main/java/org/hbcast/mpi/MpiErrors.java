@@ -1,6 +1,7 @@
 package org.hbcast.mpi;
 
 import java.lang.reflect.Constructor;
+import java.util.function.IntSupplier;
 import mpi.Comm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -22,39 +23,55 @@ import mpi.MPIException;
  */
 public final class MpiErrors {
     private static final Constructor<MPIException> CLASSED = classedConstructor();
+    /** {@code MPI_SUCCESS}: 0 by the standard, so known without loading the bindings' library. */
+    private static final int SUCCESS = 0;
 
     private MpiErrors() {}
 
     /** A failure of hbcast's own (a time-out given up on, a peer that stopped): {@code MPI_ERR_OTHER}. */
     public static MPIException failed(String message) {
-        return error(MPI.ERR_OTHER, message, null);
+        return error(errorClass(() -> MPI.ERR_OTHER), message, null);
     }
 
     /** A failure caused by {@code cause}: its MPI error class where it is an MPI error, else {@code MPI_ERR_OTHER}. */
     public static MPIException failed(String message, Throwable cause) {
-        int errorClass =
-                cause instanceof MPIException m && m.getErrorClass() != MPI.SUCCESS ? m.getErrorClass() : MPI.ERR_OTHER;
+        int errorClass = cause instanceof MPIException m && m.getErrorClass() != SUCCESS
+                ? m.getErrorClass()
+                : errorClass(() -> MPI.ERR_OTHER);
         return error(errorClass, message, cause);
     }
 
     /** A bad argument on this rank or a peer's (nothing was sent): {@code MPI_ERR_ARG}. */
     public static MPIException badArgument(String message) {
-        return error(MPI.ERR_ARG, message, null);
+        return error(errorClass(() -> MPI.ERR_ARG), message, null);
     }
 
     /** Ranks that disagree on the root: {@code MPI_ERR_ROOT}. */
     public static MPIException rootsDisagree(String message) {
-        return error(MPI.ERR_ROOT, message, null);
+        return error(errorClass(() -> MPI.ERR_ROOT), message, null);
     }
 
     /** A receiver whose count cannot hold the root's message: {@code MPI_ERR_TRUNCATE}. */
     public static MPIException truncated(String message) {
-        return error(MPI.ERR_TRUNCATE, message, null);
+        return error(errorClass(() -> MPI.ERR_TRUNCATE), message, null);
     }
 
     /** Ranks whose datatypes do not describe the same bytes: {@code MPI_ERR_TYPE}. */
     public static MPIException typesDisagree(String message) {
-        return error(MPI.ERR_TYPE, message, null);
+        return error(errorClass(() -> MPI.ERR_TYPE), message, null);
+    }
+
+    /**
+     * The bindings' constant, read from the native library when class {@code MPI} loads; {@code
+     * MPI_SUCCESS} (0) where it cannot load (unit tests without Open MPI's library): the message and
+     * cause are what matter there.
+     */
+    private static int errorClass(IntSupplier constant) {
+        try {
+            return constant.getAsInt();
+        } catch (LinkageError e) {
+            return SUCCESS;
+        }
     }
 
     /** An exception of class {@code errorClass} (also its code), with {@code message} and {@code cause}. */
@@ -101,7 +118,7 @@ public final class MpiErrors {
      * hbcast raised itself (class 0, {@code MPI_SUCCESS}). For failures only: allocates.
      */
     public static String describe(MPIException e) {
-        return e.getErrorClass() == MPI.SUCCESS ? e.getMessage() : name(e.getErrorClass()) + ": " + e.getMessage();
+        return e.getErrorClass() == SUCCESS ? e.getMessage() : name(e.getErrorClass()) + ": " + e.getMessage();
     }
 
     /**

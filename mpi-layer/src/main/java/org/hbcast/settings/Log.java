@@ -61,8 +61,9 @@ public final class Log {
             case "warning", "warn" -> Level.WARNING;
             case "info" -> Level.INFO;
             case "debug" -> Level.DEBUG;
-            default -> throw new IllegalArgumentException(
-                    Setting.LOG_LEVEL.named() + "='" + text + "' is not one of off, error, warning, info, debug");
+            default ->
+                throw new IllegalArgumentException(
+                        Setting.LOG_LEVEL.named() + "='" + text + "' is not one of off, error, warning, info, debug");
         };
     }
 

@@ -47,15 +47,13 @@ public final class TreeBroadcastProgram {
             int radix = Integer.parseInt(opt.getOrDefault("radix", "2"));
             String suite = opt.getOrDefault("suite", "reuse");
             TreeShape shape = TreeShape.parse("shape", opt.getOrDefault("shape", "knomial"));
-            String detail =
-                    switch (suite) {
-                        case "reuse" -> reuse(world, shape, radix);
-                        case "abort" -> abort(world);
-                        case "cuts" -> cuts(
-                                world, Integer.parseInt(opt.get("sender")), Integer.parseInt(opt.get("receiver")));
-                        case "leftover" -> leftover(world);
-                        default -> throw new IllegalArgumentException("unknown suite " + suite);
-                    };
+            String detail = switch (suite) {
+                case "reuse" -> reuse(world, shape, radix);
+                case "abort" -> abort(world);
+                case "cuts" -> cuts(world, Integer.parseInt(opt.get("sender")), Integer.parseInt(opt.get("receiver")));
+                case "leftover" -> leftover(world);
+                default -> throw new IllegalArgumentException("unknown suite " + suite);
+            };
             report.pass(suite).note("detail", detail);
             return detail;
         });

@@ -192,10 +192,12 @@ class StageLoopTest {
 
     @Test
     void theFirstStageCannotBeFedAndAtMostFourStagesRun() {
-        assertThrows(IllegalStateException.class, () -> new StageLoop(TIMEOUT)
-                .add(stage("node", 1, true), false)
-                .clear()
-                .add(stage("node", 1, true), true));
+        assertThrows(
+                IllegalStateException.class,
+                () -> new StageLoop(TIMEOUT)
+                        .add(stage("node", 1, true), false)
+                        .clear()
+                        .add(stage("node", 1, true), true));
         StageLoop loop = new StageLoop(TIMEOUT);
         for (int i = 0; i < StageLoop.MAX_STAGES; i++) {
             loop.add(stage("s" + i, 1, false), false);

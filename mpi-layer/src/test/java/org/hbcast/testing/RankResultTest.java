@@ -152,24 +152,31 @@ class RankResultTest {
     @Test
     void assertAllRanksOkWantsEveryRanksFileSomeCasesAndExitZero() {
         outcome(0, passed(0, 1), passed(1, 1), passed(2, 1)).assertAllRanksOk();
-        String missing = assertThrows(AssertionError.class, () -> outcome(0, passed(0, 1), passed(2, 1))
-                        .assertAllRanksOk())
+        String missing = assertThrows(
+                        AssertionError.class,
+                        () -> outcome(0, passed(0, 1), passed(2, 1)).assertAllRanksOk())
                 .getMessage();
         assertTrue(missing.contains("rank 1 wrote no result"), missing);
-        String none = assertThrows(AssertionError.class, () -> outcome(0, passed(0, 1), passed(1, 0), passed(2, 1))
-                        .assertAllRanksOk())
+        String none = assertThrows(
+                        AssertionError.class,
+                        () -> outcome(0, passed(0, 1), passed(1, 0), passed(2, 1))
+                                .assertAllRanksOk())
                 .getMessage();
         assertTrue(none.contains("rank 1 ran no case"), none);
-        String exit = assertThrows(AssertionError.class, () -> outcome(1, passed(0, 1), passed(1, 1), passed(2, 1))
-                        .assertAllRanksOk())
+        String exit = assertThrows(
+                        AssertionError.class,
+                        () -> outcome(1, passed(0, 1), passed(1, 1), passed(2, 1))
+                                .assertAllRanksOk())
                 .getMessage();
         assertTrue(exit.contains("exit status 1"), exit);
-        String aborted = assertThrows(AssertionError.class, () -> outcome(
-                                0,
-                                passed(0, 1),
-                                passed(1, 1),
-                                new RankResult(2, false, 1, List.of(), Map.of(), Map.of()))
-                        .assertAllRanksOk())
+        String aborted = assertThrows(
+                        AssertionError.class,
+                        () -> outcome(
+                                        0,
+                                        passed(0, 1),
+                                        passed(1, 1),
+                                        new RankResult(2, false, 1, List.of(), Map.of(), Map.of()))
+                                .assertAllRanksOk())
                 .getMessage();
         assertTrue(aborted.contains("rank 2 did not complete"), aborted);
     }

@@ -45,9 +45,10 @@ public final class ComparisonMerge {
             for (RunFile run : rs) {
                 for (RunFile.Sample s : run.samples()) {
                     sizes.add(s.size());
-                    s.avgUs().forEach((impl, us) -> values.get(columnName(config, impl))
-                            .computeIfAbsent(s.size(), k -> new ArrayList<>())
-                            .add(us));
+                    s.avgUs()
+                            .forEach((impl, us) -> values.get(columnName(config, impl))
+                                    .computeIfAbsent(s.size(), k -> new ArrayList<>())
+                                    .add(us));
                     if (s.memcpyUs() != null) {
                         copies.computeIfAbsent(s.size(), k -> new ArrayList<>()).add(s.memcpyUs());
                     }

@@ -165,17 +165,18 @@ public final class Simulator {
         return switch (schedule) {
             case HAN -> han(bytes);
             case TUNED -> tuned(bytes);
-            case FLAT_BINOMIAL -> new Result(
-                    schedule,
-                    bytes,
-                    PipelinedBroadcast.play(
-                            fabric,
-                            Tree.of(TreeShape.KNOMIAL, fabric.ranks(), 2),
-                            allRanks(),
-                            bytes,
-                            bytes,
-                            NodeStage.NONE),
-                    "binomial, unsegmented");
+            case FLAT_BINOMIAL ->
+                new Result(
+                        schedule,
+                        bytes,
+                        PipelinedBroadcast.play(
+                                fabric,
+                                Tree.of(TreeShape.KNOMIAL, fabric.ranks(), 2),
+                                allRanks(),
+                                bytes,
+                                bytes,
+                                NodeStage.NONE),
+                        "binomial, unsegmented");
             default -> hbcast(schedule, bytes);
         };
     }
@@ -257,17 +258,16 @@ public final class Simulator {
     private Result tuned(long bytes) {
         int alg = TunedRules.bcastAlgorithm(fabric.ranks(), bytes);
         int p = fabric.ranks();
-        double seconds =
-                switch (alg) {
-                    case 1 -> flat(Tree.linear(p), bytes);
-                    case 2, 3 -> flat(Tree.of(TreeShape.CHAIN, p, 2), bytes);
-                    case 4, 5 -> flat(Tree.binary(p), bytes);
-                    case 6 -> flat(Tree.of(TreeShape.KNOMIAL, p, 2), bytes);
-                    case 7 -> flat(Tree.of(TreeShape.KNOMIAL, p, TUNED_KNOMIAL_RADIX), bytes);
-                    case 8 -> ScatterAllgather.play(fabric, bytes, false);
-                    case 9 -> ScatterAllgather.play(fabric, bytes, true);
-                    default -> throw new IllegalStateException("tuned algorithm " + alg);
-                };
+        double seconds = switch (alg) {
+            case 1 -> flat(Tree.linear(p), bytes);
+            case 2, 3 -> flat(Tree.of(TreeShape.CHAIN, p, 2), bytes);
+            case 4, 5 -> flat(Tree.binary(p), bytes);
+            case 6 -> flat(Tree.of(TreeShape.KNOMIAL, p, 2), bytes);
+            case 7 -> flat(Tree.of(TreeShape.KNOMIAL, p, TUNED_KNOMIAL_RADIX), bytes);
+            case 8 -> ScatterAllgather.play(fabric, bytes, false);
+            case 9 -> ScatterAllgather.play(fabric, bytes, true);
+            default -> throw new IllegalStateException("tuned algorithm " + alg);
+        };
         return new Result(Schedule.TUNED, bytes, seconds, "tuned algorithm " + alg + " (" + TunedRules.name(alg) + ")");
     }
 

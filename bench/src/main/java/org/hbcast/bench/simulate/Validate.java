@@ -168,7 +168,7 @@ final class Validate implements Callable<Integer> {
         }
         return switch (i) {
             case "auto" -> Schedule.AUTO;
-                // The library's knomial algorithm leaves the flat shape to the selector unless HBCAST_INTER is set.
+            // The library's knomial algorithm leaves the flat shape to the selector unless HBCAST_INTER is set.
             case "knomial" -> Schedule.FLAT;
             case "chain" -> Schedule.CHAIN;
             case "two-tree" -> Schedule.TWO_TREE;
@@ -215,9 +215,10 @@ final class Validate implements Callable<Integer> {
             Map<String, Map<Long, Double>> byName = new LinkedHashMap<>();
             for (JsonNode row : doc.get("rows")) {
                 long size = row.get("size").asLong();
-                row.get("latencyUs").fields().forEachRemaining(e -> byName.computeIfAbsent(
-                                e.getKey(), k -> new LinkedHashMap<>())
-                        .put(size, e.getValue().asDouble()));
+                row.get("latencyUs")
+                        .fields()
+                        .forEachRemaining(e -> byName.computeIfAbsent(e.getKey(), k -> new LinkedHashMap<>())
+                                .put(size, e.getValue().asDouble()));
             }
             byName.forEach((name, us) -> list.add(new Measured(name, us)));
         } else {

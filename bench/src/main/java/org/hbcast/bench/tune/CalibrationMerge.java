@@ -211,8 +211,9 @@ public final class CalibrationMerge {
         List<TimedSize> result = new ArrayList<>();
         for (int p = 0; p < first.size(); p++) {
             int point = p;
-            result.add(new TimedSize(first.get(p).bytes(), statistic.time(values(series, s -> s.get(point)
-                    .seconds()))));
+            result.add(new TimedSize(
+                    first.get(p).bytes(),
+                    statistic.time(values(series, s -> s.get(point).seconds()))));
         }
         return result;
     }

@@ -52,16 +52,18 @@ class OceanModelOptionsTest {
 
     @Test
     void unknownImplementation() {
-        String m = assertThrows(ParameterException.class, () -> parse("--impl", "native,ring")
-                        .algorithms())
+        String m = assertThrows(
+                        ParameterException.class,
+                        () -> parse("--impl", "native,ring").algorithms())
                 .getMessage();
         assertTrue(m.contains("unknown implementation 'ring'"), m);
     }
 
     @Test
     void repeatedImplementation() {
-        String m = assertThrows(ParameterException.class, () -> parse("--impl", "native,native")
-                        .algorithms())
+        String m = assertThrows(
+                        ParameterException.class,
+                        () -> parse("--impl", "native,native").algorithms())
                 .getMessage();
         assertTrue(m.contains("'native' twice"), m);
     }
