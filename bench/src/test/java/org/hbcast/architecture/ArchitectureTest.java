@@ -58,6 +58,7 @@ class ArchitectureTest {
         // Every module's classes are there, so no rule passes for want of classes to check.
         for (String name : new String[] {
             "org.hbcast.mpi.HeaderRelay",
+            "org.hbcast.settings.Setting",
             "org.hbcast.stage.StageLoop",
             "org.hbcast.schedule.TwoTree",
             "org.hbcast.transport.shm.CallBoard",
@@ -170,10 +171,25 @@ class ArchitectureTest {
     }
 
     @Test
+    void theSettingsRegistryNeedsTheJdkAlone() {
+        classes()
+                .that()
+                .resideInAPackage("org.hbcast.settings..")
+                // mpi-layer's test-jar is on this module's class path; its tests are not the registry.
+                .and()
+                .haveSimpleNameNotEndingWith("Test")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage("org.hbcast.settings..", "java..")
+                .because("every module reads its settings through it, from the bottom layer up")
+                .check(classes);
+    }
+
+    @Test
     void openMpisBindingsAreTouchedOnlyByTheMpiLayerAndTheOrchestration() {
         noClasses()
                 .that()
-                .resideInAnyPackage(all(GPU_LAYER, STAGE, TUNING, "org.hbcast.plan.."))
+                .resideInAnyPackage(all(GPU_LAYER, STAGE, TUNING, "org.hbcast.plan..", "org.hbcast.settings.."))
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("mpi..")
