@@ -31,7 +31,7 @@ class BcastFaultMpiTest {
                 .env("HBCAST_TIMEOUT_S", Integer.toString(TIMEOUT_S))
                 // Failing on a time-out is opt-in; by default a call waits on as Open MPI does.
                 .env("HBCAST_TIMEOUT_FAILS", "1")
-                .mca("orte_enable_recovery", "1")
+                .recovery()
                 .timeout(Duration.ofSeconds(150))
                 .args(
                         "fault=" + fault,
