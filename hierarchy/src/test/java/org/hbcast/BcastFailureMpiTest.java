@@ -117,7 +117,7 @@ class BcastFailureMpiTest {
                 // hbcast's own plan: where auto runs Open MPI's bcast (on virtual nodes past the header, say)
                 // the call waits as Open MPI's does, without hbcast's timeout.
                 .env("HBCAST_ALGORITHM", "hierarchical")
-                .mca("orte_enable_recovery", "1")
+                .recovery()
                 .run();
         // Rank 3 is the victim; every other rank's broadcasts must fail, and it must say so.
         for (int r = 0; r < 3; r++) {

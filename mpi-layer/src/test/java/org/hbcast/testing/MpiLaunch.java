@@ -47,6 +47,7 @@ public final class MpiLaunch {
     private final Map<String, String> env = new LinkedHashMap<>();
     private String classpath;
     private boolean agent;
+    private boolean recovery;
     private final List<String> mca = new ArrayList<>();
     /** Shell lines by rank, run before that rank's JVM starts (see {@link #rankEnv}). */
     private final Map<Integer, List<String>> rankSetup = new LinkedHashMap<>();
@@ -124,6 +125,16 @@ public final class MpiLaunch {
     /** The ranks' classpath instead of the test JVM's (for programs that must not see hbcast's classes). */
     public MpiLaunch classpath(String cp) {
         this.classpath = cp;
+        return this;
+    }
+
+    /**
+     * Open MPI's runtime keeps the job running when a rank dies or exits without finalizing, so that
+     * the survivors of a fault can report ({@code scripts/hbrun --enable-recovery}, which names it as
+     * the installed Open MPI does).
+     */
+    public MpiLaunch recovery() {
+        this.recovery = true;
         return this;
     }
 
@@ -247,6 +258,9 @@ public final class MpiLaunch {
                 Long.toString(timeout.toSeconds())));
         if (agent) {
             cmd.add("--agent");
+        }
+        if (recovery) {
+            cmd.add("--enable-recovery");
         }
         if (nodeSizes != null) {
             cmd.addAll(List.of("--nodes", nodeSizes));
