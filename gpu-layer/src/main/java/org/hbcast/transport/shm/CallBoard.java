@@ -19,9 +19,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <pre>
  * offset                 size  field          written by
- * 0                      8     MAGIC          creator, last, once the header below is in place
- * 8                      4     VERSION        creator
- * 12                     4     PARTICIPANTS   creator (n, the node's rank count)
+ * 0                      128   header         creator ({@link SegmentHeader}: kind CALL_BOARD, no slots,
+ *                                             party = n, the node's rank count), after faulting in every page
  * 128                    8     CLAIMED        any rank, by CAS from q - 1 to q: call q's header is taken
  * 256 + 64 e             64    ENTRY[e]       the claimer of call q, e = q mod ENTRIES:
  *   +0                   8       SEQUENCE       q, written last (ordered): the entry is complete
@@ -51,10 +50,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * call, so the numbers agree.
  */
 public final class CallBoard implements AutoCloseable {
-    /** "HBCCALL1" read as a little-endian long. */
-    public static final long MAGIC = 0x314C4C4143434248L;
-
-    public static final int VERSION = 3;
+    /** The segment's header: kind and version, no slots, and as its party the node's rank count. */
+    public static final SegmentHeader.Kind KIND = SegmentHeader.Kind.CALL_BOARD;
     /** Headers kept: how far the fastest root may run ahead of the slowest reader. */
     public static final int ENTRIES = 64;
     /**
@@ -71,11 +68,9 @@ public final class CallBoard implements AutoCloseable {
     /** {@code BYTES} of a call no rank would root: {@code RANK} is the rank that saw it, {@code ELEMENT_BYTES} the root it passed. */
     public static final long NO_ROOT = -2;
 
-    static final int MAGIC_OFFSET = 0;
-    static final int VERSION_OFFSET = 8;
-    static final int PARTICIPANTS_OFFSET = 12;
-    static final int CLAIMED_OFFSET = 128;
-    static final int ENTRIES_OFFSET = 256;
+    private static final int LINE = 128;
+    static final int CLAIMED_OFFSET = SegmentHeader.LENGTH;
+    static final int ENTRIES_OFFSET = CLAIMED_OFFSET + LINE;
     static final int ENTRY_BYTES = 64;
     static final int SEQUENCE = 0;
     static final int BYTES = 8;
@@ -87,7 +82,7 @@ public final class CallBoard implements AutoCloseable {
     static final int RING_OFFSET = ENTRIES_OFFSET + ENTRIES * ENTRY_BYTES;
     private static final int PAYLOAD_ALIGNMENT = 64;
     static final int READS_OFFSET = RING_OFFSET + RING_BYTES;
-    static final int READ_STRIDE = 128;
+    static final int READ_STRIDE = LINE;
     static final int WAITING_CALL = 8;
     static final int WAITING_ROOT = 16;
 
@@ -102,7 +97,7 @@ public final class CallBoard implements AutoCloseable {
         this.segment = segment;
         this.shm = segment.buffer();
         this.position = position;
-        this.participants = shm.getInt(PARTICIPANTS_OFFSET);
+        this.participants = shm.getInt(SegmentHeader.PARTY_OFFSET);
     }
 
     static int segmentBytes(final int participants) {
@@ -115,13 +110,11 @@ public final class CallBoard implements AutoCloseable {
         checkPosition(position, participants);
         final SharedSegment segment = SharedSegment.create(directory, segmentBytes(participants));
         final UnsafeBuffer shm = segment.buffer();
-        shm.putInt(VERSION_OFFSET, VERSION);
-        shm.putInt(PARTICIPANTS_OFFSET, participants);
         // Fault in every page now (the creator allocated them, the others map them): a program's first
         // calls then pay no page faults, and the board's memory is all there from the start, so it
         // never shows as growth while the program runs.
         segment.loadPages();
-        shm.putLongOrdered(MAGIC_OFFSET, MAGIC);
+        SegmentHeader.write(shm, KIND, 0, 0, participants);
         return new CallBoard(segment, position);
     }
 
@@ -130,12 +123,17 @@ public final class CallBoard implements AutoCloseable {
         checkPosition(position, participants);
         final SharedSegment segment = SharedSegment.open(path, segmentBytes(participants));
         final UnsafeBuffer shm = segment.buffer();
-        if (shm.getLongVolatile(MAGIC_OFFSET) != MAGIC
-                || shm.getInt(VERSION_OFFSET) != VERSION
-                || shm.getInt(PARTICIPANTS_OFFSET) != participants) {
+        try {
+            SegmentHeader.check(
+                    shm,
+                    path,
+                    KIND,
+                    participants,
+                    found -> "serves " + found + " ranks, expected " + participants,
+                    found -> segmentBytes(found.party()));
+        } catch (final IOException ex) {
             segment.close();
-            throw new IOException(
-                    path + " is not a call board of version " + VERSION + " for " + participants + " ranks");
+            throw ex;
         }
         segment.loadPages();
         return new CallBoard(segment, position);

@@ -10,11 +10,8 @@ import org.agrona.BitUtil;
  *
  * <pre>
  * offset            size            field         written by
- * 0                 8               MAGIC         creator, last, once the header below is in place
- * 8                 4               VERSION       creator
- * 12                4               SLOT_COUNT    creator (S)
- * 16                4               SLOT_BYTES    creator (multiple of 64)
- * 20                4               PARTICIPANTS  creator (n, the node's rank count)
+ * 0                 128             header        creator ({@link SegmentHeader}: kind FANOUT, S slots of
+ *                                                 SLOT_BYTES (a multiple of 64), party = n, the node's rank count)
  * 128               8               TAIL          the call's writer: chunks posted, only grows
  * 256               4               ABORT         anyone: 0, or 1 + node rank of the first failure
  * 384 + 128 p       8               HEAD[p]       node rank p: chunks consumed, only grows
@@ -27,29 +24,17 @@ import org.agrona.BitUtil;
  * follow from the call (bytes, chunk size) that every rank knows, so they are not stored.
  */
 public final class FanoutLayout {
-    /** "HBCFAN01" read as a little-endian long. */
-    public static final long MAGIC = 0x31304E4146434248L;
-    /** Version of this layout; an opener refuses any other. */
-    public static final int VERSION = 1;
+    /** The segment's header: kind, version, slot count, slot bytes and, as its party, the node's rank count. */
+    public static final SegmentHeader.Kind KIND = SegmentHeader.Kind.FANOUT;
 
-    /** Offset of the magic word. */
-    public static final int MAGIC_OFFSET = 0;
-    /** Offset of the layout version. */
-    public static final int VERSION_OFFSET = 8;
-    /** Offset of the slot count S. */
-    public static final int SLOT_COUNT_OFFSET = 12;
-    /** Offset of the slot size. */
-    public static final int SLOT_BYTES_OFFSET = 16;
-    /** Offset of the participant count n. */
-    public static final int PARTICIPANTS_OFFSET = 20;
-    /** Offset of the tail counter (chunks posted). */
-    public static final int TAIL_OFFSET = 128;
-    /** Offset of the abort word. */
-    public static final int ABORT_OFFSET = 256;
-    /** Offset of HEAD[0]; HEAD[p] is {@link #HEAD_STRIDE} further per rank. */
-    public static final int HEADS_OFFSET = 384;
-    /** One 128-byte line per head, so readers do not invalidate each other's lines. */
+    /** One 128-byte line per counter and per head, so writers and readers do not invalidate each other's lines. */
     public static final int HEAD_STRIDE = 128;
+    /** Offset of the tail counter (chunks posted). */
+    public static final int TAIL_OFFSET = SegmentHeader.LENGTH;
+    /** Offset of the abort word. */
+    public static final int ABORT_OFFSET = TAIL_OFFSET + HEAD_STRIDE;
+    /** Offset of HEAD[0]; HEAD[p] is {@link #HEAD_STRIDE} further per rank. */
+    public static final int HEADS_OFFSET = ABORT_OFFSET + HEAD_STRIDE;
     /** Slots start on a page boundary. */
     public static final int SLOTS_ALIGNMENT = 4096;
     /** Most ranks a node's fan-out serves. */

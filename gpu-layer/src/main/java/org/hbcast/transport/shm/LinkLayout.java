@@ -11,11 +11,8 @@ import org.agrona.BitUtil;
  *
  * <pre>
  * offset  size            field         written by
- * 0       8               MAGIC         receiver, last, once the header below is in place
- * 8       4               VERSION       receiver, at creation
- * 12      4               SLOT_COUNT    receiver, at creation (S)
- * 16      4               SLOT_BYTES    receiver, at creation (multiple of 64)
- * 20      4               OWNER_RANK    receiver, at creation (its node rank)
+ * 0       128             header        receiver, at creation ({@link SegmentHeader}: kind RING_INBOX,
+ *                                       S slots of SLOT_BYTES (a multiple of 64), party = its node rank)
  * 128     8               TAIL          sender: chunks posted, only grows (ordered write, after the
  *                                       chunk's bytes and its SLOT_LENGTHS entry)
  * 256     8               HEAD          receiver: chunks consumed, only grows (ordered write, after
@@ -32,31 +29,8 @@ import org.agrona.BitUtil;
  * of trusting its own configuration. Slots start on a page so large copies run on aligned memory.
  */
 public final class LinkLayout {
-    /** "HBCRING1" read as a little-endian long. */
-    public static final long MAGIC = 0x31474E4952434248L;
-    /** Version of this layout; a sender refuses any other. */
-    public static final int VERSION = 1;
-
-    /** Offset of the magic word. */
-    public static final int MAGIC_OFFSET = 0;
-    /** Offset of the layout version. */
-    public static final int VERSION_OFFSET = 8;
-    /** Offset of the slot count S. */
-    public static final int SLOT_COUNT_OFFSET = 12;
-    /** Offset of the slot size. */
-    public static final int SLOT_BYTES_OFFSET = 16;
-    /** Offset of the receiver's node rank. */
-    public static final int OWNER_RANK_OFFSET = 20;
-    /** Offset of the tail counter (chunks posted). */
-    public static final int TAIL_OFFSET = 128;
-    /** Offset of the head counter (chunks consumed). */
-    public static final int HEAD_OFFSET = 256;
-    /** Offset of the abort word. */
-    public static final int ABORT_OFFSET = 384;
-    /** Offset of the per-slot chunk lengths. */
-    public static final int SLOT_LENGTHS_OFFSET = 512;
-    /** Offset of the first slot. */
-    public static final int SLOTS_OFFSET = 4096;
+    /** The segment's header: kind, version, slot count, slot bytes and, as its party, the owner's node rank. */
+    public static final SegmentHeader.Kind KIND = SegmentHeader.Kind.RING_INBOX;
 
     /** Slot sizes are multiples of this (a cache line). */
     public static final int SLOT_ALIGNMENT = 64;
@@ -64,6 +38,22 @@ public final class LinkLayout {
     public static final int MAX_SLOT_COUNT = 256;
     /** Slots when the configuration does not say. */
     public static final int DEFAULT_SLOT_COUNT = 8;
+
+    /** Each counter on a 128-byte line of its own (the adjacent-line prefetcher pairs 64-byte lines). */
+    private static final int LINE = 128;
+    /** Slots start on a page. */
+    private static final int PAGE = 4096;
+
+    /** Offset of the tail counter (chunks posted). */
+    public static final int TAIL_OFFSET = SegmentHeader.LENGTH;
+    /** Offset of the head counter (chunks consumed). */
+    public static final int HEAD_OFFSET = TAIL_OFFSET + LINE;
+    /** Offset of the abort word. */
+    public static final int ABORT_OFFSET = HEAD_OFFSET + LINE;
+    /** Offset of the per-slot chunk lengths. */
+    public static final int SLOT_LENGTHS_OFFSET = ABORT_OFFSET + LINE;
+    /** Offset of the first slot. */
+    public static final int SLOTS_OFFSET = BitUtil.align(SLOT_LENGTHS_OFFSET + MAX_SLOT_COUNT * Integer.BYTES, PAGE);
 
     private LinkLayout() {}
 

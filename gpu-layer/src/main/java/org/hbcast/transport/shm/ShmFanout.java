@@ -1,14 +1,7 @@
 package org.hbcast.transport.shm;
 
 import static org.hbcast.transport.shm.FanoutLayout.ABORT_OFFSET;
-import static org.hbcast.transport.shm.FanoutLayout.MAGIC;
-import static org.hbcast.transport.shm.FanoutLayout.MAGIC_OFFSET;
-import static org.hbcast.transport.shm.FanoutLayout.PARTICIPANTS_OFFSET;
-import static org.hbcast.transport.shm.FanoutLayout.SLOT_BYTES_OFFSET;
-import static org.hbcast.transport.shm.FanoutLayout.SLOT_COUNT_OFFSET;
 import static org.hbcast.transport.shm.FanoutLayout.TAIL_OFFSET;
-import static org.hbcast.transport.shm.FanoutLayout.VERSION;
-import static org.hbcast.transport.shm.FanoutLayout.VERSION_OFFSET;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -41,9 +34,9 @@ public final class ShmFanout implements FanoutLink<MutableDirectBuffer>, AutoClo
         this.segment = segment;
         this.shm = segment.buffer();
         this.position = position;
-        this.participants = shm.getInt(PARTICIPANTS_OFFSET);
-        this.slotCount = shm.getInt(SLOT_COUNT_OFFSET);
-        this.slotBytes = shm.getInt(SLOT_BYTES_OFFSET);
+        this.participants = shm.getInt(SegmentHeader.PARTY_OFFSET);
+        this.slotCount = shm.getInt(SegmentHeader.SLOT_COUNT_OFFSET);
+        this.slotBytes = shm.getInt(SegmentHeader.SLOT_BYTES_OFFSET);
         this.headOffset = FanoutLayout.headOffset(position);
         this.pipeline = new FanoutPipeline<>(this);
     }
@@ -64,11 +57,7 @@ public final class ShmFanout implements FanoutLink<MutableDirectBuffer>, AutoClo
         checkPosition(position, participants);
         final SharedSegment segment = SharedSegment.create(directory, bytes);
         final UnsafeBuffer shm = segment.buffer();
-        shm.putInt(VERSION_OFFSET, VERSION);
-        shm.putInt(SLOT_COUNT_OFFSET, slotCount);
-        shm.putInt(SLOT_BYTES_OFFSET, slotBytes);
-        shm.putInt(PARTICIPANTS_OFFSET, participants);
-        shm.putLongOrdered(MAGIC_OFFSET, MAGIC);
+        SegmentHeader.write(shm, FanoutLayout.KIND, slotCount, slotBytes, participants);
         segment.loadPages();
         return new ShmFanout(segment, position);
     }
@@ -82,22 +71,13 @@ public final class ShmFanout implements FanoutLink<MutableDirectBuffer>, AutoClo
         final SharedSegment segment = SharedSegment.open(path);
         try {
             final UnsafeBuffer shm = segment.buffer();
-            if (shm.capacity() < FanoutLayout.HEADS_OFFSET || shm.getLongVolatile(MAGIC_OFFSET) != MAGIC) {
-                throw new IOException(path + " is not a fan-out segment (bad magic)");
-            }
-            if (shm.getInt(VERSION_OFFSET) != VERSION) {
-                throw new IOException(
-                        path + " has fan-out layout version " + shm.getInt(VERSION_OFFSET) + ", expected " + VERSION);
-            }
-            if (shm.getInt(PARTICIPANTS_OFFSET) != participants) {
-                throw new IOException(
-                        path + " serves " + shm.getInt(PARTICIPANTS_OFFSET) + " ranks, expected " + participants);
-            }
-            final int expected = FanoutLayout.segmentBytes(
-                    participants, shm.getInt(SLOT_COUNT_OFFSET), shm.getInt(SLOT_BYTES_OFFSET));
-            if (expected != shm.capacity()) {
-                throw new IOException(path + " has " + shm.capacity() + " bytes, its header says " + expected);
-            }
+            SegmentHeader.check(
+                    shm,
+                    path,
+                    FanoutLayout.KIND,
+                    participants,
+                    found -> "serves " + found + " ranks, expected " + participants,
+                    found -> FanoutLayout.segmentBytes(found.party(), found.slotCount(), found.slotBytes()));
             segment.loadPages();
             return new ShmFanout(segment, position);
         } catch (final IOException | RuntimeException ex) {

@@ -1,13 +1,5 @@
 package org.hbcast.transport.shm;
 
-import static org.hbcast.transport.shm.LinkLayout.MAGIC;
-import static org.hbcast.transport.shm.LinkLayout.MAGIC_OFFSET;
-import static org.hbcast.transport.shm.LinkLayout.OWNER_RANK_OFFSET;
-import static org.hbcast.transport.shm.LinkLayout.SLOT_BYTES_OFFSET;
-import static org.hbcast.transport.shm.LinkLayout.SLOT_COUNT_OFFSET;
-import static org.hbcast.transport.shm.LinkLayout.VERSION;
-import static org.hbcast.transport.shm.LinkLayout.VERSION_OFFSET;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import org.agrona.MutableDirectBuffer;
@@ -63,11 +55,7 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
         final int slotBytes = LinkLayout.slotBytesFor(maxChunkBytes);
         final SharedSegment segment = SharedSegment.create(directory, LinkLayout.segmentBytes(slotCount, slotBytes));
         final UnsafeBuffer buffer = segment.buffer();
-        buffer.putInt(VERSION_OFFSET, VERSION);
-        buffer.putInt(SLOT_COUNT_OFFSET, slotCount);
-        buffer.putInt(SLOT_BYTES_OFFSET, slotBytes);
-        buffer.putInt(OWNER_RANK_OFFSET, ownerRank);
-        buffer.putLongOrdered(MAGIC_OFFSET, MAGIC);
+        SegmentHeader.write(buffer, LinkLayout.KIND, slotCount, slotBytes, ownerRank);
         return new ShmInbox(segment, ownerRank, slotCount, slotBytes);
     }
 

@@ -1,14 +1,5 @@
 package org.hbcast.transport.shm;
 
-import static org.hbcast.transport.shm.LinkLayout.MAGIC;
-import static org.hbcast.transport.shm.LinkLayout.MAGIC_OFFSET;
-import static org.hbcast.transport.shm.LinkLayout.OWNER_RANK_OFFSET;
-import static org.hbcast.transport.shm.LinkLayout.SLOTS_OFFSET;
-import static org.hbcast.transport.shm.LinkLayout.SLOT_BYTES_OFFSET;
-import static org.hbcast.transport.shm.LinkLayout.SLOT_COUNT_OFFSET;
-import static org.hbcast.transport.shm.LinkLayout.VERSION;
-import static org.hbcast.transport.shm.LinkLayout.VERSION_OFFSET;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import org.agrona.MutableDirectBuffer;
@@ -58,31 +49,16 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
         final SharedSegment segment = SharedSegment.open(inboxPath);
         try {
             final UnsafeBuffer buffer = segment.buffer();
-            if (segment.capacity() < SLOTS_OFFSET || buffer.getLongVolatile(MAGIC_OFFSET) != MAGIC) {
-                throw new IOException(inboxPath + " is not a ring inbox (no magic word)");
-            }
-            final int version = buffer.getInt(VERSION_OFFSET);
-            if (version != VERSION) {
-                throw new IOException("ring inbox " + inboxPath + " has layout version " + version
-                        + ", this library speaks " + VERSION + " (mixed hbcast versions on one node?)");
-            }
-            final int owner = buffer.getInt(OWNER_RANK_OFFSET);
-            if (owner != rightRank) {
-                throw new IOException("ring inbox " + inboxPath + " belongs to node rank " + owner
-                        + ", but the right neighbour of node rank " + localRank + " is node rank " + rightRank);
-            }
-            final int slotCount = buffer.getInt(SLOT_COUNT_OFFSET);
-            final int slotBytes = buffer.getInt(SLOT_BYTES_OFFSET);
-            final int expectedBytes;
-            try {
-                expectedBytes = LinkLayout.segmentBytes(slotCount, slotBytes);
-            } catch (final IllegalArgumentException ex) {
-                throw new IOException("ring inbox " + inboxPath + " has a bad geometry: " + ex.getMessage(), ex);
-            }
-            if (segment.capacity() != expectedBytes) {
-                throw new IOException("ring inbox " + inboxPath + " has " + segment.capacity() + " bytes, its "
-                        + slotCount + " slots of " + slotBytes + " bytes need " + expectedBytes);
-            }
+            final SegmentHeader.Geometry geometry = SegmentHeader.check(
+                    buffer,
+                    inboxPath,
+                    LinkLayout.KIND,
+                    rightRank,
+                    owner -> "belongs to node rank " + owner + ", but the right neighbour of node rank " + localRank
+                            + " is node rank " + rightRank,
+                    found -> LinkLayout.segmentBytes(found.slotCount(), found.slotBytes()));
+            final int slotCount = geometry.slotCount();
+            final int slotBytes = geometry.slotBytes();
             final ShmOutbox outbox = new ShmOutbox(segment, localRank, rightRank, slotCount, slotBytes);
             if (outbox.tail < outbox.knownHead || outbox.tail - outbox.knownHead > slotCount) {
                 throw new IOException("ring inbox " + inboxPath + " has inconsistent counters: tail " + outbox.tail

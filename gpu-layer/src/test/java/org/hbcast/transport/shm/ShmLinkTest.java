@@ -39,7 +39,7 @@ class ShmLinkTest {
     @Test
     void layoutKeepsSharedWordsOnSeparateLinesAndSlotsOnAPage() {
         final int[] lines = {
-            LinkLayout.MAGIC_OFFSET,
+            SegmentHeader.MAGIC_OFFSET,
             LinkLayout.TAIL_OFFSET,
             LinkLayout.HEAD_OFFSET,
             LinkLayout.ABORT_OFFSET,
@@ -143,8 +143,8 @@ class ShmLinkTest {
                     wrongOwner.getMessage());
             final IOException notInbox = assertThrows(IOException.class, () -> ShmOutbox.open(other.path(), 1, 2));
             assertTrue(notInbox.getMessage().endsWith("is not a ring inbox (no magic word)"), notInbox.getMessage());
-            other.buffer().putInt(LinkLayout.VERSION_OFFSET, 99);
-            other.buffer().putLong(LinkLayout.MAGIC_OFFSET, LinkLayout.MAGIC);
+            other.buffer().putInt(SegmentHeader.VERSION_OFFSET, 99);
+            other.buffer().putLong(SegmentHeader.MAGIC_OFFSET, LinkLayout.KIND.magic());
             final IOException version = assertThrows(IOException.class, () -> ShmOutbox.open(other.path(), 1, 2));
             assertTrue(version.getMessage().contains("layout version 99"), version.getMessage());
         }
