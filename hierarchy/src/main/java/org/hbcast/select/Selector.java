@@ -44,18 +44,12 @@ public final class Selector {
     public static final int MODEL_MAX_CHUNK_BYTES = 1 << 20;
 
     /**
-     * From this size {@code auto} runs Open MPI's {@code bcast}, untried, on virtual nodes (one host
-     * playing several): the call header's capacity, which carries every smaller message on one host.
-     * Between virtual nodes a plan's bytes go through Open MPI's shared memory, as native's do, and
-     * the plan adds its own stage inside each node: more copies for the same broadcast. Measured as
-     * programs call it (virtual 2+2, fresh cache, blocks interleaved with native), the plans ran 512
-     * KiB at 0.45 and 1-16 MiB at 0.84-0.99 of native's speed, 32-64 MiB at 1.11-1.14; their trial
-     * blocks were bimodal, and verdicts kept plans that ran 2-4 times slower back to back. That was
-     * four ranks on two cores; where the ranks leave a core of the host over (the rule {@link
-     * org.hbcast.stage.ProgressWait#forSharedCores} waits by), the plans are tried as on real nodes:
-     * on 16 cores (virtual 2+2, H100 machine) the fan-out took 177 µs at 1 MiB against Open MPI's 221,
-     * so native untried ran 0.74-0.76 of hbcast's best plan there, and from 4 MiB native was faster,
-     * which the trials find.
+     * Bytes from which {@code auto} runs Open MPI's {@code bcast}, untried, on virtual nodes whose ranks
+     * share the host's cores: the call header's capacity, which carries every smaller message on one
+     * host. Why: between virtual nodes a plan's bytes go through Open MPI's shared memory as native's
+     * do, plus a stage of its own in each node. Where the ranks leave a core over ({@link
+     * org.hbcast.stage.ProgressWait#forSharedCores}) the plans are tried as on real nodes. Measurements:
+     * docs/tuning.md.
      */
     public static final long VIRTUAL_NATIVE_FROM = CallHeaders.inlineBytes(true);
 
@@ -226,13 +220,9 @@ public final class Selector {
     }
 
     /**
-     * Above this size the flat tree is tried in two shapes (the model's best and its runner-up): the
-     * leaders' schedules differ in what the model leaves out (a two-tree's participant drives two
-     * streams each way at once; on 8 shaped hosts it took 87 ms for 4 MiB where the chain took 58,
-     * though the model ranked them the other way). Below it the header's trials fill the options.
-     * Only across real nodes: inside one host the shapes differ by less than the trials' noise, and
-     * one more option there only made a false winner likelier (one node x 4, 128 KiB: the chain's
-     * luckiest block beat the fan-out's, which then ran twice as fast in the program's calls).
+     * Bytes above which the flat tree is tried in two shapes (the model's best and its runner-up),
+     * across real nodes only. Why: the shapes differ in what the model leaves out; inside one host
+     * they differ by less than the trials' noise (docs/tuning.md).
      */
     static final long SECOND_SHAPE_ABOVE = 32 << 10;
 

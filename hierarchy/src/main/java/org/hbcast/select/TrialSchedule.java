@@ -17,12 +17,9 @@ import org.hbcast.plan.Plan;
  * model's choice is the safer bet.
  *
  * <p>How a schedule screens depends on where its calls go ({@link Screening}). Across a network
- * the screening is {@link #SCREEN_CALLS} call of each option, then two passes of blocks: the slow
- * options cost a program most of the trials' time there, and one call shows them (Open MPI's
- * broadcast at 64 KiB on the shaped 4+2+2 bed took 8 to 70 ms a call where the hierarchy took
- * under 1; four calls of it filled the program's first hundred calls). On one host a call lasts
- * microseconds and a rank's preemption milliseconds, so one call shows nothing, and one preempted
- * block would screen out the best option: every option runs two passes of whole blocks.
+ * the screening is {@link #SCREEN_CALLS} call of each option, then two passes of blocks: one call
+ * shows the slow options there. On one host a call lasts microseconds and a rank's preemption
+ * milliseconds, so one call shows nothing: every option runs two passes of whole blocks.
  *
  * <p>A block is timed as the program meets the calls, back to back, where the root of one call
  * may run ahead into the next: each rank adds up the time it spent in the block's calls. After
@@ -30,9 +27,8 @@ import org.hbcast.plan.Plan;
  * rank starts the next block before all have finished this one, and a slow option's stragglers are
  * not timed in the next), and then the root leaves last (see {@link #record} and {@link
  * #endBlock}): where ranks outnumber cores they leave a collective milliseconds apart, and a
- * receiver that left it after the root had begun would find the data the root pushed meanwhile
- * (on the shaped 4+2+2 bed at 64 KiB the header's block of four calls measured 0.6 ms, where the
- * link needs 2.4 ms to carry it). The trials start with such an agreement too (a lead-in, timed
+ * receiver that left it after the root had begun would find the data the root pushed meanwhile,
+ * and its block would time less than the link can carry. The trials start with such an agreement too (a lead-in, timed
  * for nothing): the root runs ahead of the others by whole calls, and the first option's receivers
  * would otherwise still be in the incumbent's.
  *
@@ -52,13 +48,10 @@ public final class TrialSchedule {
     /** Calls of one option in a row: across a network always, on one host up to {@link #SHORT_BLOCKS_ABOVE} bytes. */
     public static final int BLOCK = 4;
     /**
-     * Past this many bytes a block on one host is {@link #SHORT_BLOCK} calls: such a call lasts
-     * hundreds of microseconds there, long beside the clock's and the block's all-reduce's jitter,
-     * and four calls of each option made the trials fill half of a program's first hundred calls
-     * (a slow option costs seconds). Not lower: short blocks misjudge plans whose calls overlap when
-     * they follow each other. On one node x 4 at 1 MiB the ring took 86 us alone and the fan-out
-     * 107, 317 and 401 in blocks of two, but 137 and 67 a call back to back, as a program calls them.
-     * Across a network blocks stay {@link #BLOCK} calls (see {@link Screening#ONE_CALL}).
+     * Bytes past which a block on one host is {@link #SHORT_BLOCK} calls: such a call is long beside
+     * the clock's jitter, and full blocks of each option would fill a program's first calls. Not
+     * lower: short blocks misjudge plans whose back-to-back calls overlap (docs/tuning.md). Across a
+     * network blocks stay {@link #BLOCK} calls.
      */
     public static final long SHORT_BLOCKS_ABOVE = 2 << 20;
     /** Calls in a block on one host past {@link #SHORT_BLOCKS_ABOVE}: two, so that the second overlaps the first's tail as in a program. */
@@ -71,21 +64,15 @@ public final class TrialSchedule {
     /** How the trials screen the options, by where the calls go. */
     public enum Screening {
         /**
-         * Across a network: one call of each option, then two passes of blocks of those left. Two:
-         * where ranks outnumber cores a block of the best option took two to five times its usual
-         * time now and then (the shaped 4+2+2 bed at 64 KiB), and with one the verdict rested on
-         * one lucky block. Blocks of {@link #BLOCK} calls at every size: the screening leaves only
-         * options near the fastest, and in blocks of two their order was the noise's. On 8 hosts x 1
-         * at 1 Gbit/s the chain ran 8% faster than two trees in blocks of four at 2-8 MiB in every
-         * class and 20% faster back to back, but in blocks of two either came first, and one lucky
-         * block of two trees kept them (a program then ran 47-52 ms a call at 4 MiB, against 41-42).
+         * Across a network: one call of each option, then two passes of blocks of {@link #BLOCK}
+         * calls of those left. Two passes so that no verdict rests on one lucky block; blocks of
+         * four at every size because in blocks of two the close options' order was the noise's
+         * (docs/tuning.md).
          */
         ONE_CALL(3, 1),
         /**
-         * On one host: no screening, two passes of whole blocks of every option. A screen there saves
-         * a program a block of a slow option, a few milliseconds, and one preempted block screened
-         * out the best (virtual 2+2 at 512 KiB: Open MPI's first block of four calls took 16 ms, its
-         * later ones 0.6 ms).
+         * On one host: no screening, two passes of whole blocks of every option. A screen would save a
+         * few milliseconds, and one preempted block would screen out the best option (docs/tuning.md).
          */
         NONE(2, 0);
 
@@ -118,14 +105,10 @@ public final class TrialSchedule {
     /** What {@link #record} returns: a block ended, every rank must agree on its time ({@link #endBlock}) before the next call. */
     static final int BLOCK_ENDED = 1;
     /**
-     * How many times the fastest screening an option's screening may take and still run again. Not
-     * more: one call shows less of the gap than a block, where calls overlap (on the shaped 4+2+2 bed
-     * at 128 KiB one call of Open MPI's took 1.7-2.5 times the hierarchy's, its blocks 3.2 times),
-     * and each option that runs on costs a program two blocks and two agreements, each of which
-     * drains the calls' overlap. With 2 the bed's trials at 128 KiB ran five options on and spilled
-     * into four of a program's first seven blocks of 20 calls (auto 0.76-0.97 of the best plan's
-     * speed there, three launches); with 1.5 two or three (0.88-1.03, launches alternated in one
-     * bed). The incumbent always runs on, so a noisy screening can lose only a challenger.
+     * Ratio: how many times the fastest screening an option's screening may take and still run
+     * again. Not more: one call understates the gap a block shows, and each option that runs on costs
+     * a program two blocks and two agreements (docs/tuning.md). The incumbent always runs on, so a
+     * noisy screening can lose only a challenger.
      */
     static final double SCREEN = 1.5;
     /**

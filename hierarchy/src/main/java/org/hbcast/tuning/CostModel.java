@@ -49,27 +49,18 @@ public final class CostModel {
     /** Open MPI tuned's segment size for large pipelined broadcasts. */
     public static final int NATIVE_SEGMENT_BYTES = 128 << 10;
     /**
-     * Largest chunk of a plan whose messages cross a network that no calibration timed by size:
-     * Open MPI's TCP transport sends a message of up to 64 KiB, its headers included, at once
-     * (eagerly); a larger one waits until its receiver comes back to MPI to ask for it
-     * (rendezvous), and a receiving leader that is feeding its node, or waiting for a core, comes
-     * back late. A straight-line link cannot show that step, a measured transfer curve does. On the
-     * shaped 4+2+2 bed at 1 Gbit/s the chain among leaders with chunks of this size took 2.5 ms at
-     * 256 KiB and 38.2 ms at 4 MiB (93% and 98.5% of the link bound), with the 64-256 KiB chunks
-     * the model chose from the link alone 5.5 and 43.9 ms; chunks of exactly 64 KiB, a few header
-     * bytes past the limit, were as slow as 128 KiB ones.
+     * Bytes: the largest chunk of a plan whose messages cross a network that no calibration timed by
+     * size. Guarantees each chunk goes eagerly over Open MPI's TCP transport (64 KiB with its
+     * headers); a larger one waits for its receiver to come back to MPI (rendezvous), which a
+     * straight-line link model cannot show (docs/tuning.md).
      */
     public static final int NETWORK_EAGER_CHUNK_BYTES = (64 << 10) - 64;
 
     /**
-     * How much faster two trees must be predicted than the other schedules to be chosen. Their gain
-     * over the chain is a shorter fill; what the model leaves out costs them more where that gain
-     * is small: each participant drives two streams each way at once, and a program's calls that
-     * follow each other hide the chain's fill behind the last call's tail. On 8 hosts x 1 shaped to
-     * 1 Gbit/s, where the model put two trees about 3% ahead at 4 MiB, they took 50.5-52.9 ms a call
-     * back to back against 41.4-42.5 for the chain, and 8% longer in the trials' blocks of four
-     * calls, within the trials' margin, so the trials kept them as the model's choice. Where the
-     * fill dominates (hundreds of leaders) two trees stay far ahead, as the simulator shows.
+     * Fraction: how much faster two trees must be predicted than the other schedules to be chosen.
+     * Why: their gain is a shorter fill, and what the model leaves out (two streams each way per
+     * participant, back-to-back calls hiding the chain's fill) costs them more where that gain is
+     * small (docs/tuning.md).
      */
     static final double TWO_TREE_HANDICAP = 0.1;
 

@@ -32,20 +32,16 @@ public final class CudaRingMember implements AutoCloseable {
     /** IPC mappings kept per peer: the ring maps only its neighbour's slots; users' buffers are mapped per call. */
     public static final int MAPPINGS_PER_PEER = 1;
     /**
-     * From this size on a call copies buffer to buffer ({@link LinkMode#DIRECT}). Below it, chunks go
-     * through the slots, mapped once at connect. On a GPU the second copy of each chunk costs
-     * microseconds, while mapping a neighbour's buffer for one call costs 47 µs to open and 35 µs to
-     * close, on the path of every hop (H200, 4 ranks on one GPU: slots ran 1-16 MiB in 465-556 µs,
-     * buffer to buffer in 577-776 µs). The system property {@code hbcast.device.directMinBytes} moves
-     * it, for measuring one mode against the other on a GPU.
+     * Bytes from which a call copies buffer to buffer ({@link LinkMode#DIRECT}); below, chunks go
+     * through slots mapped once at connect. Why: a second copy costs microseconds, mapping a
+     * neighbour's buffer for one call tens of them on every hop (docs/tuning.md). The system property
+     * {@code hbcast.device.directMinBytes} moves it, to measure one mode against the other on a GPU.
      */
     public static final long DIRECT_MIN_BYTES = Long.getLong("hbcast.device.directMinBytes", 32 << 20);
 
     /**
-     * The chunk, and the slot, of device calls unless the options fix one. What a GPU hop costs is
-     * mostly fixed (an event, a flag, and, where ranks share a GPU, a switch between their contexts:
-     * 155 µs a hop between two processes against 15 µs within one, on an H200), so chunks are large:
-     * 4 MiB chunks ran 16-64 MiB 1.6-3.4 times faster than 1 MiB ones (4 ranks on one H200).
+     * Bytes of a device call's chunk and slot unless the options fix one. Large because a GPU hop's
+     * cost is mostly fixed (an event, a flag, a context switch where ranks share a GPU; docs/tuning.md).
      */
     public static final int CHUNK_BYTES = 4 << 20;
 

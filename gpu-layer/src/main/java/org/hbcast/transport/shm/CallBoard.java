@@ -55,10 +55,9 @@ public final class CallBoard implements AutoCloseable {
     /** Headers kept: how far the fastest root may run ahead of the slowest reader. */
     public static final int ENTRIES = 64;
     /**
-     * Most bytes of a message that ride with its header on the board. On one host this is the
-     * broadcast itself: one copy in by the root, one copy out by each other rank, the least any
-     * broadcast through shared memory copies (one node x 4 at 512 KiB, as programs call it: 1.9-3.0
-     * times Open MPI's speed, against 0.9 for the pipelined plans; virtual 2+2: 1.1-1.5 against 0.7-0.9).
+     * Bytes: the most of a message that rides with its header on the board. On one host that is the
+     * whole broadcast, one copy in and one out per rank, the least any shared-memory broadcast copies
+     * (docs/tuning.md).
      */
     public static final int INLINE_BYTES = 512 << 10;
     /** Bytes of the payload ring: eight calls ahead at the largest payloads, 64 ({@link #ENTRIES}) at small ones. */
