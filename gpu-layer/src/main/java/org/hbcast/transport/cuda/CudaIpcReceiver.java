@@ -13,7 +13,7 @@ import org.hbcast.transport.shm.ShmInbox;
  *
  * <p>In {@link LinkMode#DIRECT} the left neighbour writes straight into this rank's bound buffer, so
  * a chunk that has arrived is already in place: {@link #copyChunk} has nothing to do and the slot
- * credit goes back at once. In {@link LinkMode#STAGED} the chunk is in a slot: {@link #copyChunk}
+ * credit goes back at once. In {@link LinkMode#SLOTS} the chunk is in a slot: {@link #copyChunk}
  * queues a device copy into the buffer and {@link #release()} records an event; {@link #poll()}
  * hands the slot back (HEAD) only once that event, and with it every copy that read the slot on the
  * shared stream (the forward to the right neighbour included), has completed.

@@ -11,7 +11,7 @@ import org.hbcast.transport.shm.ShmOutbox;
 /**
  * The sending end of a CUDA IPC ring link: copies chunks from this rank's device memory into the
  * right neighbour's, GPU to GPU with {@code cudaMemcpyAsync}, either straight into its buffer
- * ({@link LinkMode#DIRECT}) or into its slots ({@link LinkMode#STAGED}).
+ * ({@link LinkMode#DIRECT}) or into its slots ({@link LinkMode#SLOTS}).
  *
  * <p>Flow control is the shared-memory link's: the right neighbour's control block (an
  * {@link ShmOutbox} whose host slots stay unused) carries TAIL, HEAD and ABORT. A copy is started

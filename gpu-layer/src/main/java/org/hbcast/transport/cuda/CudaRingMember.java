@@ -353,7 +353,7 @@ public final class CudaRingMember implements AutoCloseable {
 
     /**
      * The first half of closing: waits for this rank's copies and closes its mappings of the peers'
-     * memory (the right neighbour's slots and control block, and the cached mappings of its buffers),
+     * memory (the right neighbour's slots and control block; user buffers are mapped per call only),
      * keeping its own. CUDA makes freeing memory that another process still maps undefined, so the node
      * must agree that every rank has done this (a barrier) before any frees its slots in {@link #close}.
      * Idempotent.

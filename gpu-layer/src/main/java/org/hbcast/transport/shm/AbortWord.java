@@ -4,7 +4,7 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.hbcast.engine.RingLink;
 
 /**
- * The abort word every shared-memory layout carries (ring inboxes and the node fan-out): 0 while all
+ * The abort word of the chunk-moving layouts (ring inboxes and the node fan-out): 0 while all
  * is well, else 1 + the node rank of the first failure, set once by compare-and-set so the first
  * reason sticks and every peer can fail fast naming it.
  */

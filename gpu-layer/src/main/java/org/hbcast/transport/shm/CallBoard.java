@@ -40,7 +40,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * knows nobody will post it (the ranks disagree on the root) and claims the call with {@link #NO_ROOT}.
  *
  * <p>Payload positions only grow: call q's starts where call q - 1's ends (every rank takes part in
- * every call, so q's claimer has read q - 1's header), rounded up to a cache line, and skips to the
+ * every call, so q's claimer has read q - 1's header), rounded up to 64 bytes, and skips to the
  * ring's next lap rather than wrap. So small payloads let a root run {@link #ENTRIES} calls ahead,
  * large ones as many as fit in the ring, and the board's memory stays fixed.
  *
