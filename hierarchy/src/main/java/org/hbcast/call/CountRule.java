@@ -13,11 +13,12 @@ import java.util.Locale;
 public enum CountRule {
     /**
      * Open MPI's contract, the default: the root's count governs. A receiver that passed more gets
-     * the root's bytes and the rest of its buffer stays untouched. On a communicator of one node the
-     * root posts its header on the node's call board ({@link CallHeaders}) and a rank that cannot take
-     * the root's call (fewer bytes, another root, elements that do not divide the bytes) takes part
-     * into scratch memory and fails alone, naming both sides; across nodes one small all-reduce per
-     * call ({@link CallAgreement}) makes every rank fail alike, before anything is sent.
+     * the root's bytes and the rest of its buffer stays untouched. Host calls carry the root's count
+     * in a header ({@link CallHeaders}): on the node's call board, and between hosts down the
+     * leaders' relay. A rank that cannot take the root's call (fewer bytes, another root, elements
+     * that do not divide the bytes) takes part into scratch memory and fails alone, naming both
+     * sides. Device calls agree instead, by one small all-reduce per call ({@link CallAgreement}),
+     * so that every rank fails alike before anything is sent.
      */
     ROOT,
     /** Every rank must pass the same byte count and root; any difference fails on every rank (check mode). */
