@@ -4,8 +4,13 @@ import java.util.Map;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPIException;
+import org.hbcast.call.ElementType;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.mpi.Topology;
+import org.hbcast.mpi.openmpi.OpenMpi;
+import org.hbcast.mpi.port.BasicType;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.orchestration.BroadcastSettings;
 import org.hbcast.orchestration.Broadcaster;
 import org.hbcast.orchestration.SettingsProposal;
@@ -34,6 +39,10 @@ import org.hbcast.tuning.Fingerprint;
  * One call at a time per instance, like MPI collectives on one communicator; instances on different communicators may be called from different threads
  * at once when MPI provides {@code THREAD_MULTIPLE}, and otherwise such a call is refused with a
  * message saying so.
+ *
+ * <p>The API of Open MPI's Java bindings: it takes their communicator and datatypes and throws their
+ * {@code MPIException}, while everything below it runs on the library's MPI port
+ * ({@code org.hbcast.mpi.port}) through the Open MPI binding ({@link OpenMpi}).
  */
 public final class HierarchicalBcast implements AutoCloseable {
     private final Broadcaster calls;
@@ -58,7 +67,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             proposal = SettingsProposal.failed("hbcast: rank " + comm.getRank() + ": " + e.getMessage());
         }
-        return create(comm, proposal);
+        return create(OpenMpi.comm(comm), proposal);
     }
 
     /**
@@ -81,12 +90,16 @@ public final class HierarchicalBcast implements AutoCloseable {
             // This rank's environment is bad, but the program passed its options: count them all as passed in code.
             env = null;
         }
-        return create(comm, SettingsProposal.of(options.asEnvironment(), env));
+        return create(OpenMpi.comm(comm), SettingsProposal.of(options.asEnvironment(), env));
     }
 
-    private static HierarchicalBcast create(Intracomm comm, SettingsProposal proposal) throws MPIException {
-        Broadcaster calls =
-                Broadcaster.create(comm, proposal, agreed -> settingsOf(BcastOptions.fromEnvironment(agreed)));
+    private static HierarchicalBcast create(MpiComm comm, SettingsProposal proposal) throws MPIException {
+        Broadcaster calls;
+        try {
+            calls = Broadcaster.create(comm, proposal, agreed -> settingsOf(BcastOptions.fromEnvironment(agreed)));
+        } catch (MpiFailure f) {
+            throw OpenMpi.mpiException(f);
+        }
         return new HierarchicalBcast(calls, BcastOptions.fromEnvironment(calls.settings()));
     }
 
@@ -112,7 +125,13 @@ public final class HierarchicalBcast implements AutoCloseable {
      *         root: nothing sent, the next call may proceed), a timeout (naming the peer) or a failed peer
      */
     public void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
-        calls.bcast(buf, count, type, root);
+        // Identity tests and a switch: a call maps its datatype without allocating.
+        BasicType basic = OpenMpi.basicType(type);
+        try {
+            calls.bcast(buf, count, ElementType.of(basic), basic == null ? OpenMpi.describe(type) : null, root);
+        } catch (MpiFailure f) {
+            throw OpenMpi.mpiException(f);
+        }
     }
 
     /**
@@ -125,7 +144,12 @@ public final class HierarchicalBcast implements AutoCloseable {
      * @throws MPIException on a bad argument or no CUDA device (nothing sent), a timeout or a failed peer
      */
     public void bcast(DeviceBuffer buf, int count, Datatype type, int root) throws MPIException {
-        calls.bcast(buf, count, type, root);
+        BasicType basic = OpenMpi.basicType(type);
+        try {
+            calls.bcast(buf, count, ElementType.of(basic), basic == null ? OpenMpi.describe(type) : null, root);
+        } catch (MpiFailure f) {
+            throw OpenMpi.mpiException(f);
+        }
     }
 
     /**
@@ -181,6 +205,10 @@ public final class HierarchicalBcast implements AutoCloseable {
     /** Frees the shared memory, IPC mappings and communicators. Collective; idempotent. */
     @Override
     public void close() throws MPIException {
-        calls.close();
+        try {
+            calls.close();
+        } catch (MpiFailure f) {
+            throw OpenMpi.mpiException(f);
+        }
     }
 }

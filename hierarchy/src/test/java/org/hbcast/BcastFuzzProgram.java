@@ -12,6 +12,7 @@ import mpi.MPIException;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeAccess;
 import org.hbcast.call.ElementType;
+import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
@@ -136,7 +137,9 @@ public final class BcastFuzzProgram {
         static Case draw(Random rnd, int size, int rank) {
             Case c = new Case();
             c.type = ElementType.values()[rnd.nextInt(ElementType.values().length)];
-            c.datatype = rnd.nextInt(15) == 0 ? (rnd.nextBoolean() ? MPI.INT2 : MPI.SHORT_INT) : c.type.datatype();
+            c.datatype = rnd.nextInt(15) == 0
+                    ? (rnd.nextBoolean() ? MPI.INT2 : MPI.SHORT_INT)
+                    : OpenMpi.datatype(c.type.basicType());
             c.root = rnd.nextInt(12) == 0 ? (rnd.nextBoolean() ? -1 : size + rnd.nextInt(3)) : rnd.nextInt(size);
             int elements =
                     rnd.nextInt(4) == 0 ? rnd.nextInt(8) : (int) Math.exp(rnd.nextDouble() * Math.log(MAX_ELEMENTS));
@@ -267,7 +270,7 @@ public final class BcastFuzzProgram {
                     "%s, count %d, %s, root %d",
                     what,
                     count,
-                    datatype == type.datatype() ? type : "unsupported datatype",
+                    datatype == OpenMpi.datatype(type.basicType()) ? type : "unsupported datatype",
                     root);
         }
     }

@@ -8,6 +8,7 @@ import java.util.Random;
 import mpi.Datatype;
 import mpi.Intracomm;
 import org.hbcast.call.ElementType;
+import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
@@ -176,7 +177,7 @@ public final class BcastMatrixProgram {
     }
 
     static Datatype datatype(ElementType type) {
-        return type.datatype();
+        return OpenMpi.datatype(type.basicType());
     }
 
     static List<Integer> roots(String spec, int size) {

@@ -48,7 +48,7 @@ public final class BrokenRankProgram {
                 first = first.getCause();
             }
             return e + (first != e ? " [cause " + first.getClass().getSimpleName() + "]" : "") + " ["
-                    + org.hbcast.mpi.MpiErrors.name(e.getErrorClass()) + "]";
+                    + org.hbcast.mpi.openmpi.OpenMpi.errorClass(e).mpiName() + "]";
         } catch (Throwable t) {
             return t.toString();
         }

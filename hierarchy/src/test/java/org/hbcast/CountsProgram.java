@@ -7,6 +7,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.call.ElementType;
+import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.testing.MpiTestProgram;
@@ -142,7 +143,7 @@ public final class CountsProgram {
         } else {
             p.fillStale();
         }
-        hb.bcast(p.container, count, type.datatype(), root);
+        hb.bcast(p.container, count, OpenMpi.datatype(type.basicType()), root);
         String problem = p.verify(rootCount, seed, isRoot);
         if (problem != null) {
             throw new AssertionError("call " + seed + " (root " + root + " passed " + rootCount + ", this rank " + count

@@ -16,7 +16,7 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.call.CountRule;
 import org.hbcast.call.ElementType;
-import org.hbcast.call.ThreadGuard;
+import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 
@@ -180,8 +180,8 @@ public final class HabitsProgram {
 
     private static String threads(Intracomm world, RankReport report) throws Exception {
         if (MPI.queryThread() != MPI.THREAD_MULTIPLE) {
-            throw new AssertionError("Open MPI here provides thread level " + ThreadGuard.levelName(MPI.queryThread())
-                    + ", not THREAD_MULTIPLE");
+            throw new AssertionError("Open MPI here provides thread level "
+                    + OpenMpi.library().threadLevel().threadName() + ", not THREAD_MULTIPLE");
         }
         Intracomm a = world.dup();
         Intracomm b = world.dup();
@@ -256,7 +256,7 @@ public final class HabitsProgram {
                 ha.bcast(data, 64, MPI.BYTE, 1);
                 second.join();
                 String want = "another thread is in a broadcast on another communicator, but MPI provides thread level "
-                        + ThreadGuard.levelName(provided) + "; concurrent calls need MPI.InitThread(args,"
+                        + OpenMpi.library().threadLevel().threadName() + "; concurrent calls need MPI.InitThread(args,"
                         + " MPI.THREAD_MULTIPLE)";
                 report.check(REFUSED, () -> {
                     if (!seen.get().contains(want)) {

@@ -6,7 +6,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.call.ElementType;
-import org.hbcast.mpi.MpiErrors;
+import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 
@@ -82,7 +82,7 @@ public final class MistakeProgram {
             outcome = problem == null ? "ok" : "WRONG DATA: " + problem;
         } catch (MPIException e) {
             outcome = "error: " + e.getMessage();
-            report.note(m + ".class", MpiErrors.name(e.getErrorClass()));
+            report.note(m + ".class", OpenMpi.errorClass(e).mpiName());
         }
         report.note(m, outcome);
         if (outcome.startsWith("WRONG")) {

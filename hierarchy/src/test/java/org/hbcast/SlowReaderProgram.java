@@ -1,6 +1,7 @@
 package org.hbcast;
 
 import org.hbcast.call.ElementType;
+import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.testing.MpiTestProgram;
 
 /**
@@ -32,7 +33,7 @@ public final class SlowReaderProgram {
                 p.fillStale();
                 String outcome;
                 try {
-                    hb.bcast(p.container, 2, ElementType.INT.datatype(), crossedRoot);
+                    hb.bcast(p.container, 2, OpenMpi.datatype(ElementType.INT.basicType()), crossedRoot);
                     outcome = "no error";
                 } catch (mpi.MPIException e) {
                     outcome = e.getMessage();

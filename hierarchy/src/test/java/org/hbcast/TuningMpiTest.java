@@ -7,9 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.MemoryKind;
-import org.hbcast.select.TuningAgreement;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.hbcast.tuning.ClusterShape;
@@ -28,7 +28,7 @@ class TuningMpiTest {
     @Test
     void aTableOfThisFingerprintDecidesThePlan() throws Exception {
         ClusterShape shape = ClusterShape.parse("2x2 virtual");
-        Fingerprint fp = Fingerprint.of(HostInfo.probe(TuningAgreement.mpiVersion()), shape);
+        Fingerprint fp = Fingerprint.of(HostInfo.probe(OpenMpi.library().version()), shape);
         List<TuningTable.Entry> entries = new ArrayList<>();
         for (long m = 64 << 10; m <= 1 << 20; m *= 2) {
             entries.add(new TuningTable.Entry(

@@ -13,7 +13,7 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
-import org.hbcast.call.ElementType;
+import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.settings.Setting;
 
 /**
@@ -81,7 +81,7 @@ public final class Redirect {
     }
 
     private static boolean supported(Object buf, Object type) {
-        if (!(type instanceof Datatype datatype) || ElementType.of(datatype) == null || buf == null) {
+        if (!(type instanceof Datatype datatype) || OpenMpi.basicType(datatype) == null || buf == null) {
             return false;
         }
         if (buf instanceof Buffer b) {

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.hbcast.BcastOptions;
+import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
 import org.hbcast.select.Explanation;
@@ -80,7 +81,8 @@ public final class Explain implements Callable<Integer> {
         if (table != null) {
             options = options.withTuningFile(table);
         }
-        TuningInputs inputs = TuningAgreement.local(options.tuningFile(), options.keepsLearnt(), shape, env);
+        TuningInputs inputs =
+                TuningAgreement.local(OpenMpi.library(), options.tuningFile(), options.keepsLearnt(), shape, env);
         Selector selector = new Selector(
                 options.planChoices(),
                 shape,

@@ -7,8 +7,8 @@ import mpi.MPI;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.device.CudaDevices;
+import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.plan.Algorithm;
-import org.hbcast.select.TuningAgreement;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.HostInfo;
@@ -51,7 +51,7 @@ public final class FingerprintReport implements Callable<Integer> {
             return 0;
         }
         ClusterShape shape = ClusterShape.parse((layout == null ? "1x1" : layout) + (virtual ? " virtual" : ""));
-        print(Fingerprint.of(HostInfo.probe(TuningAgreement.mpiVersion()), shape));
+        print(Fingerprint.of(HostInfo.probe(OpenMpi.library().version()), shape));
         return 0;
     }
 

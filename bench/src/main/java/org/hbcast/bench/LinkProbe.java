@@ -13,6 +13,7 @@ import mpi.MPIException;
 import mpi.Request;
 import mpi.Status;
 import org.hbcast.mpi.Topology;
+import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.tuning.CostModel;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -81,7 +82,7 @@ public final class LinkProbe implements Callable<Integer> {
         String hostA;
         String hostB;
         int[] chain;
-        try (Topology topo = Topology.discover(world, null)) {
+        try (Topology topo = Topology.discover(OpenMpi.comm(world), null)) {
             if (topo.layout().nodeCount() < 2) {
                 if (rank == 0) {
                     System.err.println("link-probe: every rank runs on one host: there is no link to measure");

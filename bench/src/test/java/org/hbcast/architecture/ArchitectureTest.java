@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * packages may use which, and where Open MPI's bindings ({@code mpi.*}) may be touched, so that
  * another binding could replace them. Modules and their packages: mpi-layer {@code org.hbcast.stage}
  * (the stage contract and the one loop, free of MPI), {@code org.hbcast.schedule} (the shapes of
- * pipelined trees, pure functions) and {@code org.hbcast.mpi}; gpu-layer
+ * pipelined trees, pure functions), {@code org.hbcast.mpi}, the MPI port {@code org.hbcast.mpi.port}
+ * (JDK types only) and its Open MPI binding {@code org.hbcast.mpi.openmpi}; gpu-layer
  * {@code org.hbcast.engine} (moves chunks whatever the memory), {@code org.hbcast.transport.shm},
  * {@code org.hbcast.transport.cuda} and {@code org.hbcast.device}; hierarchy {@code org.hbcast} (the API only), {@code org.hbcast.plan} (the
  * vocabulary of plans), {@code org.hbcast.tuning} (cost model, calibration, tables),
@@ -26,6 +27,11 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
     private static final String MPI_LAYER = "org.hbcast.mpi..";
+    /** The MPI port: what the library asks of an MPI library, in JDK types. */
+    private static final String PORT = "org.hbcast.mpi.port..";
+    /** The port's one binding, over Open MPI's Java bindings. */
+    private static final String OPEN_MPI_BINDING = "org.hbcast.mpi.openmpi..";
+
     private static final String STAGE = "org.hbcast.stage..";
     private static final String ENGINE = "org.hbcast.engine..";
     private static final String[] GPU_LAYER = {ENGINE, "org.hbcast.transport..", "org.hbcast.device.."};
@@ -54,10 +60,17 @@ class ArchitectureTest {
     static void importClasses() {
         classes = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                // mpi-layer's test-jar (the MPI test harness and its programs, which are MPI programs like a
+                // user's) is on this module's class path too: as a jar, which the option above does not
+                // recognise as tests once the reactor has packaged it.
+                .withImportOption(location -> !location.contains("-tests.jar"))
                 .importPackages("org.hbcast");
         // Every module's classes are there, so no rule passes for want of classes to check.
         for (String name : new String[] {
             "org.hbcast.mpi.HeaderRelay",
+            "org.hbcast.mpi.port.MpiComm",
+            "org.hbcast.mpi.openmpi.OpenMpi",
+            "org.hbcast.agent.Redirect",
             "org.hbcast.settings.Setting",
             "org.hbcast.stage.StageLoop",
             "org.hbcast.schedule.TwoTree",
@@ -185,15 +198,50 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /**
+     * Where {@code mpi.*} may appear: the port's Open MPI binding, the public API classes that take and
+     * throw the bindings' types in their signatures (listed: {@link org.hbcast.HierarchicalBcast}), the
+     * agent, which intercepts the bindings' own calls, and bench's programs, which measure the library
+     * as MPI programs do. Everything else goes through the port.
+     */
     @Test
-    void openMpisBindingsAreTouchedOnlyByTheMpiLayerAndTheOrchestration() {
+    void openMpisBindingsAreTouchedOnlyByTheirBindingTheApiTheAgentAndBench() {
         noClasses()
                 .that()
-                .resideInAnyPackage(all(GPU_LAYER, STAGE, TUNING, "org.hbcast.plan..", "org.hbcast.settings.."))
+                .resideOutsideOfPackages(OPEN_MPI_BINDING, "org.hbcast.agent..", "org.hbcast.bench..")
+                .and()
+                .doNotBelongToAnyOf(org.hbcast.HierarchicalBcast.class)
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("mpi..")
-                .because("everything that touches mpi.* stays in few places, so another binding could replace it")
+                .because("every MPI call of the library goes through its port (org.hbcast.mpi.port), so that"
+                        + " another binding (a foreign-function one over the MPI 5 ABI) can replace Open MPI's")
+                .check(classes);
+    }
+
+    @Test
+    void thePortNeedsTheJdkAlone() {
+        classes()
+                .that()
+                .resideInAPackage(PORT)
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage(PORT, "java..")
+                .because("a binding of any MPI library implements the port; it must not bring Open MPI's along")
+                .check(classes);
+    }
+
+    @Test
+    void theLibraryReachesMpiThroughThePortNotTheOpenMpiBinding() {
+        noClasses()
+                .that()
+                .resideInAnyPackage(all(MPI_LAYER, STAGE, GPU_LAYER, HIERARCHY))
+                .and()
+                .resideOutsideOfPackage(OPEN_MPI_BINDING)
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(OPEN_MPI_BINDING)
+                .because("the binding is chosen at the public API; below it, the library knows only the port")
                 .check(classes);
     }
 

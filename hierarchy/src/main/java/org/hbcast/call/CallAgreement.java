@@ -2,12 +2,11 @@ package org.hbcast.call;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
-import mpi.Intracomm;
-import mpi.MPI;
-import mpi.MPIException;
-import mpi.Request;
-import mpi.Status;
 import org.hbcast.mpi.MpiErrors;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.mpi.port.MpiRequest;
+import org.hbcast.mpi.port.ProbedMessage;
 import org.hbcast.stage.Awaited;
 import org.hbcast.stage.ProgressWait;
 
@@ -49,7 +48,7 @@ public final class CallAgreement {
 
     private static final int WORDS = 9;
 
-    private final Intracomm comm;
+    private final MpiComm comm;
     private final int rank;
     private final long[] words = new long[WORDS];
     private final TimedCollectives reduction;
@@ -63,7 +62,7 @@ public final class CallAgreement {
             + " has died";
 
     /** @param wait how this rank waits for the others, and for how long (this object's alone) */
-    public CallAgreement(Intracomm comm, int rank, ProgressWait wait) {
+    public CallAgreement(MpiComm comm, int rank, ProgressWait wait) {
         this.comm = comm;
         this.rank = rank;
         this.reduction = new TimedCollectives(comm, WORDS, wait);
@@ -75,14 +74,14 @@ public final class CallAgreement {
      * every rank then moves.
      *
      * @param bytes this rank's count times its element size
-     * @throws MPIException on every rank alike, naming the mismatch, when the ranks name different
+     * @throws MpiFailure on every rank alike, naming the mismatch, when the ranks name different
      *         roots, when a receiver passed fewer bytes than the root, when the root's bytes are not a
      *         whole number of some rank's elements, or under {@link CountRule#EQUAL} when any counts
      *         differ; nothing has been sent then
      * @return the root's bytes, or {@link #TIMED_OUT} when some rank did not join within the timeout
      *         (the communicator is unusable then: the all-reduce stays posted; see {@link #timeoutMessage})
      */
-    public long agree(long bytes, ElementType type, int root, CountRule rule) throws MPIException {
+    public long agree(long bytes, ElementType type, int root, CountRule rule) throws MpiFailure {
         fill(words, rank, bytes, type, root);
         awaitedRoot = root;
         awaitedBytes = bytes;
@@ -94,7 +93,7 @@ public final class CallAgreement {
      * fails this call at once and stays in step for the next one. Returns {@link #TIMED_OUT} when
      * some rank did not join; otherwise the caller throws its own error.
      */
-    public long refuse(int root) throws MPIException {
+    public long refuse(int root) throws MpiFailure {
         fillRefused(words, rank, root);
         awaitedRoot = root;
         awaitedBytes = 0;
@@ -102,7 +101,7 @@ public final class CallAgreement {
     }
 
     /** All-reduces {@link #words} in place; {@link #TIMED_OUT} when some rank never joined, else 0. */
-    private long reduce() throws MPIException {
+    private long reduce() throws MpiFailure {
         return reduction.reduce(words, WORDS, everyRank) ? 0 : TIMED_OUT;
     }
 
@@ -148,8 +147,7 @@ public final class CallAgreement {
     }
 
     /** The root's byte count agreed in {@code w} (the all-reduced words), or the error every rank raises. */
-    static long verdict(long[] w, int rank, long bytes, ElementType type, int root, CountRule rule)
-            throws MPIException {
+    static long verdict(long[] w, int rank, long bytes, ElementType type, int root, CountRule rule) throws MpiFailure {
         if (w[REFUSED_BY] != 0) {
             throw MpiErrors.badArgument(where(rank) + "rank " + (w[REFUSED_BY] - 1)
                     + " refused the call (a bad argument" + " there, see its error); nothing was sent");
@@ -201,27 +199,28 @@ public final class CallAgreement {
      * for a short window, so the ranks that are still there name the ones that are not. Failure path
      * only (allocates, waits up to {@link #ROLL_CALL_NS}).
      */
-    public String timeoutMessage(long bytes, int root) throws MPIException {
-        int size = comm.getSize();
+    public String timeoutMessage(long bytes, int root) throws MpiFailure {
+        int size = comm.size();
         ByteBuffer empty = ByteBuffer.allocateDirect(1);
-        Request[] calls = new Request[size];
+        MpiRequest[] calls = new MpiRequest[size];
         for (int r = 0; r < size; r++) {
             if (r != rank) {
-                calls[r] = comm.iSend(empty, 0, MPI.BYTE, r, ROLL_CALL_TAG);
+                calls[r] = comm.newRequest();
+                comm.iSend(empty, 0, r, ROLL_CALL_TAG, calls[r]);
             }
         }
+        ProbedMessage probe = new ProbedMessage();
         boolean[] answered = new boolean[size];
         answered[rank] = true;
         int missing = size - 1;
         long deadline = System.nanoTime() + Math.min(ROLL_CALL_NS, reduction.timeoutNs());
         while (missing > 0 && System.nanoTime() < deadline) {
-            Status probe = comm.iProbe(MPI.ANY_SOURCE, ROLL_CALL_TAG);
-            if (probe == null) {
+            if (!comm.iProbe(MpiComm.ANY_SOURCE, ROLL_CALL_TAG, probe)) {
                 Thread.yield();
                 continue;
             }
-            int from = probe.getSource();
-            comm.recv(empty, 0, MPI.BYTE, from, ROLL_CALL_TAG);
+            int from = probe.source();
+            comm.recv(empty, 0, from, ROLL_CALL_TAG);
             if (!answered[from]) {
                 answered[from] = true;
                 missing--;
@@ -229,7 +228,7 @@ public final class CallAgreement {
         }
         // A rank that never answers never takes ours either: free the requests, which MPI then
         // completes on its own, instead of leaving one per rank behind with each time-out.
-        for (Request call : calls) {
+        for (MpiRequest call : calls) {
             if (call != null) {
                 call.free();
             }

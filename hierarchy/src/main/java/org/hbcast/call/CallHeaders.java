@@ -1,9 +1,9 @@
 package org.hbcast.call;
 
-import mpi.MPIException;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.RootRefusals;
+import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.stage.Awaited;
 import org.hbcast.stage.ProgressWait;
 import org.hbcast.transport.shm.CallBoard;
@@ -167,7 +167,7 @@ public final class CallHeaders {
      */
     public Outcome exchange(
             String refused, int root, boolean rootInRange, long bytes, ElementType type, Message data, boolean inline)
-            throws MPIException {
+            throws MpiFailure {
         long c = ++call;
         problem = null;
         inlined = false;
@@ -195,7 +195,7 @@ public final class CallHeaders {
     }
 
     /** The root's side: claims the call, posts the header on the board and sends it to the leaders. */
-    private Outcome post(long c, String refused, long bytes, ElementType type, Message data) throws MPIException {
+    private Outcome post(long c, String refused, long bytes, ElementType type, Message data) throws MpiFailure {
         boolean inline = refused == null && inlineAllowed && data != null && bytes <= inlineCapacity;
         long posted = refused != null ? CallBoard.REFUSED : bytes;
         int element = refused != null ? 0 : type.bytes();
@@ -241,7 +241,7 @@ public final class CallHeaders {
      */
     private Outcome leaderOrMember(
             long c, String refused, int root, boolean rootInRange, long bytes, ElementType type, Message data)
-            throws MPIException {
+            throws MpiFailure {
         networkWait.reset();
         int rounds = 0;
         awaitedRoot = rootInRange ? root : -1;
@@ -309,7 +309,7 @@ public final class CallHeaders {
      * At rank 0, across nodes: whether no rank will send call {@code c}'s header, because every rank
      * passed a root out of range, or the root that rank 0 names did (see {@link RootRefusals}).
      */
-    private boolean noHeaderCanCome(long c, int root, boolean rootInRange) throws MPIException {
+    private boolean noHeaderCanCome(long c, int root, boolean rootInRange) throws MpiFailure {
         refusals.poll();
         return refusals.everyRank(c) || (rootInRange && refusals.told(c, root));
     }
@@ -411,7 +411,7 @@ public final class CallHeaders {
     }
 
     /** Waits until the headers this rank sent have left it (at once for a header: it goes eagerly). */
-    private boolean sent() throws MPIException {
+    private boolean sent() throws MpiFailure {
         if (relay == null) {
             return true;
         }

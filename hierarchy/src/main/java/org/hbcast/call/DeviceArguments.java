@@ -1,10 +1,9 @@
 package org.hbcast.call;
 
-import mpi.Datatype;
-import mpi.MPIException;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.mpi.MpiErrors;
+import org.hbcast.mpi.port.MpiFailure;
 
 /**
  * Checks the arguments of a device broadcast on this rank, before anything is sent. Allocates
@@ -16,10 +15,20 @@ public final class DeviceArguments {
     /**
      * The message's size in bytes.
      *
-     * @throws MPIException naming the bad argument, or saying why there is no CUDA device
+     * @param element the program's datatype, or null for one hbcast does not broadcast
+     * @param unsupported where {@code element} is null, the program's datatype as messages name it
+     * @throws MpiFailure naming the bad argument, or saying why there is no CUDA device
      */
-    public static long check(DeviceBuffer buf, int count, Datatype type, int root, int rank, int size, int nodeRank)
-            throws MPIException {
+    public static long check(
+            DeviceBuffer buf,
+            int count,
+            ElementType element,
+            String unsupported,
+            int root,
+            int rank,
+            int size,
+            int nodeRank)
+            throws MpiFailure {
         CudaDevices devices = CudaDevices.get();
         if (buf == null) {
             // A literal null resolves to this overload; it gets the host overload's message.
@@ -33,11 +42,8 @@ public final class DeviceArguments {
         if (!devices.available()) {
             throw refused(rank, "no CUDA device: " + devices.unavailableReason());
         }
-        ElementType element = ElementType.of(type);
         if (element == null) {
-            throw refused(
-                    rank,
-                    "datatype " + ElementType.describe(type) + " is not supported by hbcast: use " + Message.SUPPORTED);
+            throw refused(rank, "datatype " + unsupported + " is not supported by hbcast: use " + Message.SUPPORTED);
         }
         if (root < 0 || root >= size) {
             throw refused(rank, "root " + root + " is out of range: the communicator has ranks 0.." + (size - 1));
@@ -72,7 +78,7 @@ public final class DeviceArguments {
         return need;
     }
 
-    private static MPIException refused(int rank, String why) {
+    private static MpiFailure refused(int rank, String why) {
         return MpiErrors.badArgument("hbcast bcast on rank " + rank + ": " + why);
     }
 }

@@ -8,12 +8,12 @@ import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
-import mpi.Datatype;
-import mpi.MPI;
+import org.hbcast.mpi.port.BasicType;
 
 /**
  * The MPI datatypes hbcast broadcasts, with what each element occupies and which Java containers
- * may hold it (the same pairs Open MPI's Java bindings accept).
+ * may hold it (the same pairs Open MPI's Java bindings accept); each is one of the port's basic
+ * types ({@link #basicType()}), and messages name it as a program does ({@link #mpiName()}).
  */
 public enum ElementType {
     BYTE(1, 1, byte[].class, ByteBuffer.class, "MPI.BYTE"),
@@ -68,19 +68,19 @@ public enum ElementType {
         return bufferClass;
     }
 
-    /** The MPI datatype of this type: {@code MPI.DOUBLE} for DOUBLE and so on. */
-    public Datatype datatype() {
+    /** The port's basic type of this type: {@link BasicType#DOUBLE} for DOUBLE and so on. */
+    public BasicType basicType() {
         return switch (this) {
-            case BYTE -> MPI.BYTE;
-            case BOOLEAN -> MPI.BOOLEAN;
-            case CHAR -> MPI.CHAR;
-            case SHORT -> MPI.SHORT;
-            case INT -> MPI.INT;
-            case LONG -> MPI.LONG;
-            case FLOAT -> MPI.FLOAT;
-            case DOUBLE -> MPI.DOUBLE;
-            case FLOAT_COMPLEX -> MPI.FLOAT_COMPLEX;
-            case DOUBLE_COMPLEX -> MPI.DOUBLE_COMPLEX;
+            case BYTE -> BasicType.BYTE;
+            case BOOLEAN -> BasicType.BOOLEAN;
+            case CHAR -> BasicType.CHAR;
+            case SHORT -> BasicType.SHORT;
+            case INT -> BasicType.INT;
+            case LONG -> BasicType.LONG;
+            case FLOAT -> BasicType.FLOAT;
+            case DOUBLE -> BasicType.DOUBLE;
+            case FLOAT_COMPLEX -> BasicType.FLOAT_COMPLEX;
+            case DOUBLE_COMPLEX -> BasicType.DOUBLE_COMPLEX;
         };
     }
 
@@ -103,81 +103,24 @@ public enum ElementType {
     }
 
     /**
-     * A readable name of any datatype, for an error message: the {@code MPI.*} constant it is, found
-     * by identity ({@code MPI.INT2}, not {@code mpi.Datatype@1a2b3c} nor Open MPI's {@code MPI_2INT};
-     * no native call, which on {@code MPI.DATATYPE_NULL} aborts the job), else the name a program
-     * set on a derived type, else its size and extent as the bindings give them. Failure path only.
+     * The element type of a basic type, or null for null (a datatype hbcast does not broadcast: the
+     * call refuses it). No allocation: the public API maps every call's datatype.
      */
-    public static String describe(Datatype type) {
+    public static ElementType of(BasicType type) {
         if (type == null) {
-            return "null";
+            return null;
         }
-        ElementType element = of(type);
-        if (element != null) {
-            return element.mpiName;
-        }
-        String constant = unsupportedConstant(type);
-        if (constant != null) {
-            return constant;
-        }
-        try {
-            String name = type.getName();
-            if (name != null && !name.isBlank()) {
-                return name.strip();
-            }
-            // The bindings count size and extent in units of the type's base type, not bytes.
-            return "(a derived datatype of size " + type.getSize() + ", extent " + type.getExtent() + ")";
-        } catch (mpi.MPIException | RuntimeException e) {
-            return "(a datatype Open MPI cannot describe: " + e.getMessage() + ")";
-        }
-    }
-
-    /** The {@code MPI.*} datatype constants hbcast does not broadcast, by name; null for any other type. */
-    private static String unsupportedConstant(Datatype type) {
-        if (type == MPI.DATATYPE_NULL) {
-            return "MPI.DATATYPE_NULL";
-        } else if (type == MPI.PACKED) {
-            return "MPI.PACKED";
-        } else if (type == MPI.INT2) {
-            return "MPI.INT2";
-        } else if (type == MPI.SHORT_INT) {
-            return "MPI.SHORT_INT";
-        } else if (type == MPI.LONG_INT) {
-            return "MPI.LONG_INT";
-        } else if (type == MPI.FLOAT_INT) {
-            return "MPI.FLOAT_INT";
-        } else if (type == MPI.DOUBLE_INT) {
-            return "MPI.DOUBLE_INT";
-        }
-        return null;
-    }
-
-    /**
-     * The element type of an MPI datatype, or null when hbcast does not broadcast it (derived and
-     * pair types go to {@code native}).
-     */
-    public static ElementType of(Datatype type) {
-        if (type == MPI.BYTE) {
-            return BYTE;
-        } else if (type == MPI.BOOLEAN) {
-            return BOOLEAN;
-        } else if (type == MPI.CHAR) {
-            return CHAR;
-        } else if (type == MPI.SHORT) {
-            return SHORT;
-        } else if (type == MPI.INT) {
-            return INT;
-        } else if (type == MPI.LONG) {
-            return LONG;
-        } else if (type == MPI.FLOAT) {
-            return FLOAT;
-        } else if (type == MPI.DOUBLE) {
-            return DOUBLE;
-        } else if (type == MPI.FLOAT_COMPLEX) {
-            return FLOAT_COMPLEX;
-        } else if (type == MPI.DOUBLE_COMPLEX) {
-            return DOUBLE_COMPLEX;
-        }
-        return null;
+        return switch (type) {
+            case BYTE -> BYTE;
+            case BOOLEAN -> BOOLEAN;
+            case CHAR -> CHAR;
+            case SHORT -> SHORT;
+            case INT -> INT;
+            case LONG -> LONG;
+            case FLOAT -> FLOAT;
+            case DOUBLE -> DOUBLE;
+            case FLOAT_COMPLEX -> FLOAT_COMPLEX;
+            case DOUBLE_COMPLEX -> DOUBLE_COMPLEX;
+        };
     }
 }

@@ -6,10 +6,10 @@ import java.nio.LongBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import mpi.Intracomm;
-import mpi.MPI;
-import mpi.MPIException;
-import mpi.Request;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.mpi.port.MpiRequest;
+import org.hbcast.mpi.port.ReduceOp;
 import org.hbcast.stage.Awaited;
 import org.hbcast.stage.ProgressWait;
 
@@ -19,28 +19,31 @@ import org.hbcast.stage.ProgressWait;
  * one rank last and a barrier, all non-blocking, so a rank that never joins (late, dead, or calling
  * something else) is reported after the wait's period, naming what was awaited, and given up on where
  * the wait's limit says so instead of hanging in Open MPI. Reused from call to call; allocates only
- * the bindings' request.
+ * what the binding allocates per collective (Open MPI's bindings: a request).
  */
 public final class TimedCollectives {
     /** All-reduces given up on after a timeout, with their buffers: never freed, since MPI may still write them. */
     private static final List<Object> ABANDONED = Collections.synchronizedList(new ArrayList<>());
 
-    private final Intracomm comm;
+    private final MpiComm comm;
     private final int capacity;
     private final ProgressWait wait;
     private LongBuffer reduced;
     /** The root's result of {@link #releaseLast}, never read. */
     private LongBuffer released = buffer(1);
+    /** The slot of the collective in flight, refilled by each. */
+    private MpiRequest request;
 
     /**
      * @param capacity the most words one reduction carries
      * @param wait how this rank waits for the others, and for how long (this object's alone)
      */
-    public TimedCollectives(Intracomm comm, int capacity, ProgressWait wait) {
+    public TimedCollectives(MpiComm comm, int capacity, ProgressWait wait) {
         this.comm = comm;
         this.capacity = capacity;
         this.wait = wait;
         this.reduced = buffer(capacity);
+        this.request = comm.newRequest();
     }
 
     private static LongBuffer buffer(int words) {
@@ -61,12 +64,13 @@ public final class TimedCollectives {
      *         communicator is unusable then: the all-reduce stays posted, into a buffer this object no
      *         longer uses)
      */
-    public boolean reduce(long[] words, int n, Awaited awaited) throws MPIException {
+    public boolean reduce(long[] words, int n, Awaited awaited) throws MpiFailure {
         if (n > capacity) {
             throw new IllegalArgumentException(n + " words, at most " + capacity);
         }
         reduced.put(0, words, 0, n);
-        if (!completes(comm.iAllReduce(reduced, n, MPI.LONG, MPI.MAX), awaited)) {
+        comm.iAllReduce(reduced, n, ReduceOp.MAX, request);
+        if (!completes(awaited)) {
             // A late peer may still write the buffer: keep it alive, use a new one.
             ABANDONED.add(reduced);
             reduced = buffer(capacity);
@@ -81,9 +85,10 @@ public final class TimedCollectives {
      * have joined (a reduce to it, of nothing): what follows starts on the others first. False when
      * some rank did not join within the timeout and the wait gives up.
      */
-    public boolean releaseLast(int root, Awaited awaited) throws MPIException {
+    public boolean releaseLast(int root, Awaited awaited) throws MpiFailure {
         reduced.put(0, 0L);
-        if (!completes(comm.iReduce(reduced, released, 1, MPI.LONG, MPI.MAX, root), awaited)) {
+        comm.iReduce(reduced, released, 1, ReduceOp.MAX, root, request);
+        if (!completes(awaited)) {
             ABANDONED.add(reduced);
             ABANDONED.add(released);
             reduced = buffer(capacity);
@@ -97,15 +102,18 @@ public final class TimedCollectives {
      * A barrier over the communicator's ranks; false when some rank did not join within the timeout
      * and the wait gives up.
      */
-    public boolean barrier(Awaited awaited) throws MPIException {
-        return completes(comm.iBarrier(), awaited);
+    public boolean barrier(Awaited awaited) throws MpiFailure {
+        comm.iBarrier(request);
+        return completes(awaited);
     }
 
-    private boolean completes(Request request, Awaited awaited) throws MPIException {
+    /** Waits for the collective just posted into {@link #request}; one given up on keeps its request, a new one takes its place. */
+    private boolean completes(Awaited awaited) throws MpiFailure {
         wait.reset();
         while (!request.test()) {
             if (wait.timedOut(0, awaited)) {
                 ABANDONED.add(request);
+                request = comm.newRequest();
                 return false;
             }
         }

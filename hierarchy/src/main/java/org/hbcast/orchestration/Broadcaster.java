@@ -4,10 +4,6 @@ import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.function.Function;
-import mpi.Datatype;
-import mpi.Intracomm;
-import mpi.MPI;
-import mpi.MPIException;
 import org.hbcast.call.CallAgreement;
 import org.hbcast.call.CallHeaders;
 import org.hbcast.call.CountRule;
@@ -24,6 +20,9 @@ import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.RootRefusals;
 import org.hbcast.mpi.StopNotices;
 import org.hbcast.mpi.Topology;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.mpi.port.ReduceOp;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
@@ -95,7 +94,7 @@ public final class Broadcaster implements AutoCloseable {
     /** Whether this JVM has run a warm-up: the JIT's work is per process, not per instance. */
     private static volatile boolean warmedUp;
 
-    private final Intracomm comm;
+    private final MpiComm comm;
     private final Topology topology;
     private final NodeLayout layout;
     private final BroadcastSettings settings;
@@ -153,7 +152,7 @@ public final class Broadcaster implements AutoCloseable {
     private boolean closed;
 
     private Broadcaster(
-            Intracomm comm,
+            MpiComm comm,
             Topology topology,
             BroadcastSettings settings,
             Map<String, String> agreed,
@@ -161,7 +160,7 @@ public final class Broadcaster implements AutoCloseable {
             ShmRingLinks ring,
             ShmFanout fanout,
             CallBoard board)
-            throws MPIException {
+            throws MpiFailure {
         this.comm = comm;
         this.topology = topology;
         this.layout = topology.layout();
@@ -169,8 +168,8 @@ public final class Broadcaster implements AutoCloseable {
         this.agreed = agreed;
         this.ring = ring;
         this.fanout = fanout;
-        this.rank = comm.getRank();
-        this.size = comm.getSize();
+        this.rank = comm.rank();
+        this.size = comm.size();
         this.selector = selector;
         this.notices = new StopNotices(comm, rank);
         this.waits = WaitLimit.ofCalls(settings.timeout().toNanos(), settings.timeoutFails(), rank)
@@ -178,7 +177,7 @@ public final class Broadcaster implements AutoCloseable {
         int onMachine = topology.ranksOnMachine();
         this.driver = new PlanDriver(comm, topology, waits, ring, fanout);
         this.agreement = new CallAgreement(comm, rank, ProgressWait.forSharedCores(onMachine, waits));
-        this.guard = new ThreadGuard(MPI.queryThread(), rank);
+        this.guard = new ThreadGuard(comm.library().threadLevel(), rank);
         this.board = board;
         // The header needs only shared memory, so virtual nodes of one host share its board: no
         // header crosses the emulated network where the real nodes can post it for each other.
@@ -222,9 +221,9 @@ public final class Broadcaster implements AutoCloseable {
      * @param toSettings the settings that the agreed values (by variable name) stand for
      */
     public static Broadcaster create(
-            Intracomm comm, SettingsProposal proposal, Function<Map<String, String>, BroadcastSettings> toSettings)
-            throws MPIException {
-        Intracomm dup = MpiErrors.returnErrors(comm.dup());
+            MpiComm comm, SettingsProposal proposal, Function<Map<String, String>, BroadcastSettings> toSettings)
+            throws MpiFailure {
+        MpiComm dup = MpiErrors.returnErrors(comm.dup());
         Topology topology = null;
         ShmRingLinks ring = null;
         ShmFanout fanout = null;
@@ -252,21 +251,21 @@ public final class Broadcaster implements AutoCloseable {
             // connect; a node that fails makes every node fail, not only its own ranks.
             String failure = null;
             try {
-                if (topology.nodeComm().getSize() > 1 && selector.connects(IntraNode.RING)) {
+                if (topology.nodeComm().size() > 1 && selector.connects(IntraNode.RING)) {
                     ring = connectRing(topology, settings, selector);
                 }
-                if (topology.nodeComm().getSize() > 1 && selector.connects(IntraNode.FANOUT)) {
+                if (topology.nodeComm().size() > 1 && selector.connects(IntraNode.FANOUT)) {
                     fanout = connectFanout(topology, settings, selector);
                 }
-            } catch (MPIException | RuntimeException e) {
+            } catch (MpiFailure | RuntimeException e) {
                 failure = e.getMessage();
             }
             CreateTogether.check(dup, failure);
             try {
                 if (usesCallBoard(topology, settings)) {
-                    board = NodeTransports.board(topology.hostComm(), dup.getRank());
+                    board = NodeTransports.board(topology.hostComm(), dup.rank());
                 }
-            } catch (MPIException | RuntimeException e) {
+            } catch (MpiFailure | RuntimeException e) {
                 failure = e.getMessage();
             }
             CreateTogether.check(dup, failure);
@@ -274,23 +273,23 @@ public final class Broadcaster implements AutoCloseable {
             try {
                 hb = new Broadcaster(dup, topology, settings, agreed, selector, ring, fanout, board);
                 warmUpBuffer = warmUp ? hb.warmUpBuffer() : null;
-            } catch (MPIException | RuntimeException | OutOfMemoryError e) {
-                failure = "cannot set up its calls on rank " + dup.getRank() + ": " + e;
+            } catch (MpiFailure | RuntimeException | OutOfMemoryError e) {
+                failure = "cannot set up its calls on rank " + dup.rank() + ": " + e;
             }
             CreateTogether.check(dup, failure);
             if (warmUp) {
                 try {
                     hb.warmUp(warmUpBuffer);
-                } catch (MPIException | RuntimeException | OutOfMemoryError e) {
+                } catch (MpiFailure | RuntimeException | OutOfMemoryError e) {
                     // Past its first call a rank that fails may leave the others waiting in one; nothing in
                     // the warm-up fails on one rank alone once the settings are agreed and its memory is made.
-                    failure = "the warm-up failed on rank " + dup.getRank() + ": " + e;
+                    failure = "the warm-up failed on rank " + dup.rank() + ": " + e;
                 }
                 CreateTogether.check(dup, failure);
             }
             hb.announce();
             return hb;
-        } catch (MPIException | RuntimeException | OutOfMemoryError e) {
+        } catch (MpiFailure | RuntimeException | OutOfMemoryError e) {
             if (hb != null) {
                 hb.release();
             } else {
@@ -322,8 +321,8 @@ public final class Broadcaster implements AutoCloseable {
         }
         String mpi;
         try {
-            mpi = MPI.getLibVersion().lines().findFirst().orElse("?").strip();
-        } catch (RuntimeException | UnsatisfiedLinkError e) {
+            mpi = comm.library().version().lines().findFirst().orElse("?").strip();
+        } catch (RuntimeException | LinkageError e) {
             mpi = "Open MPI (version unknown)";
         }
         String library = mpi;
@@ -342,10 +341,10 @@ public final class Broadcaster implements AutoCloseable {
      * Whether any rank's JVM still needs the warm-up (then all run it: it is collective). Every other
      * setting that the ranks must share is agreed before, by {@link SettingsAgreement}.
      */
-    private static boolean coldSomewhere(Intracomm comm) throws MPIException {
+    private static boolean coldSomewhere(MpiComm comm) throws MpiFailure {
         int[] cold = {warmedUp ? 0 : 1};
-        comm.allReduce(cold, 1, MPI.INT, MPI.MAX);
-        return cold[0] != 0 && comm.getSize() > 1;
+        comm.allReduce(cold, 1, ReduceOp.MAX);
+        return cold[0] != 0 && comm.size() > 1;
     }
 
     /**
@@ -360,7 +359,7 @@ public final class Broadcaster implements AutoCloseable {
      * for longer than {@link #WARMUP_QUIET_MILLIS}), after
      * {@link #WARMUP_ROUNDS} rounds or past {@link #WARMUP_LIMIT_NS}. Once per JVM (see {@link #create}).
      */
-    private void warmUp(ByteBuffer buf) throws MPIException {
+    private void warmUp(ByteBuffer buf) throws MpiFailure {
         // A cold JIT's times would mislead the trials; the program's own calls decide.
         selection.pause(true);
         warming = true;
@@ -376,10 +375,10 @@ public final class Broadcaster implements AutoCloseable {
                 // 87-101 us a call against 12-25 in the others, in ten launches of ten. Once per JVM: 4 MiB a host,
                 // 35 ms at 1 Gbit/s. A byte first, so that the large payloads do not tile the ring exactly and one
                 // must skip to the next lap.
-                bcast(buf, 1, MPI.BYTE, 0);
+                bcast(buf, 1, ElementType.BYTE, null, 0);
                 int lapBytes = InRunSelection.untriedInlineBytes(oneHost);
                 for (int i = 0; i <= CallBoard.RING_BYTES / lapBytes; i++) {
-                    bcast(buf, lapBytes, MPI.BYTE, i % size);
+                    bcast(buf, lapBytes, ElementType.BYTE, null, i % size);
                 }
             }
             int[] busy = new int[2];
@@ -390,7 +389,7 @@ public final class Broadcaster implements AutoCloseable {
                 rounds++;
                 busy[0] = (int) Math.min(JitActivity.compileMillis() - compiled, Integer.MAX_VALUE);
                 busy[1] = System.nanoTime() - start > WARMUP_LIMIT_NS ? 1 : 0;
-                comm.allReduce(busy, busy.length, MPI.INT, MPI.MAX);
+                comm.allReduce(busy, busy.length, ReduceOp.MAX);
             } while (busy[0] > WARMUP_QUIET_MILLIS && busy[1] == 0 && rounds < WARMUP_ROUNDS);
             selection.warmUpAgreement();
         } finally {
@@ -409,14 +408,14 @@ public final class Broadcaster implements AutoCloseable {
                 CallHeaders.inlineBytes(topology.hostLayout().nodeCount() == 1) + WARMUP_PAST_HEADER_BYTES);
     }
 
-    private void warmUpRound(ByteBuffer buf) throws MPIException {
+    private void warmUpRound(ByteBuffer buf) throws MpiFailure {
         // Calls past the header's payload among them, so that the branch into the plans is in the
         // profile the top tier compiles from: first taken after it, it traps and the compiled code is
         // thrown away.
         for (int i = 0; i < WARMUP_HEADER_CALLS; i++) {
-            bcast(buf, WARMUP_HEADER_BYTES[i % WARMUP_HEADER_BYTES.length], MPI.BYTE, i % size);
+            bcast(buf, WARMUP_HEADER_BYTES[i % WARMUP_HEADER_BYTES.length], ElementType.BYTE, null, i % size);
             if (i % (WARMUP_HEADER_CALLS / WARMUP_PLAN_CALLS) == 0) {
-                bcast(buf, buf.capacity(), MPI.BYTE, i % size);
+                bcast(buf, buf.capacity(), ElementType.BYTE, null, i % size);
             }
         }
         for (Plan p : selector.distinctHostPlans()) {
@@ -424,7 +423,7 @@ public final class Broadcaster implements AutoCloseable {
             for (int i = 0; i < WARMUP_PLAN_CALLS; i++) {
                 message.bind(buf, WARMUP_CHUNKS * WARMUP_CHUNK_BYTES, ElementType.BYTE, i % size, rank, size, null);
                 try {
-                    run(small, MPI.BYTE);
+                    run(small, ElementType.BYTE);
                 } finally {
                     message.clear();
                 }
@@ -436,24 +435,24 @@ public final class Broadcaster implements AutoCloseable {
      * Open MPI's contract for counts costs a header, read on the real node's board by all but the
      * root and the real node's leader.
      */
-    private static boolean usesCallBoard(Topology topology, BroadcastSettings settings) throws MPIException {
-        return settings.counts() == CountRule.ROOT && topology.hostComm().getSize() > 1;
+    private static boolean usesCallBoard(Topology topology, BroadcastSettings settings) throws MpiFailure {
+        return settings.counts() == CountRule.ROOT && topology.hostComm().size() > 1;
     }
 
     private static ShmRingLinks connectRing(Topology topology, BroadcastSettings settings, Selector selector)
-            throws MPIException {
+            throws MpiFailure {
         return NodeTransports.ring(
                 topology.nodeComm(),
-                topology.comm().getRank(),
+                topology.comm().rank(),
                 settings.ringSlots(),
                 slotBytes(settings, selector.largestHostChunk(IntraNode.RING)));
     }
 
     private static ShmFanout connectFanout(Topology topology, BroadcastSettings settings, Selector selector)
-            throws MPIException {
+            throws MpiFailure {
         return NodeTransports.fanout(
                 topology.nodeComm(),
-                topology.comm().getRank(),
+                topology.comm().rank(),
                 settings.ringSlots(),
                 slotBytes(settings, selector.largestHostChunk(IntraNode.FANOUT)));
     }
@@ -470,16 +469,18 @@ public final class Broadcaster implements AutoCloseable {
      * of it included: the root's count governs, a receiver that passed more gets the root's bytes
      * and keeps the rest of its buffer (see {@link CountRule}).
      *
-     * @throws MPIException on a bad argument or a mismatch across ranks (a truncation, a different
+     * @param type the program's datatype, or null for one hbcast does not broadcast
+     * @param unsupported where {@code type} is null, the program's datatype as messages name it (the call refuses it)
+     * @throws MpiFailure on a bad argument or a mismatch across ranks (a truncation, a different
      *         root: nothing sent, the next call may proceed), a timeout (naming the peer) or a failed peer
      */
-    public void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
+    public void bcast(Object buf, int count, ElementType type, String unsupported, int root) throws MpiFailure {
         requireUsable();
         guard.enter();
         stamp++;
         try {
             waits.call(warming ? 0 : ++calls);
-            hostCall(buf, count, type, root);
+            hostCall(buf, count, type, unsupported, root);
         } catch (RuntimeException | Error e) {
             throw broken(e);
         } finally {
@@ -487,11 +488,10 @@ public final class Broadcaster implements AutoCloseable {
         }
     }
 
-    private void hostCall(Object buf, int count, Datatype type, int root) throws MPIException {
-        ElementType element = ElementType.of(type);
+    private void hostCall(Object buf, int count, ElementType type, String unsupported, int root) throws MpiFailure {
         String refused = null;
         try {
-            message.bind(buf, count, element, root, rank, size, element == null ? ElementType.describe(type) : null);
+            message.bind(buf, count, type, root, rank, size, unsupported);
         } catch (IllegalArgumentException e) {
             refused = "hbcast bcast on rank " + rank + ": " + e.getMessage();
         }
@@ -517,7 +517,7 @@ public final class Broadcaster implements AutoCloseable {
     }
 
     /** A host call under the root's count: the root's header decides what every rank moves. */
-    private void headerCall(String refused, int root, Datatype type, long start) throws MPIException {
+    private void headerCall(String refused, int root, ElementType type, long start) throws MpiFailure {
         boolean ok = refused == null;
         boolean rootInRange = root >= 0 && root < size;
         // Only the root's wish counts: the others learn from the header whether the message rode in it.
@@ -544,7 +544,7 @@ public final class Broadcaster implements AutoCloseable {
                 if (bytes > 0 && !headers.inlined()) {
                     scratch = HostCopy.atLeast(scratch, bytes);
                     message.bind(scratch, (int) bytes, ElementType.BYTE, headers.root(), rank, size, null);
-                    run(selection.plan(bytes), MPI.BYTE);
+                    run(selection.plan(bytes), ElementType.BYTE);
                 }
                 learn(bytes, headers.root(), start);
                 throw ok ? MpiErrors.failed(headers.problem()) : MpiErrors.badArgument(headers.problem());
@@ -556,10 +556,10 @@ public final class Broadcaster implements AutoCloseable {
     }
 
     /** Times a finished call for the trials; a failure to agree on a verdict breaks the instance. */
-    private void learn(long bytes, int root, long startNs) throws MPIException {
+    private void learn(long bytes, int root, long startNs) throws MpiFailure {
         try {
             selection.learn(bytes, root, startNs);
-        } catch (MPIException e) {
+        } catch (MpiFailure e) {
             fail(e.getMessage());
         }
     }
@@ -573,7 +573,7 @@ public final class Broadcaster implements AutoCloseable {
      * This rank refused its arguments: under the per-call agreement it still joins it, so the other
      * ranks fail this call too instead of pairing their next call with this one.
      */
-    private void refuse(int root) throws MPIException {
+    private void refuse(int root) throws MpiFailure {
         if (agrees() && agreement.refuse(root) == CallAgreement.TIMED_OUT) {
             fail(agreement.timeoutMessage(0, root));
         }
@@ -583,7 +583,7 @@ public final class Broadcaster implements AutoCloseable {
      * The bytes this call moves: the root's, agreed by every rank unless the options trust the
      * program to pass the same count everywhere (see {@link CountRule}).
      */
-    private long agree(long bytes, ElementType type, int root) throws MPIException {
+    private long agree(long bytes, ElementType type, int root) throws MpiFailure {
         if (!agrees()) {
             return bytes;
         }
@@ -601,15 +601,17 @@ public final class Broadcaster implements AutoCloseable {
      * calls (synchronize its streams first); on return every rank's buffer holds the message. The
      * first device call sets up the CUDA ring (collective).
      *
-     * @throws MPIException on a bad argument or no CUDA device (nothing sent), a timeout or a failed peer
+     * @param type the program's datatype, or null for one hbcast does not broadcast
+     * @param unsupported where {@code type} is null, the program's datatype as messages name it
+     * @throws MpiFailure on a bad argument or no CUDA device (nothing sent), a timeout or a failed peer
      */
-    public void bcast(DeviceBuffer buf, int count, Datatype type, int root) throws MPIException {
+    public void bcast(DeviceBuffer buf, int count, ElementType type, String unsupported, int root) throws MpiFailure {
         requireUsable();
         guard.enter();
         stamp++;
         try {
             waits.call(++calls);
-            deviceCall(buf, count, type, root);
+            deviceCall(buf, count, type, unsupported, root);
         } catch (RuntimeException | Error e) {
             throw broken(e);
         } finally {
@@ -617,24 +619,25 @@ public final class Broadcaster implements AutoCloseable {
         }
     }
 
-    private void deviceCall(DeviceBuffer buf, int count, Datatype type, int root) throws MPIException {
+    private void deviceCall(DeviceBuffer buf, int count, ElementType type, String unsupported, int root)
+            throws MpiFailure {
         long checked;
         try {
-            checked = DeviceArguments.check(buf, count, type, root, rank, size, topology.position());
-        } catch (MPIException e) {
+            checked = DeviceArguments.check(buf, count, type, unsupported, root, rank, size, topology.position());
+        } catch (MpiFailure e) {
             refuse(root);
             if (!agrees() && device == null && size > 1) {
                 // No per-call agreement tells the others, who are about to set up the node's CUDA ring
                 // (collective): join it as a failure, so they fail there too instead of waiting for us.
                 try {
                     DeviceNode.refuseConnect(comm, topology, e.getMessage());
-                } catch (MPIException agreed) {
+                } catch (MpiFailure agreed) {
                     // Expected: the set-up failed everywhere with our reason; ours is the one to report.
                 }
             }
             throw e;
         }
-        long bytes = agree(checked, ElementType.of(type), root);
+        long bytes = agree(checked, type, root);
         if (bytes == 0) {
             return;
         }
@@ -651,7 +654,7 @@ public final class Broadcaster implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             stop("hbcast bcast of device memory on rank " + rank + ": " + e.getMessage(), e);
-        } catch (MPIException e) {
+        } catch (MpiFailure e) {
             stop(e.getMessage(), e);
         }
     }
@@ -698,9 +701,9 @@ public final class Broadcaster implements AutoCloseable {
         return topology;
     }
 
-    private void run(Plan plan, Datatype type) throws MPIException {
+    private void run(Plan plan, ElementType type) throws MpiFailure {
         if (plan.algorithm() == Algorithm.NATIVE) {
-            comm.bcast(message.buffer(), message.count(), type, message.root());
+            comm.bcast(message.buffer(), message.count(), type.basicType(), message.root());
             return;
         }
         long bytes = message.bytes();
@@ -717,7 +720,7 @@ public final class Broadcaster implements AutoCloseable {
         }
         try {
             driver.runHost(stamp, plan, data, message.isArray() ? 1 : message.entryBytes(), bytes, root);
-        } catch (MPIException e) {
+        } catch (MpiFailure e) {
             stop(e.getMessage(), e);
         }
         if (message.isArray() && rank != root) {
@@ -726,13 +729,13 @@ public final class Broadcaster implements AutoCloseable {
     }
 
     /**
-     * Anything but an {@code MPIException} out of a call (an {@code OutOfMemoryError} making scratch
+     * Anything but an {@code MpiFailure} out of a call (an {@code OutOfMemoryError} making scratch
      * memory, a bug) may have left this rank out of the plan its peers run, so its next call could
      * take their messages for its own: the instance stops here, its node's peers learn it from the
      * aborted ring and fan-out, and every other rank from this rank's notice. An {@code Error} is
      * rethrown as it is, after the instance is marked.
      */
-    private MPIException broken(Throwable e) {
+    private MpiFailure broken(Throwable e) {
         brokenBy = "hbcast bcast on rank " + rank + ": " + e;
         tellUnlessTold(e);
         // The node's transports are sticky-aborted on this rank's behalf: a neighbour waiting for it now, or
@@ -750,7 +753,7 @@ public final class Broadcaster implements AutoCloseable {
         return MpiErrors.failed(brokenBy, e);
     }
 
-    private void fail(String why) throws MPIException {
+    private void fail(String why) throws MpiFailure {
         brokenBy = why;
         throw MpiErrors.failed(why);
     }
@@ -759,7 +762,7 @@ public final class Broadcaster implements AutoCloseable {
      * A plan's run failed part way (a peer's chunk of another call, an aborted ring, a time-out given
      * up on): the instance stops, and every other rank hears it, so none waits for this rank.
      */
-    private void stop(String why, Exception cause) throws MPIException {
+    private void stop(String why, Exception cause) throws MpiFailure {
         brokenBy = why;
         tellUnlessTold(cause);
         throw MpiErrors.failed(why, cause);
@@ -782,7 +785,7 @@ public final class Broadcaster implements AutoCloseable {
         notices.tellAll(calls, brokenBy);
     }
 
-    private void requireUsable() throws MPIException {
+    private void requireUsable() throws MpiFailure {
         if (closed) {
             throw MpiErrors.failed("hbcast: this HierarchicalBcast is closed");
         }
@@ -793,7 +796,7 @@ public final class Broadcaster implements AutoCloseable {
 
     /** Frees the ring's shared memory and the communicators. Collective; idempotent. */
     @Override
-    public void close() throws MPIException {
+    public void close() throws MpiFailure {
         if (closed) {
             return;
         }
@@ -825,10 +828,10 @@ public final class Broadcaster implements AutoCloseable {
      * bindings' default error handler a free of a communicator already freed would abort the job, so
      * each is freed on one path only.
      */
-    private static void freeQuietly(Intracomm c) {
+    private static void freeQuietly(MpiComm c) {
         try {
             c.free();
-        } catch (MPIException ignored) {
+        } catch (MpiFailure ignored) {
             // Nothing the caller could do about it.
         }
     }
@@ -853,7 +856,7 @@ public final class Broadcaster implements AutoCloseable {
             if (topology != null) {
                 topology.close();
             }
-        } catch (MPIException ignored) {
+        } catch (MpiFailure ignored) {
             // The communicator is gone either way.
         }
     }

@@ -1,10 +1,10 @@
 package org.hbcast.orchestration;
 
-import mpi.Intracomm;
-import mpi.MPI;
-import mpi.MPIException;
 import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.StringExchange;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.mpi.port.ReduceOp;
 
 /**
  * Makes a step of {@code create} fail on every rank or on none: a rank that fails alone and leaves
@@ -18,12 +18,12 @@ final class CreateTogether {
      * Collective over {@code comm}: returns when no rank failed; otherwise throws on every rank.
      *
      * @param failure this rank's reason, or null when its step succeeded
-     * @throws MPIException naming the first failing rank's reason, on every rank
+     * @throws MpiFailure naming the first failing rank's reason, on every rank
      */
-    static void check(Intracomm comm, String failure) throws MPIException {
-        int size = comm.getSize();
-        int[] first = {failure == null ? size : comm.getRank()};
-        comm.allReduce(first, 1, MPI.INT, MPI.MIN);
+    static void check(MpiComm comm, String failure) throws MpiFailure {
+        int size = comm.size();
+        int[] first = {failure == null ? size : comm.rank()};
+        comm.allReduce(first, 1, ReduceOp.MIN);
         if (first[0] == size) {
             return;
         }

@@ -1,10 +1,9 @@
 package org.hbcast.orchestration;
 
 import java.nio.ByteBuffer;
-import mpi.Intracomm;
-import mpi.MPI;
-import mpi.MPIException;
-import mpi.Request;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.mpi.port.MpiRequest;
 import org.hbcast.stage.Awaited;
 import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.StageException;
@@ -22,7 +21,7 @@ import org.hbcast.transport.cuda.NeighbourExchange;
 final class DescriptorSwap implements NeighbourExchange {
     private static final int TAG = 0x4864;
 
-    private final Intracomm nodeComm;
+    private final MpiComm nodeComm;
     private final int left;
     private final int right;
     private final int bytes;
@@ -35,9 +34,13 @@ final class DescriptorSwap implements NeighbourExchange {
 
     private boolean received;
     private final Awaited neighbours = this::neighbours;
+    /** The swap's two requests, refilled by every swap. */
+    private MpiRequest send;
+
+    private MpiRequest receive;
 
     /** Swaps records of {@code bytes} with node ranks {@code left} and {@code right} of {@code nodeComm}. */
-    DescriptorSwap(Intracomm nodeComm, int left, int right, int bytes, ProgressWait wait) {
+    DescriptorSwap(MpiComm nodeComm, int left, int right, int bytes, ProgressWait wait) {
         this.nodeComm = nodeComm;
         this.left = left;
         this.right = right;
@@ -46,6 +49,8 @@ final class DescriptorSwap implements NeighbourExchange {
         this.wait = wait;
         this.outgoing = ByteBuffer.allocateDirect(bytes);
         this.incoming = ByteBuffer.allocateDirect(bytes);
+        this.send = nodeComm.newRequest();
+        this.receive = nodeComm.newRequest();
     }
 
     @Override
@@ -56,8 +61,8 @@ final class DescriptorSwap implements NeighbourExchange {
         try {
             // Absolute: the bindings send from the buffer's start whatever its position.
             outgoing.put(0, toLeft, 0, bytes);
-            Request send = nodeComm.iSend(outgoing, bytes, MPI.BYTE, left, TAG);
-            Request receive = nodeComm.iRecv(incoming, bytes, MPI.BYTE, right, TAG);
+            nodeComm.iSend(outgoing, bytes, left, TAG, send);
+            nodeComm.iRecv(incoming, bytes, right, TAG, receive);
             wait.reset();
             sent = false;
             received = false;
@@ -67,12 +72,15 @@ final class DescriptorSwap implements NeighbourExchange {
                 if (!(sent && received) && wait.timedOut(0, neighbours)) {
                     outgoing = ByteBuffer.allocateDirect(bytes);
                     incoming = ByteBuffer.allocateDirect(bytes);
+                    // Still posted: their slots are abandoned with the buffers.
+                    send = nodeComm.newRequest();
+                    receive = nodeComm.newRequest();
                     throw new StageException(
                             "timed out after " + timeoutNs / 1e9 + " s waiting for " + neighbours.awaited());
                 }
             }
             incoming.get(0, fromRight, 0, bytes);
-        } catch (MPIException e) {
+        } catch (MpiFailure e) {
             throw new StageException("cannot swap buffer descriptors with the ring neighbours: " + e.getMessage(), e);
         }
     }

@@ -2,9 +2,6 @@ package org.hbcast.orchestration;
 
 import java.io.IOException;
 import java.util.Base64;
-import mpi.Intracomm;
-import mpi.MPI;
-import mpi.MPIException;
 import org.hbcast.call.Message;
 import org.hbcast.call.TimedCollectives;
 import org.hbcast.device.CudaDevices;
@@ -14,6 +11,9 @@ import org.hbcast.device.PinnedBuffer;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.Topology;
+import org.hbcast.mpi.port.BasicType;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageException;
@@ -39,7 +39,7 @@ final class DeviceNode implements AutoCloseable {
     /** Between a control block's path and its slots' IPC handle in a rank's descriptor (not in Base64). */
     private static final char DESCRIPTOR_SEPARATOR = '|';
 
-    private final Intracomm nodeComm;
+    private final MpiComm nodeComm;
     private final CudaRingMember ring;
     private final StagingCopies staging;
     /** The loop of the baseline's whole-message copies: the one idle policy and timeout, like every call. */
@@ -52,7 +52,7 @@ final class DeviceNode implements AutoCloseable {
     private final WaitLimit limit;
 
     private DeviceNode(
-            Intracomm nodeComm, CudaRingMember ring, StagingCopies staging, int ranksOnMachine, WaitLimit limit) {
+            MpiComm nodeComm, CudaRingMember ring, StagingCopies staging, int ranksOnMachine, WaitLimit limit) {
         this.nodeComm = nodeComm;
         this.ring = ring;
         this.staging = staging;
@@ -72,16 +72,16 @@ final class DeviceNode implements AutoCloseable {
      * block's path and its slots' IPC handle), agreed over the whole communicator, since ranks on other
      * nodes would otherwise wait for this one. If any rank fails, all fail with its reason.
      */
-    public static DeviceNode connect(Intracomm comm, Topology topology, int ringSlots, int slotBytes, WaitLimit limit)
-            throws MPIException {
-        Intracomm nodeComm = topology.nodeComm();
-        int position = nodeComm.getRank();
-        int nodeSize = nodeComm.getSize();
+    public static DeviceNode connect(MpiComm comm, Topology topology, int ringSlots, int slotBytes, WaitLimit limit)
+            throws MpiFailure {
+        MpiComm nodeComm = topology.nodeComm();
+        int position = nodeComm.rank();
+        int nodeSize = nodeComm.size();
         return NodeHandshake.connect(
                 comm,
                 nodeComm,
                 "the node's CUDA ring",
-                comm.getRank(),
+                comm.rank(),
                 () -> CudaRingMember.create(
                         SharedSegment.DEFAULT_DIRECTORY,
                         position,
@@ -99,12 +99,12 @@ final class DeviceNode implements AutoCloseable {
      * (trusted counts): it joins the ring's set-up, which every other rank is in, as a failure, so all
      * fail there with its reason instead of waiting for it. Always throws.
      */
-    static void refuseConnect(Intracomm comm, Topology topology, String reason) throws MPIException {
+    static void refuseConnect(MpiComm comm, Topology topology, String reason) throws MpiFailure {
         NodeHandshake.<CudaRingMember, DeviceNode>connect(
                 comm,
                 topology.nodeComm(),
                 "the node's CUDA ring",
-                comm.getRank(),
+                comm.rank(),
                 () -> {
                     throw new IOException(reason);
                 },
@@ -140,7 +140,7 @@ final class DeviceNode implements AutoCloseable {
 
     /** Maps the right neighbour's control block and slots, from the node's descriptors; makes the staging stream. */
     private static DeviceNode attach(
-            Intracomm nodeComm, CudaRingMember member, String[] descriptors, int ranksOnMachine, WaitLimit limit)
+            MpiComm nodeComm, CudaRingMember member, String[] descriptors, int ranksOnMachine, WaitLimit limit)
             throws IOException {
         String[] paths = new String[descriptors.length];
         byte[] slots = new byte[descriptors.length * IpcDescriptor.BYTES];
@@ -188,13 +188,13 @@ final class DeviceNode implements AutoCloseable {
     }
 
     /** The baseline: the whole message to pinned host memory, the library's bcast, back to the device. */
-    void stagedNative(Intracomm comm, DeviceBuffer buf, long bytes, int root) throws MPIException {
+    void stagedNative(MpiComm comm, DeviceBuffer buf, long bytes, int root) throws MpiFailure {
         PinnedBuffer host = pinnedAtLeast(bytes);
-        boolean isRoot = comm.getRank() == root;
+        boolean isRoot = comm.rank() == root;
         if (isRoot) {
             copyWhole(true, buf, host, bytes);
         }
-        comm.bcast(host.buffer(), (int) bytes, MPI.BYTE, root);
+        comm.bcast(host.buffer(), (int) bytes, BasicType.BYTE, root);
         if (!isRoot) {
             copyWhole(false, buf, host, bytes);
         }
@@ -251,7 +251,7 @@ final class DeviceNode implements AutoCloseable {
                     // whatever the options say: at close a rank that does not come has died.
                     new TimedCollectives(nodeComm, 1, ProgressWait.backingOff(limit.periodNs()))
                             .barrier(() -> "the node's ranks to unmap the CUDA ring");
-                } catch (MPIException e) {
+                } catch (MpiFailure e) {
                     // The node could not meet: free anyway, the peers are gone or failing too.
                 } finally {
                     ring.close();

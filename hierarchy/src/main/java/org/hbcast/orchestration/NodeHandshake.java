@@ -2,9 +2,9 @@ package org.hbcast.orchestration;
 
 import java.io.IOException;
 import java.util.function.Function;
-import mpi.Intracomm;
-import mpi.MPIException;
 import org.hbcast.mpi.StringExchange;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
 
 /**
  * The one set-up handshake of the node's transports (the shared-memory ring, the fan-out segment, the
@@ -54,15 +54,15 @@ final class NodeHandshake {
      * @return what the attacher made of the parts; it owns this rank's part
      */
     static <T extends AutoCloseable, R extends AutoCloseable> R connect(
-            Intracomm agreeComm,
-            Intracomm nodeComm,
+            MpiComm agreeComm,
+            MpiComm nodeComm,
             String what,
             int rank,
             Maker<T> maker,
             Function<T, String> descriptor,
             Attacher<T, R> attacher,
             Unlinker<T> unlinker)
-            throws MPIException {
+            throws MpiFailure {
         T mine = null;
         String failure = null;
         try {
@@ -94,10 +94,10 @@ final class NodeHandshake {
      * All ranks of {@code comm} learn whether any failed; all fail alike if one did, with the first
      * failing rank's reason, closing {@code built} (what this rank built so far) first.
      */
-    private static void agreeOrFail(Intracomm comm, String failure, AutoCloseable built) throws MPIException {
+    private static void agreeOrFail(MpiComm comm, String failure, AutoCloseable built) throws MpiFailure {
         try {
             CreateTogether.check(comm, failure);
-        } catch (MPIException e) {
+        } catch (MpiFailure e) {
             try {
                 if (built != null) {
                     built.close();

@@ -1,8 +1,8 @@
 package org.hbcast.orchestration;
 
 import java.nio.file.Path;
-import mpi.Intracomm;
-import mpi.MPIException;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.transport.shm.SharedSegment;
 import org.hbcast.transport.shm.ShmFanout;
@@ -18,8 +18,8 @@ final class NodeTransports {
     private NodeTransports() {}
 
     /** The node's ring links. Collective over {@code nodeComm} (at least two ranks). */
-    static ShmRingLinks ring(Intracomm nodeComm, int rank, int slots, int maxChunkBytes) throws MPIException {
-        int position = nodeComm.getRank();
+    static ShmRingLinks ring(MpiComm nodeComm, int rank, int slots, int maxChunkBytes) throws MpiFailure {
+        int position = nodeComm.rank();
         return NodeHandshake.connect(
                 nodeComm,
                 nodeComm,
@@ -32,9 +32,9 @@ final class NodeTransports {
     }
 
     /** The node's fan-out segment. Collective over {@code nodeComm} (at least two ranks). */
-    static ShmFanout fanout(Intracomm nodeComm, int rank, int slots, int maxChunkBytes) throws MPIException {
-        int size = nodeComm.getSize();
-        int position = nodeComm.getRank();
+    static ShmFanout fanout(MpiComm nodeComm, int rank, int slots, int maxChunkBytes) throws MpiFailure {
+        int size = nodeComm.size();
+        int position = nodeComm.rank();
         return NodeHandshake.connect(
                 nodeComm,
                 nodeComm,
@@ -49,9 +49,9 @@ final class NodeTransports {
     }
 
     /** The node's board of call headers. Collective over {@code nodeComm}. */
-    static CallBoard board(Intracomm nodeComm, int rank) throws MPIException {
-        int size = nodeComm.getSize();
-        int position = nodeComm.getRank();
+    static CallBoard board(MpiComm nodeComm, int rank) throws MpiFailure {
+        int size = nodeComm.size();
+        int position = nodeComm.rank();
         return NodeHandshake.connect(
                 nodeComm,
                 nodeComm,

@@ -2,8 +2,6 @@ package org.hbcast.orchestration;
 
 import java.nio.Buffer;
 import java.util.Arrays;
-import mpi.Intracomm;
-import mpi.MPIException;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.hbcast.call.HostCopy;
@@ -16,6 +14,8 @@ import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
 import org.hbcast.mpi.TreeBroadcast;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.Plan;
 import org.hbcast.stage.ProgressWait;
@@ -41,7 +41,7 @@ import org.hbcast.transport.shm.ShmRingLinks;
  * flat tree (KNOMIAL)    tree                   staging and tree as a leader, no node stage
  * </pre>
  *
- * A failure, or a timeout where the wait's limit gives up, comes out as one {@link MPIException}
+ * A failure, or a timeout where the wait's limit gives up, comes out as one {@link MpiFailure}
  * naming this rank, what it waited for and, inside the node, which ranks the node ranks are.
  * Allocation-free per call after warm-up.
  */
@@ -69,13 +69,13 @@ final class PlanDriver {
 
     private final UnsafeBuffer hostMemory = new UnsafeBuffer(0, 0);
 
-    PlanDriver(Intracomm comm, Topology topology, WaitLimit limit, ShmRingLinks ring, ShmFanout fanout)
-            throws MPIException {
+    PlanDriver(MpiComm comm, Topology topology, WaitLimit limit, ShmRingLinks ring, ShmFanout fanout)
+            throws MpiFailure {
         this.topology = topology;
         this.layout = topology.layout();
         this.timeoutNs = limit.periodNs();
-        this.rank = comm.getRank();
-        this.size = comm.getSize();
+        this.rank = comm.rank();
+        this.size = comm.size();
         this.everyRank = new int[size];
         Arrays.setAll(everyRank, r -> r);
         this.leaders = new int[layout.nodeCount()];
@@ -91,13 +91,12 @@ final class PlanDriver {
      *
      * @param call the call's number, the same on every rank (it stamps the tree's messages)
      */
-    void runHost(long call, Plan plan, Buffer data, int entryBytes, long bytes, int root) throws MPIException {
+    void runHost(long call, Plan plan, Buffer data, int entryBytes, long bytes, int root) throws MpiFailure {
         execute(call, plan, plan.chunkBytes(), bytes, root, data, entryBytes, null, null);
     }
 
     /** Runs {@code plan} (not native) on the device buffer {@code data} of {@code bytes}; {@code call} as for {@link #runHost}. */
-    void runDevice(long call, Plan plan, DeviceBuffer data, long bytes, int root, DeviceNode device)
-            throws MPIException {
+    void runDevice(long call, Plan plan, DeviceBuffer data, long bytes, int root, DeviceNode device) throws MpiFailure {
         // Streams, events and IPC mappings belong to the ring's device; the caller's thread may have another current.
         CudaContext.use(device.deviceId());
         // Device calls cut at the ring's slot (the options' chunk, or CudaRingMember.CHUNK_BYTES): a GPU
@@ -115,7 +114,7 @@ final class PlanDriver {
             int entryBytes,
             DeviceBuffer deviceData,
             DeviceNode device)
-            throws MPIException {
+            throws MpiFailure {
         Stage stalled;
         boolean ringStarted = false;
         try {

@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import mpi.Intracomm;
-import mpi.MPI;
-import mpi.MPIException;
 import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.StringExchange;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.mpi.port.ReduceOp;
 import org.hbcast.settings.Log;
 
 /**
@@ -39,12 +39,12 @@ final class SettingsAgreement {
     /**
      * Collective over {@code comm}: the settings every rank uses, rank 0's.
      *
-     * @throws MPIException on every rank alike, when a rank could not read its settings or options
+     * @throws MpiFailure on every rank alike, when a rank could not read its settings or options
      *         passed in code differ
      */
-    static Map<String, String> agree(Intracomm comm, SettingsProposal mine) throws MPIException {
+    static Map<String, String> agree(MpiComm comm, SettingsProposal mine) throws MpiFailure {
         CreateTogether.check(comm, mine.failure());
-        int rank = comm.getRank();
+        int rank = comm.rank();
         String[] names = mine.values().keySet().toArray(String[]::new);
         String ours = StringExchange.broadcast(comm, encode(mine), 0);
         Decoded rank0Settings = decode(ours);
@@ -72,7 +72,7 @@ final class SettingsAgreement {
                 followed.add(name + "=" + show(value) + " here, " + show(rank0.get(name)) + " on rank 0");
             }
         }
-        comm.allReduce(conflict, 1, MPI.INT, MPI.MAX);
+        comm.allReduce(conflict, 1, ReduceOp.MAX);
         if (conflict[0] != 0) {
             throw MpiErrors.badArgument(codeConflict(comm, mine, names));
         }
@@ -88,7 +88,7 @@ final class SettingsAgreement {
      * The message for options passed in code that differ: every rank's settings gathered (this path
      * only), so that it names, for each setting, which ranks hold which value.
      */
-    private static String codeConflict(Intracomm comm, SettingsProposal mine, String[] names) throws MPIException {
+    private static String codeConflict(MpiComm comm, SettingsProposal mine, String[] names) throws MpiFailure {
         String[] all = StringExchange.allGatherAny(comm, encode(mine));
         StringBuilder sb = new StringBuilder("hbcast: ranks disagree on");
         boolean first = true;

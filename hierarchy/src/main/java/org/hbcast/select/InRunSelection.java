@@ -5,12 +5,12 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import mpi.Intracomm;
-import mpi.MPIException;
 import org.hbcast.call.CallHeaders;
 import org.hbcast.call.TimedCollectives;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.mpi.MpiErrors;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.plan.Plan;
 import org.hbcast.settings.Setting;
 import org.hbcast.stage.Awaited;
@@ -49,12 +49,11 @@ public final class InRunSelection {
      * @param inlineAllowed whether call headers may carry messages (they exist and the algorithm is
      *        {@code auto})
      */
-    public InRunSelection(Intracomm comm, Selector selector, boolean inlineAllowed, ProgressWait wait)
-            throws MPIException {
+    public InRunSelection(MpiComm comm, Selector selector, boolean inlineAllowed, ProgressWait wait) throws MpiFailure {
         this.selector = selector;
         this.trials = trialSchedule(selector, inlineAllowed);
         this.trialSync = new TimedCollectives(comm, 1, wait);
-        this.rank = comm.getRank();
+        this.rank = comm.rank();
         this.timeoutNs = wait.timeoutNs();
     }
 
@@ -139,7 +138,7 @@ public final class InRunSelection {
      * loads and compiles the bindings' non-blocking collectives, milliseconds that would otherwise
      * fall on the first option the trials time.
      */
-    public void warmUpAgreement() throws MPIException {
+    public void warmUpAgreement() throws MpiFailure {
         blockTime[0] = 0;
         if (!trialSync.reduce(blockTime, 1, TRIAL_AGREEMENT) || !trialSync.releaseLast(0, TRIAL_AGREEMENT)) {
             throw MpiErrors.failed("hbcast create on rank " + rank + " timed out after " + timeoutNs / 1e9
@@ -172,7 +171,7 @@ public final class InRunSelection {
      * {@link TrialSchedule}); after a size's last block each rank keeps the same fastest option.
      * {@code startNs} is what {@link #startOf} gave at the call's start.
      */
-    public void learn(long bytes, int root, long startNs) throws MPIException {
+    public void learn(long bytes, int root, long startNs) throws MpiFailure {
         int c = TrialSchedule.sizeClass(bytes);
         // A receiver that passed another count than the root's started untimed if its own class was
         // not in trials: it adds nothing to the block, whose time is the slowest rank's.

@@ -1,19 +1,18 @@
 package org.hbcast.select;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import mpi.Intracomm;
-import mpi.MPI;
-import mpi.MPIException;
 import org.hbcast.mpi.LeaderLinkProbe;
 import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
+import org.hbcast.mpi.port.BasicType;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.mpi.port.MpiLibrary;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.HostInfo;
@@ -44,13 +43,18 @@ public final class TuningAgreement {
 
     /** Collective over {@code comm}: the same inputs on every rank. */
     public static TuningInputs agree(
-            Intracomm comm, Path tuningFile, boolean keepsLearnt, Topology topology, Map<String, String> env)
-            throws MPIException {
+            MpiComm comm, Path tuningFile, boolean keepsLearnt, Topology topology, Map<String, String> env)
+            throws MpiFailure {
         byte[] packet = null;
         String failure = null;
-        if (comm.getRank() == 0) {
+        if (comm.rank() == 0) {
             try {
-                packet = find(tuningFile, keepsLearnt, ClusterShape.of(topology.layout(), topology.isVirtual()), env)
+                packet = find(
+                                comm.library(),
+                                tuningFile,
+                                keepsLearnt,
+                                ClusterShape.of(topology.layout(), topology.isVirtual()),
+                                env)
                         .encode();
             } catch (RuntimeException e) {
                 failure = e.toString();
@@ -58,7 +62,7 @@ public final class TuningAgreement {
         }
         // -1 tells every rank that rank 0 failed, so nobody waits for bytes that never come.
         int[] length = {packet == null ? -1 : packet.length};
-        comm.bcast(length, 1, MPI.INT, 0);
+        comm.bcast(length, 1, BasicType.INT, 0);
         if (length[0] < 0) {
             throw MpiErrors.failed(
                     "hbcast: rank 0 could not gather the tuning inputs" + (failure != null ? ": " + failure : ""));
@@ -66,14 +70,14 @@ public final class TuningAgreement {
         if (packet == null) {
             packet = new byte[length[0]];
         }
-        comm.bcast(packet, length[0], MPI.BYTE, 0);
+        comm.bcast(packet, length[0], BasicType.BYTE, 0);
         TuningInputs inputs;
         try {
             inputs = FoundInputs.decode(packet).inputs();
         } catch (IOException e) {
             throw MpiErrors.failed("hbcast: cannot decode the tuning inputs sent by rank 0: " + e.getMessage(), e);
         }
-        if (comm.getRank() == 0) {
+        if (comm.rank() == 0) {
             inputs.warnings().forEach(System.err::println);
             System.err.flush();
         }
@@ -84,8 +88,8 @@ public final class TuningAgreement {
      * The inputs with the network's figures measured now, where they were built-in and the layout
      * has a network between leaders; unchanged where the probe saw no usable figures. Collective.
      */
-    private static TuningInputs withMeasuredNetwork(Intracomm comm, NodeLayout layout, TuningInputs inputs)
-            throws MPIException {
+    private static TuningInputs withMeasuredNetwork(MpiComm comm, NodeLayout layout, TuningInputs inputs)
+            throws MpiFailure {
         if (layout.nodeCount() < 2
                 || !inputs.calibration().link(LinkKind.NETWORK).builtIn()) {
             return inputs;
@@ -105,15 +109,19 @@ public final class TuningAgreement {
         return LinkCalibration.plausibleStartup(f[0]) && LinkCalibration.plausibleBandwidth(f[1]);
     }
 
-    /** The inputs this process would use on {@code shape}, without MPI (for {@code explain} and tools). */
+    /**
+     * The inputs this process would use on {@code shape}, without MPI communication (for {@code explain}
+     * and tools); {@code library} only names its version, which a binding tells before {@code MPI_Init}.
+     */
     public static TuningInputs local(
-            Path tuningFile, boolean keepsLearnt, ClusterShape shape, Map<String, String> env) {
-        return find(tuningFile, keepsLearnt, shape, env).inputs();
+            MpiLibrary library, Path tuningFile, boolean keepsLearnt, ClusterShape shape, Map<String, String> env) {
+        return find(library, tuningFile, keepsLearnt, shape, env).inputs();
     }
 
     /** Rank 0's part: the fingerprint of this host and layout, and the files' contents. */
-    private static FoundInputs find(Path tuningFile, boolean keepsLearnt, ClusterShape shape, Map<String, String> env) {
-        Fingerprint fp = Fingerprint.of(HostInfo.probe(mpiVersion()), shape);
+    private static FoundInputs find(
+            MpiLibrary library, Path tuningFile, boolean keepsLearnt, ClusterShape shape, Map<String, String> env) {
+        Fingerprint fp = Fingerprint.of(HostInfo.probe(library.version()), shape);
         List<String> warnings = new ArrayList<>();
         Path table = tuningFile;
         boolean requested = table != null;
@@ -158,30 +166,5 @@ public final class TuningAgreement {
             warnings.add(r.warning());
         }
         return r.value();
-    }
-
-    /** The MPI library's version string; callable before {@code MPI.Init}. */
-    public static String mpiVersion() {
-        try {
-            return MPI.getLibVersion();
-        } catch (RuntimeException | LinkageError e) {
-            return ompiInfoVersion();
-        }
-    }
-
-    /** Without the bindings' native library (a tool run outside mpirun): ask {@code ompi_info}. */
-    private static String ompiInfoVersion() {
-        try {
-            Process p = new ProcessBuilder("ompi_info", "--version")
-                    .redirectErrorStream(true)
-                    .start();
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return "unknown";
-            }
-            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException | InterruptedException e) {
-            return "unknown";
-        }
     }
 }

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import mpi.MPIException;
+import org.hbcast.mpi.port.MpiFailure;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,7 +21,7 @@ class CallAgreementTest {
     private record Call(long bytes, ElementType type, int root) {}
 
     @Test
-    void equalCountsMoveThemEverywhere() throws MPIException {
+    void equalCountsMoveThemEverywhere() throws MpiFailure {
         List<Call> calls = List.of(
                 new Call(4000, ElementType.DOUBLE, 2),
                 new Call(4000, ElementType.DOUBLE, 2),
@@ -34,7 +34,7 @@ class CallAgreementTest {
     }
 
     @Test
-    void receiversThatPassedMoreGetTheRootsBytes() throws MPIException {
+    void receiversThatPassedMoreGetTheRootsBytes() throws MpiFailure {
         // The case: a name of 14 bytes into fixed 256-byte buffers.
         List<Call> calls = List.of(
                 new Call(14, ElementType.BYTE, 0),
@@ -96,7 +96,7 @@ class CallAgreementTest {
     }
 
     @Test
-    void rootBytesThatAreNoWholeNumberOfAReceiversElementsFailEverywhere() throws MPIException {
+    void rootBytesThatAreNoWholeNumberOfAReceiversElementsFailEverywhere() throws MpiFailure {
         List<Call> calls = List.of(
                 new Call(12, ElementType.INT, 0), new Call(16, ElementType.LONG, 0), new Call(12, ElementType.BYTE, 0));
         assertFails(
@@ -129,9 +129,8 @@ class CallAgreementTest {
             }
         }
         for (int r : new int[] {0, 2}) {
-            MPIException e = assertThrows(
-                    MPIException.class,
-                    () -> CallAgreement.verdict(reduced, r, 64, ElementType.INT, 0, CountRule.ROOT));
+            MpiFailure e = assertThrows(
+                    MpiFailure.class, () -> CallAgreement.verdict(reduced, r, 64, ElementType.INT, 0, CountRule.ROOT));
             assertTrue(
                     e.getMessage()
                             .contains("rank 3 refused the call (a bad argument there, see its error); nothing"
@@ -141,7 +140,7 @@ class CallAgreementTest {
     }
 
     @Test
-    void zeroBytesAtTheRootMoveNothingWhateverTheReceiversPassed() throws MPIException {
+    void zeroBytesAtTheRootMoveNothingWhateverTheReceiversPassed() throws MpiFailure {
         List<Call> calls = List.of(
                 new Call(0, ElementType.DOUBLE, 1),
                 new Call(0, ElementType.DOUBLE, 1),
@@ -158,7 +157,7 @@ class CallAgreementTest {
      * in all), which is what Open MPI's contract says it should be.
      */
     @Test
-    void everyRankReachesTheSameOutcomeAndItIsTheContract() throws MPIException {
+    void everyRankReachesTheSameOutcomeAndItIsTheContract() throws MpiFailure {
         Random rnd = new Random(24);
         ElementType[] types = ElementType.values();
         int agreed = 0;
@@ -179,7 +178,7 @@ class CallAgreementTest {
                 String got;
                 try {
                     got = Long.toString(verdict(calls, r, CountRule.ROOT));
-                } catch (MPIException e) {
+                } catch (MpiFailure e) {
                     got = e.getMessage().contains("ranks disagree on the root")
                             ? "root"
                             : e.getMessage().contains("truncated")
@@ -207,12 +206,12 @@ class CallAgreementTest {
     }
 
     private static void assertFails(List<Call> calls, int rank, CountRule rule, String fragment) {
-        MPIException e = assertThrows(MPIException.class, () -> verdict(calls, rank, rule));
+        MpiFailure e = assertThrows(MpiFailure.class, () -> verdict(calls, rank, rule));
         assertTrue(e.getMessage().contains(fragment), e.getMessage());
     }
 
     /** What rank {@code rank} concludes once the words of every rank are all-reduced with MAX. */
-    private static long verdict(List<Call> calls, int rank, CountRule rule) throws MPIException {
+    private static long verdict(List<Call> calls, int rank, CountRule rule) throws MpiFailure {
         long[] reduced = null;
         for (int r = 0; r < calls.size(); r++) {
             Call c = calls.get(r);

@@ -1,6 +1,7 @@
 package org.hbcast.orchestration;
 
 import java.util.Arrays;
+import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.StageException;
 import org.hbcast.testing.MpiTestProgram;
@@ -26,7 +27,7 @@ public final class DescriptorSwapProgram {
                 byte[] mine = new byte[BYTES];
                 Arrays.fill(mine, (byte) rank);
                 byte[] theirs = new byte[BYTES];
-                new DescriptorSwap(world, left, right, BYTES, ProgressWait.backingOff(60_000_000_000L))
+                new DescriptorSwap(OpenMpi.comm(world), left, right, BYTES, ProgressWait.backingOff(60_000_000_000L))
                         .swap(mine, theirs);
                 for (byte b : theirs) {
                     if (b != (byte) right) {
@@ -40,7 +41,12 @@ public final class DescriptorSwapProgram {
                 byte[] theirs = new byte[BYTES];
                 if (rank != 2) {
                     try {
-                        new DescriptorSwap(world, left, right, BYTES, ProgressWait.backingOff(2_000_000_000L))
+                        new DescriptorSwap(
+                                        OpenMpi.comm(world),
+                                        left,
+                                        right,
+                                        BYTES,
+                                        ProgressWait.backingOff(2_000_000_000L))
                                 .swap(mine, theirs);
                         if (rank == 1) {
                             throw new AssertionError("rank 1 swapped although its right neighbour never came");
@@ -55,7 +61,8 @@ public final class DescriptorSwapProgram {
                 world.barrier();
                 if (rank == 2) {
                     // Late: matches rank 1's abandoned receive and rank 0's send.
-                    new DescriptorSwap(world, left, right, BYTES, ProgressWait.backingOff(60_000_000_000L))
+                    new DescriptorSwap(
+                                    OpenMpi.comm(world), left, right, BYTES, ProgressWait.backingOff(60_000_000_000L))
                             .swap(mine, theirs);
                 }
             });

@@ -2,10 +2,9 @@ package org.hbcast.mpi;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import mpi.Intracomm;
-import mpi.MPI;
-import mpi.MPIException;
-import mpi.Request;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.mpi.port.MpiRequest;
 import org.hbcast.schedule.KnomialTree;
 
 /**
@@ -39,8 +38,9 @@ import org.hbcast.schedule.KnomialTree;
  * This class alone knows the layout: the root writes with {@link #writeHeader}, leaders read a
  * received header with {@link #call()}, {@link #bytes()} and the like.
  *
- * <p>Allocates the bindings' {@code mpi.Request} (32 bytes) per message, nothing else: a leader's
- * receive each call, a sender's send to each child. Persistent requests, which the leaders' data
+ * <p>Allocates what the binding allocates per immediate message (Open MPI's bindings: an
+ * {@code mpi.Request} of 32 bytes), nothing else, each going into a request slot of this relay's: a
+ * leader's receive each call, a sender's send to each child. Persistent requests, which the leaders' data
  * tree keeps, cannot serve here: a header travels under its call's own tag (of {@code TAG_MASK + 1})
  * so that one left over from another call is never matched as this one's, and a persistent request
  * is bound to one tag.
@@ -74,35 +74,46 @@ public final class HeaderRelay {
     /** What {@link #expect} writes over the inbox's call number: no header carries it (calls count from 1). */
     private static final long NO_CALL = Long.MIN_VALUE;
 
-    private final Intracomm comm;
+    private final MpiComm comm;
     private final int rank;
     private final int radix;
     private final ByteBuffer inbox;
     private final ByteBuffer outbox;
     private final int[] children;
-    private Request[] sends;
+    /** One slot per message a send may post; the first {@code sendCount} are in flight. */
+    private final MpiRequest[] sends;
+
     private int sendCount;
     private final ByteBuffer inboxRest;
     private final ByteBuffer outboxRest;
-    private Request first;
-    private Request rest;
+    /** The receives of a header's first part and of its payload's rest, each posted while its flag is set. */
+    private final MpiRequest first;
+
+    private final MpiRequest rest;
+    private boolean firstPosted;
+    private boolean restPosted;
 
     /**
      * @param radix the leaders' tree radix
      * @param leaders the most leaders a tree will have (the node count)
      * @param payloadBytes the most data bytes a header carries
      */
-    public HeaderRelay(Intracomm comm, int radix, int leaders, int payloadBytes) throws MPIException {
+    public HeaderRelay(MpiComm comm, int radix, int leaders, int payloadBytes) throws MpiFailure {
         this.comm = comm;
         this.radix = radix;
-        this.rank = comm.getRank();
+        this.rank = comm.rank();
         int capacity = PAYLOAD + Math.max(payloadBytes, FIRST_PAYLOAD + 1) + Long.BYTES;
         this.inbox = ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
         this.outbox = ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
         this.inboxRest = inbox.duplicate().position(PAYLOAD + FIRST_PAYLOAD).slice();
         this.outboxRest = outbox.duplicate().position(PAYLOAD + FIRST_PAYLOAD).slice();
         this.children = new int[Math.max(1, KnomialTree.maxChildren(Math.max(leaders, 1), radix))];
-        this.sends = new Request[2 * children.length];
+        this.sends = new MpiRequest[2 * children.length];
+        for (int i = 0; i < sends.length; i++) {
+            sends[i] = comm.newRequest();
+        }
+        this.first = comm.newRequest();
+        this.rest = comm.newRequest();
     }
 
     static int tag(long call) {
@@ -173,31 +184,32 @@ public final class HeaderRelay {
      * can be read, and the rest of a larger payload follows as a second message from the same
      * sender.
      */
-    public void expect(long call) throws MPIException {
+    public void expect(long call) throws MpiFailure {
         // Marks the inbox empty: withdraw() tells a header that came from a cancelled receive by it.
         inbox.putLong(CALL, NO_CALL);
-        first = comm.iRecv(inbox, PAYLOAD + FIRST_PAYLOAD, MPI.BYTE, MPI.ANY_SOURCE, tag(call));
-        rest = null;
+        comm.iRecv(inbox, PAYLOAD + FIRST_PAYLOAD, MpiComm.ANY_SOURCE, tag(call), first);
+        firstPosted = true;
+        restPosted = false;
     }
 
     /**
      * True once the header posted for by {@link #expect} is in {@link #inbox()}, payload and all.
      *
-     * @throws MPIException when the rest that came is not of the first part's call (nothing of it
+     * @throws MpiFailure when the rest that came is not of the first part's call (nothing of it
      *         is kept as this header's): the relay is ready for the next {@link #expect}
      */
-    public boolean arrived() throws MPIException {
-        if (first != null) {
+    public boolean arrived() throws MpiFailure {
+        if (firstPosted) {
             if (!first.test()) {
                 return false;
             }
-            first = null;
+            firstPosted = false;
             if (!expectRest()) {
                 return true;
             }
         }
-        if (rest != null && rest.test()) {
-            rest = null;
+        if (restPosted && rest.test()) {
+            restPosted = false;
             checkRest();
             return true;
         }
@@ -208,18 +220,19 @@ public final class HeaderRelay {
      * Posts the receive of the payload's rest when the header that arrived has one, from the rank
      * that sent its first part (which wrote itself into it): it sends the rest right after.
      */
-    private boolean expectRest() throws MPIException {
+    private boolean expectRest() throws MpiFailure {
         int bytes = payloadBytes(inbox);
         if (bytes <= FIRST_PAYLOAD) {
             return false;
         }
         // A message shorter than this call's rest would leave it: no call is numbered so.
         inbox.putLong(PAYLOAD + bytes, NO_CALL);
-        rest = comm.iRecv(inboxRest, restMessageBytes(bytes), MPI.BYTE, inbox.getInt(SENDER), restTag(call()));
+        comm.iRecv(inboxRest, restMessageBytes(bytes), inbox.getInt(SENDER), restTag(call()), rest);
+        restPosted = true;
         return true;
     }
 
-    private void checkRest() throws MPIException {
+    private void checkRest() throws MpiFailure {
         long restCall = inbox.getLong(PAYLOAD + payloadBytes(inbox));
         if (restCall != call()) {
             throw MpiErrors.failed("hbcast: the rest of the header of call " + call() + " from rank "
@@ -233,34 +246,34 @@ public final class HeaderRelay {
      * Withdraws the receive posted by {@link #expect}: true when it is withdrawn, false when the
      * header had already arrived (it is then complete in {@link #inbox()}, payload and all).
      */
-    public boolean withdraw() throws MPIException {
-        if (first != null) {
+    public boolean withdraw() throws MpiFailure {
+        if (firstPosted) {
             first.cancel();
-            // Status.isCancelled() would cost a Status object per withdrawal: a header that came instead
-            // wrote its call number over NO_CALL.
+            // A status telling whether it was cancelled would cost an object per withdrawal: a header that
+            // came instead wrote its call number over NO_CALL.
             first.waitFor();
-            first = null;
+            firstPosted = false;
             if (inbox.getLong(CALL) == NO_CALL) {
                 return true;
             }
             // The header came after all: take its rest too, so nothing of it is left behind.
             expectRest();
         }
-        if (rest != null) {
+        if (restPosted) {
             rest.waitFor();
-            rest = null;
+            restPosted = false;
             checkRest();
         }
         return false;
     }
 
     /** The root sends its header (the outbox) to its children in the leaders' tree rooted at its own node. */
-    public void send(int[] leaderRanks, int leaderCount, int me) throws MPIException {
+    public void send(int[] leaderRanks, int leaderCount, int me) throws MpiFailure {
         sendDown(outbox, outboxRest, leaderRanks, leaderCount, me, me);
     }
 
     /** A leader forwards the header it received to its children in the tree rooted at leader {@code rootLeader}. */
-    public void forward(int[] leaderRanks, int leaderCount, int me, int rootLeader) throws MPIException {
+    public void forward(int[] leaderRanks, int leaderCount, int me, int rootLeader) throws MpiFailure {
         sendDown(inbox, inboxRest, leaderRanks, leaderCount, me, rootLeader);
     }
 
@@ -272,7 +285,7 @@ public final class HeaderRelay {
      */
     private void sendDown(
             ByteBuffer header, ByteBuffer restOfIt, int[] leaderRanks, int leaderCount, int me, int rootLeader)
-            throws MPIException {
+            throws MpiFailure {
         int rel = KnomialTree.toRelative(me, rootLeader, leaderCount);
         int n = KnomialTree.children(rel, leaderCount, radix, children);
         long call = header.getLong(CALL);
@@ -288,20 +301,20 @@ public final class HeaderRelay {
         }
         for (int c = 0; c < n; c++) {
             int dest = leaderRanks[KnomialTree.toAbsolute(children[c], rootLeader, leaderCount)];
-            sends[sendCount++] = comm.iSend(header, firstBytes, MPI.BYTE, dest, tag(call));
+            comm.iSend(header, firstBytes, dest, tag(call), sends[sendCount++]);
             if (bytes > firstBytes) {
-                sends[sendCount++] = comm.iSend(restOfIt, restMessageBytes(payload), MPI.BYTE, dest, restTag(call));
+                comm.iSend(restOfIt, restMessageBytes(payload), dest, restTag(call), sends[sendCount++]);
             }
         }
     }
 
     /** True once every header sent by {@link #send} or {@link #forward} has left this rank's buffers. */
-    public boolean sent() throws MPIException {
+    public boolean sent() throws MpiFailure {
         while (sendCount > 0) {
             if (!sends[sendCount - 1].test()) {
                 return false;
             }
-            sends[--sendCount] = null;
+            sendCount--;
         }
         return true;
     }

@@ -1,13 +1,13 @@
 package org.hbcast.mpi;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
-import mpi.Group;
-import mpi.Intracomm;
-import mpi.MPI;
-import mpi.MPIException;
+import org.hbcast.mpi.port.BasicType;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
 
 /**
  * Measures the link between two node leaders once, when an instance is created, so that a machine
@@ -44,12 +44,12 @@ public final class LeaderLinkProbe {
      * for figures a link can have), so a preempted or too coarse measurement is taken again next time.
      * Collective over {@code comm}.
      */
-    public static double[] measureOnce(Intracomm comm, int a, int b, Predicate<double[]> usable) throws MPIException {
+    public static double[] measureOnce(MpiComm comm, int a, int b, Predicate<double[]> usable) throws MpiFailure {
         long pair = worldPair(comm, a, b);
         double[] known = pair < 0 ? null : MEASURED.get(pair);
         // a alone decides: the other ranks may have met this pair in other communicators, or not.
         double[] told = {known != null ? 1 : 0, known != null ? known[0] : 0, known != null ? known[1] : 0};
-        comm.bcast(told, told.length, MPI.DOUBLE, a);
+        comm.bcast(told, told.length, BasicType.DOUBLE, a);
         if (told[0] != 0) {
             return new double[] {told[1], told[2]};
         }
@@ -64,22 +64,12 @@ public final class LeaderLinkProbe {
      * The pair {@code a}, {@code b} of {@code comm} as ranks of {@code MPI.COMM_WORLD}, in either order
      * the same key; -1 where one is outside this process's world (spawned or connected processes).
      */
-    private static long worldPair(Intracomm comm, int a, int b) throws MPIException {
-        Group mine = comm.getGroup();
-        try {
-            Group all = MPI.COMM_WORLD.getGroup();
-            try {
-                int[] world = Group.translateRanks(mine, new int[] {a, b}, all);
-                if (world[0] == MPI.UNDEFINED || world[1] == MPI.UNDEFINED) {
-                    return -1;
-                }
-                return ((long) Math.min(world[0], world[1]) << 32) | Math.max(world[0], world[1]);
-            } finally {
-                all.free();
-            }
-        } finally {
-            mine.free();
+    private static long worldPair(MpiComm comm, int a, int b) throws MpiFailure {
+        int[] world = comm.worldRanks(new int[] {a, b});
+        if (world[0] == MpiComm.UNDEFINED || world[1] == MpiComm.UNDEFINED) {
+            return -1;
         }
+        return ((long) Math.min(world[0], world[1]) << 32) | Math.max(world[0], world[1]);
     }
 
     /**
@@ -88,12 +78,12 @@ public final class LeaderLinkProbe {
      * the bandwidth is 0 where the large round trip took no longer than the empty one (a clock too
      * coarse, or a link too fast for {@link #LARGE_BYTES} to show).
      */
-    public static double[] measure(Intracomm comm, int a, int b) throws MPIException {
+    public static double[] measure(MpiComm comm, int a, int b) throws MpiFailure {
         if (a == b) {
             throw new IllegalArgumentException("the link probe needs two leaders, got rank " + a + " twice");
         }
         double[] figures = new double[2];
-        int me = comm.getRank();
+        int me = comm.rank();
         ByteBuffer buf = me == a || me == b ? bufferIfBothHaveRoom(comm, me == a ? b : a) : null;
         if (buf != null) {
             long empty = Long.MAX_VALUE;
@@ -112,7 +102,7 @@ public final class LeaderLinkProbe {
                 figures[1] = large > empty ? LARGE_BYTES / ((large - empty) / 1e9) : 0;
             }
         }
-        comm.bcast(figures, 2, MPI.DOUBLE, a);
+        comm.bcast(figures, 2, BasicType.DOUBLE, a);
         return figures;
     }
 
@@ -121,28 +111,30 @@ public final class LeaderLinkProbe {
      * skips the probe with its peer instead of leaving it waiting for a round trip; the figures are
      * then none (0), and the built-in ones stay.
      */
-    private static ByteBuffer bufferIfBothHaveRoom(Intracomm comm, int peer) throws MPIException {
+    private static ByteBuffer bufferIfBothHaveRoom(MpiComm comm, int peer) throws MpiFailure {
         ByteBuffer buf;
         try {
             buf = ByteBuffer.allocateDirect(LARGE_BYTES);
         } catch (OutOfMemoryError e) {
             buf = null;
         }
-        int[] mine = {buf != null ? 1 : 0};
-        int[] theirs = {0};
-        comm.sendRecv(mine, 1, MPI.INT, peer, TAG, theirs, 1, MPI.INT, peer, TAG);
-        return theirs[0] == 1 ? buf : null;
+        // Direct, as every buffer this port moves point to point.
+        ByteBuffer mine = ByteBuffer.allocateDirect(Integer.BYTES).order(ByteOrder.nativeOrder());
+        ByteBuffer theirs = ByteBuffer.allocateDirect(Integer.BYTES).order(ByteOrder.nativeOrder());
+        mine.putInt(0, buf != null ? 1 : 0);
+        comm.sendRecv(mine, Integer.BYTES, peer, TAG, theirs, Integer.BYTES, peer, TAG);
+        return theirs.getInt(0) == 1 ? buf : null;
     }
 
-    private static long roundTrip(Intracomm comm, ByteBuffer buf, int bytes, int peer) throws MPIException {
+    private static long roundTrip(MpiComm comm, ByteBuffer buf, int bytes, int peer) throws MpiFailure {
         long start = System.nanoTime();
-        comm.send(buf, bytes, MPI.BYTE, peer, TAG);
-        comm.recv(buf, 0, MPI.BYTE, peer, TAG);
+        comm.send(buf, bytes, peer, TAG);
+        comm.recv(buf, 0, peer, TAG);
         return System.nanoTime() - start;
     }
 
-    private static void echo(Intracomm comm, ByteBuffer buf, int bytes, int peer) throws MPIException {
-        comm.recv(buf, bytes, MPI.BYTE, peer, TAG);
-        comm.send(buf, 0, MPI.BYTE, peer, TAG);
+    private static void echo(MpiComm comm, ByteBuffer buf, int bytes, int peer) throws MpiFailure {
+        comm.recv(buf, bytes, peer, TAG);
+        comm.send(buf, 0, peer, TAG);
     }
 }

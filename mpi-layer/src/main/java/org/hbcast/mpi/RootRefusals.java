@@ -3,10 +3,9 @@ package org.hbcast.mpi;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
-import mpi.Intracomm;
-import mpi.MPI;
-import mpi.MPIException;
-import mpi.Prequest;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.mpi.port.MpiPersistentRequest;
 
 /**
  * Across hosts, who passed a root out of range, told to rank 0: the one fact rank 0 needs to know
@@ -33,10 +32,10 @@ public final class RootRefusals implements AutoCloseable {
     private static final int RANK = 8;
     private static final int BYTES = 16;
 
-    private final Intracomm comm;
+    private final MpiComm comm;
     private final int size;
     /** At rank 0: the receive always posted, and where it lands. */
-    private final Prequest receive;
+    private final MpiPersistentRequest receive;
 
     private final ByteBuffer inbox;
     /** Two calls are counted at once: a rank may tell of its next call before rank 0 ends this one. */
@@ -46,12 +45,12 @@ public final class RootRefusals implements AutoCloseable {
     private final boolean[][] toldBy;
 
     /** Collective in effect (every rank makes one); only rank 0 receives. */
-    public RootRefusals(Intracomm comm) throws MPIException {
+    public RootRefusals(MpiComm comm) throws MpiFailure {
         this.comm = comm;
-        this.size = comm.getSize();
-        if (comm.getRank() == 0) {
+        this.size = comm.size();
+        if (comm.rank() == 0) {
             inbox = ByteBuffer.allocateDirect(BYTES).order(ByteOrder.nativeOrder());
-            receive = comm.recvInit(inbox, BYTES, MPI.BYTE, MPI.ANY_SOURCE, TAG);
+            receive = comm.recvInit(inbox, BYTES, MpiComm.ANY_SOURCE, TAG);
             receive.start();
             toldBy = new boolean[2][size];
         } else {
@@ -62,15 +61,15 @@ public final class RootRefusals implements AutoCloseable {
     }
 
     /** A rank other than 0 tells rank 0 that it passed a root out of range in {@code call}. */
-    public void tell(long call, int rank) throws MPIException {
+    public void tell(long call, int rank) throws MpiFailure {
         ByteBuffer b = ByteBuffer.allocateDirect(BYTES).order(ByteOrder.nativeOrder());
         b.putLong(CALL, call).putLong(RANK, rank);
         // Sixteen bytes go eagerly: this returns at once, whatever rank 0 is doing.
-        comm.send(b, BYTES, MPI.BYTE, 0, TAG);
+        comm.send(b, BYTES, 0, TAG);
     }
 
     /** At rank 0: takes what arrived, without waiting. */
-    public void poll() throws MPIException {
+    public void poll() throws MpiFailure {
         while (receive.test()) {
             long call = inbox.getLong(CALL);
             int from = (int) inbox.getLong(RANK);
@@ -112,7 +111,7 @@ public final class RootRefusals implements AutoCloseable {
 
     /** Withdraws rank 0's receive. Local. */
     @Override
-    public void close() throws MPIException {
+    public void close() throws MpiFailure {
         if (receive != null) {
             receive.cancel();
             receive.waitFor();

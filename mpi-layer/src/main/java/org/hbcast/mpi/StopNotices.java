@@ -3,11 +3,10 @@ package org.hbcast.mpi;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import mpi.Intracomm;
-import mpi.MPI;
-import mpi.MPIException;
-import mpi.Request;
-import mpi.Status;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.mpi.port.MpiRequest;
+import org.hbcast.mpi.port.ProbedMessage;
 import org.hbcast.stage.StageException;
 
 /**
@@ -35,12 +34,14 @@ public final class StopNotices implements Runnable {
     /** Reasons are cut to this many bytes: one line is enough to name the failure. */
     private static final int MAX_REASON_BYTES = 1024;
 
-    private final Intracomm comm;
+    private final MpiComm comm;
     private final int rank;
     /** The notice this rank sent, kept while its sends may be in flight (they are freed, not waited for). */
     private ByteBuffer sent;
+    /** What a probe found: filled in place, so a probe allocates nothing of its own. */
+    private final ProbedMessage probed = new ProbedMessage();
 
-    public StopNotices(Intracomm comm, int rank) {
+    public StopNotices(MpiComm comm, int rank) {
         this.comm = comm;
         this.rank = rank;
     }
@@ -61,15 +62,15 @@ public final class StopNotices implements Runnable {
      */
     @Override
     public void run() {
-        Status status;
+        boolean found;
         try {
-            status = comm.iProbe(MPI.ANY_SOURCE, TAG);
-        } catch (MPIException e) {
+            found = comm.iProbe(MpiComm.ANY_SOURCE, TAG, probed);
+        } catch (MpiFailure e) {
             // The wait goes on; the call's own MPI operations report what is wrong.
             return;
         }
-        if (status != null) {
-            throw new PeerStopped(receive(status));
+        if (found) {
+            throw new PeerStopped(receive(probed));
         }
     }
 
@@ -87,14 +88,15 @@ public final class StopNotices implements Runnable {
         sent.putLong(CALL, call);
         sent.put(REASON, text, 0, length);
         try {
-            for (int r = 0; r < comm.getSize(); r++) {
+            MpiRequest send = comm.newRequest();
+            for (int r = 0; r < comm.size(); r++) {
                 if (r != rank) {
-                    Request send = comm.iSend(sent, sent.capacity(), MPI.BYTE, r, TAG);
+                    comm.iSend(sent, sent.capacity(), r, TAG, send);
                     // Small enough to go eagerly; the buffer stays referenced by this instance meanwhile.
                     send.free();
                 }
             }
-        } catch (MPIException e) {
+        } catch (MpiFailure e) {
             // The peers will wait for this rank as for a lost one, and report it.
         }
     }
@@ -102,25 +104,25 @@ public final class StopNotices implements Runnable {
     /** Receives the notices that came and were not heard, so the communicator is freed with none queued. */
     public void drain() {
         try {
-            for (Status s = comm.iProbe(MPI.ANY_SOURCE, TAG); s != null; s = comm.iProbe(MPI.ANY_SOURCE, TAG)) {
-                receive(s);
+            while (comm.iProbe(MpiComm.ANY_SOURCE, TAG, probed)) {
+                receive(probed);
             }
-        } catch (MPIException | RuntimeException e) {
+        } catch (MpiFailure | RuntimeException e) {
             // Tearing down: the communicator is freed either way.
         }
     }
 
-    private String receive(Status status) {
+    private String receive(ProbedMessage notice) {
         try {
-            int source = status.getSource();
-            int length = status.getCount(MPI.BYTE);
+            int source = notice.source();
+            int length = notice.bytes();
             ByteBuffer in = ByteBuffer.allocateDirect(Math.max(length, REASON)).order(ByteOrder.nativeOrder());
-            comm.recv(in, length, MPI.BYTE, source, TAG);
+            comm.recv(in, length, source, TAG);
             byte[] text = new byte[Math.max(0, length - REASON)];
             in.get(REASON, text);
             return "rank " + source + " stopped its hbcast instance in call " + in.getLong(CALL) + " ("
                     + new String(text, StandardCharsets.UTF_8) + "); this instance stops too";
-        } catch (MPIException e) {
+        } catch (MpiFailure e) {
             return "a peer stopped its hbcast instance (its notice could not be read: " + MpiErrors.describe(e) + ")";
         }
     }

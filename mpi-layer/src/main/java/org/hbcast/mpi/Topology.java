@@ -1,10 +1,9 @@
 package org.hbcast.mpi;
 
 import java.util.Objects;
-import mpi.Comm;
-import mpi.Intracomm;
-import mpi.MPI;
-import mpi.MPIException;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.mpi.port.ReduceOp;
 
 /**
  * Who is where: the node layout of a communicator, this rank's node communicator and the
@@ -22,13 +21,13 @@ public final class Topology implements AutoCloseable {
     // MPI_MAX_PROCESSOR_NAME of Open MPI (private in the bindings).
     private static final int NAME_BYTES = 256;
 
-    private final Intracomm comm;
-    private final Intracomm nodeComm;
+    private final MpiComm comm;
+    private final MpiComm nodeComm;
     private final NodeLayout layout;
     /** The real shared-memory domains: {@link #layout} itself unless the nodes are virtual. */
     private final NodeLayout hostLayout;
     /** This rank's real node: {@link #nodeComm} itself unless the nodes are virtual. */
-    private final Intracomm hostComm;
+    private final MpiComm hostComm;
 
     private final boolean virtual;
     private final String[] processorNames;
@@ -36,15 +35,15 @@ public final class Topology implements AutoCloseable {
     private final int ranksOnMachine;
 
     private Topology(
-            Intracomm comm,
-            Intracomm nodeComm,
+            MpiComm comm,
+            MpiComm nodeComm,
             NodeLayout layout,
-            Intracomm hostComm,
+            MpiComm hostComm,
             NodeLayout hostLayout,
             boolean virtual,
             String[] processorNames,
             int ranksOnMachine)
-            throws MPIException {
+            throws MpiFailure {
         this.comm = comm;
         this.nodeComm = nodeComm;
         this.layout = layout;
@@ -52,7 +51,7 @@ public final class Topology implements AutoCloseable {
         this.hostLayout = hostLayout;
         this.virtual = virtual;
         this.processorNames = processorNames;
-        this.rank = comm.getRank();
+        this.rank = comm.rank();
         this.ranksOnMachine = ranksOnMachine;
     }
 
@@ -62,14 +61,14 @@ public final class Topology implements AutoCloseable {
      * @param nodeSizes virtual node sizes such as "8,3,3", or null/blank for the real nodes
      * @throws IllegalArgumentException on every rank alike when the virtual layout is invalid
      */
-    public static Topology discover(Intracomm comm, String nodeSizes) throws MPIException {
+    public static Topology discover(MpiComm comm, String nodeSizes) throws MpiFailure {
         Objects.requireNonNull(comm, "comm");
-        int size = comm.getSize();
-        int rank = comm.getRank();
+        int size = comm.size();
+        int rank = comm.rank();
         // The real node's communicator: it finds the real layout, and it is the node communicator
         // unless the nodes are virtual.
         // Errors come back as exceptions on every communicator hbcast makes (see MpiErrors).
-        Intracomm hostComm = MpiErrors.returnErrors(comm.splitType(Comm.TYPE_SHARED, rank, MPI.INFO_NULL));
+        MpiComm hostComm = MpiErrors.returnErrors(comm.splitByNode(rank));
         NodeLayout real;
         NodeLayout layout;
         String[] names;
@@ -81,14 +80,14 @@ public final class Topology implements AutoCloseable {
             if (virtual) {
                 requireWithinRealNodes(layout, real, nodeSizes);
             }
-            String name = MPI.getProcessorName();
+            String name = comm.library().processorName();
             names = StringExchange.allGather(comm, name, NAME_BYTES);
             onMachine = ranksOnMachine(comm, size, name);
-        } catch (MPIException | RuntimeException e) {
+        } catch (MpiFailure | RuntimeException e) {
             hostComm.free();
             throw e;
         }
-        Intracomm nodeComm = virtual ? MpiErrors.returnErrors(comm.split(layout.nodeOf(rank), rank)) : hostComm;
+        MpiComm nodeComm = virtual ? MpiErrors.returnErrors(comm.split(layout.nodeOf(rank), rank)) : hostComm;
         return new Topology(comm, nodeComm, layout, hostComm, real, virtual, names, onMachine);
     }
 
@@ -97,10 +96,10 @@ public final class Topology implements AutoCloseable {
      * its kernel ({@link MachineIdentity}), which several shared-memory domains can (test beds in
      * network namespaces, containers).
      */
-    private static int ranksOnMachine(Intracomm comm, int size, String processorName) throws MPIException {
+    private static int ranksOnMachine(MpiComm comm, int size, String processorName) throws MpiFailure {
         long[] mine = {MachineIdentity.key(processorName)};
         long[] keys = new long[size];
-        comm.allGather(mine, 1, MPI.LONG, keys, 1, MPI.LONG);
+        comm.allGather(mine, 1, keys);
         int count = 0;
         for (long key : keys) {
             if (key == mine[0]) {
@@ -112,26 +111,27 @@ public final class Topology implements AutoCloseable {
 
     /**
      * Virtual nodes: the sizes describe {@code comm} when they sum to its size; otherwise they
-     * describe {@code MPI.COMM_WORLD}, and a sub-communicator inherits each rank's world node.
+     * describe the world communicator, and a sub-communicator inherits each rank's world node.
      */
-    private static NodeLayout virtualLayout(Intracomm comm, String nodeSizes, int size) throws MPIException {
-        int worldSize = MPI.COMM_WORLD.getSize();
+    private static NodeLayout virtualLayout(MpiComm comm, String nodeSizes, int size) throws MpiFailure {
+        MpiComm worldComm = comm.library().world();
+        int worldSize = worldComm.size();
         if (size == worldSize || NodeLayout.sumOf(nodeSizes) == size) {
             return NodeLayout.parse(nodeSizes, size);
         }
         NodeLayout world = NodeLayout.parse(nodeSizes, worldSize);
-        int[] worldNode = {world.nodeOf(MPI.COMM_WORLD.getRank())};
+        int[] worldNode = {world.nodeOf(worldComm.rank())};
         int[] keys = new int[size];
-        comm.allGather(worldNode, 1, MPI.INT, keys, 1, MPI.INT);
+        comm.allGather(worldNode, 1, keys);
         return NodeLayout.fromNodeKeys(keys);
     }
 
     /** The real nodes, each named by its lowest rank, from each rank's shared-memory communicator. */
-    private static NodeLayout realLayout(Intracomm comm, Intracomm shared, int size, int rank) throws MPIException {
+    private static NodeLayout realLayout(MpiComm comm, MpiComm shared, int size, int rank) throws MpiFailure {
         int[] lowest = {rank};
-        shared.allReduce(lowest, 1, MPI.INT, MPI.MIN);
+        shared.allReduce(lowest, 1, ReduceOp.MIN);
         int[] keys = new int[size];
-        comm.allGather(lowest, 1, MPI.INT, keys, 1, MPI.INT);
+        comm.allGather(lowest, 1, keys);
         return NodeLayout.fromNodeKeys(keys);
     }
 
@@ -150,12 +150,12 @@ public final class Topology implements AutoCloseable {
     }
 
     /** The communicator this topology describes (not owned). */
-    public Intracomm comm() {
+    public MpiComm comm() {
         return comm;
     }
 
     /** The ranks of this rank's node, in communicator order (owned: freed by {@link #close()}). */
-    public Intracomm nodeComm() {
+    public MpiComm nodeComm() {
         return nodeComm;
     }
 
@@ -173,7 +173,7 @@ public final class Topology implements AutoCloseable {
     }
 
     /** The ranks of this rank's real node, in communicator order (owned: freed by {@link #close()}). */
-    public Intracomm hostComm() {
+    public MpiComm hostComm() {
         return hostComm;
     }
 
@@ -238,7 +238,7 @@ public final class Topology implements AutoCloseable {
     }
 
     @Override
-    public void close() throws MPIException {
+    public void close() throws MpiFailure {
         if (hostComm != nodeComm) {
             hostComm.free();
         }

@@ -4,10 +4,10 @@ import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
-import mpi.Intracomm;
-import mpi.MPIException;
-import mpi.Prequest;
-import mpi.Request;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.mpi.port.MpiPersistentRequest;
+import org.hbcast.mpi.port.MpiRequest;
 import org.hbcast.schedule.KnomialTree;
 import org.hbcast.schedule.TreeShape;
 import org.hbcast.stage.Awaited;
@@ -47,8 +47,8 @@ import org.hbcast.stage.StageException;
  *       from a parent is one of this call's chunks, as long as expected (a longer one would be
  *       {@code MPI_ERR_TRUNCATE} on this rank's communicator, which must return errors).</li>
  * </ul>
- * The bindings tell a received length only through an {@code mpi.Status} allocated per completed
- * request; one stamp a call and edge costs a 32-byte message instead and keeps calls
+ * Open MPI's bindings tell a received length only through an {@code mpi.Status} allocated per
+ * completed request; one stamp a call and edge costs a 32-byte message instead and keeps calls
  * allocation-free.
  *
  * <p>Each transfer is a persistent request kept per (tag, peer, chunk) while the same buffer comes
@@ -82,9 +82,19 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
     /** Per tree: the stamp from its parent. */
     private final ByteBuffer[] stampIn = new ByteBuffer[MAX_TREES];
 
-    private final Request[] stampReceives = new Request[MAX_TREES];
+    private final MpiRequest[] stampReceives = new MpiRequest[MAX_TREES];
     /** Per tree, then child: the stamp sends. */
-    private Request[] stampSends = new Request[0];
+    private MpiRequest[] stampSends = new MpiRequest[0];
+    /**
+     * Idle request slots beside each array of requests, one per entry: an immediate transfer past
+     * {@link PersistentRequests#LIMIT} goes into its entry's slot, so it costs only the binding's request.
+     */
+    private final MpiRequest[] stampReceiveSpares;
+
+    private MpiRequest[] stampSendSpares = new MpiRequest[0];
+    private final MpiRequest[] receiveSpares;
+    private MpiRequest[] sendSpares = new MpiRequest[0];
+    private final MpiComm comm;
 
     private final ProgressWait abortWait = ProgressWait.backingOff(ABORT_WAIT_NS);
     /** What the bounded wait of {@link #abort} waits for (it gives up without a report). */
@@ -106,11 +116,11 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
     private final int[] childCounts = new int[MAX_TREES];
     private int maxChildren;
     private int trees;
-    private final Request[] receives = new Request[WINDOW];
+    private final MpiRequest[] receives = new MpiRequest[WINDOW];
     /** Receives completed ahead of {@code received}, by window slot. */
     private final boolean[] arrived = new boolean[WINDOW];
 
-    private Request[] sends = new Request[0];
+    private MpiRequest[] sends = new MpiRequest[0];
 
     private boolean root;
     private int chunks;
@@ -128,13 +138,16 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
      * @param evenTag the tag of even-numbered calls
      * @param oddTag the tag of odd-numbered calls, different
      */
-    public TreeBroadcast(Intracomm comm, int evenTag, int oddTag) {
+    public TreeBroadcast(MpiComm comm, int evenTag, int oddTag) {
         if (evenTag == oddTag) {
             throw new IllegalArgumentException("the two parities need two tags, not " + evenTag + " twice");
         }
         this.byParity[0] = new PersistentRequests(comm, evenTag);
         this.byParity[1] = new PersistentRequests(comm, oddTag);
         this.requests = byParity[0];
+        this.comm = comm;
+        this.stampReceiveSpares = spares(comm, MAX_TREES);
+        this.receiveSpares = spares(comm, WINDOW);
         for (int t = 0; t < MAX_TREES; t++) {
             stampIn[t] = ByteBuffer.allocateDirect(STAMP_LENGTH).order(ByteOrder.nativeOrder());
         }
@@ -212,10 +225,12 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
         this.chunkBytes = chunkBytes;
         requests = byParity[(int) (call & 1)];
         if (sends.length < WINDOW * Math.max(maxChildren, 1)) {
-            sends = new Request[WINDOW * Math.max(maxChildren, 1)];
+            sends = new MpiRequest[WINDOW * Math.max(maxChildren, 1)];
+            sendSpares = spares(comm, sends.length);
         }
         if (stampSends.length < MAX_TREES * maxChildren) {
-            stampSends = new Request[MAX_TREES * maxChildren];
+            stampSends = new MpiRequest[MAX_TREES * maxChildren];
+            stampSendSpares = spares(comm, stampSends.length);
         }
         // The stamp buffer is free: every send of the previous call completed, or it was aborted and
         // its sends, 32 bytes and eager, left with their copies.
@@ -259,13 +274,13 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
     public int progress() {
         try {
             return exchange();
-        } catch (MPIException e) {
+        } catch (MpiFailure e) {
             throw new StageException(
                     "MPI failed in the leaders' schedule (call " + call + "): " + MpiErrors.describe(e), e);
         }
     }
 
-    private int exchange() throws MPIException {
+    private int exchange() throws MpiFailure {
         int work = 0;
         if (!stampsSent) {
             sendStamps();
@@ -276,7 +291,8 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
             for (int t = 0; t < trees; t++) {
                 if (parents[t] >= 0) {
                     stampIn[t].putLong(STAMP_MAGIC, 0);
-                    stampReceives[t] = requests.startReceive(parents[t], t, slots(), stampIn[t], STAMP_LENGTH);
+                    stampReceives[t] = requests.startReceive(
+                            parents[t], t, slots(), stampIn[t], STAMP_LENGTH, stampReceiveSpares[t]);
                 }
             }
             stampsPosted = true;
@@ -289,12 +305,17 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
         while (stampsAwaited == 0 && !root && receivesPosted < chunks && receivesPosted - received < WINDOW) {
             int s = receivesPosted++;
             receives[s % WINDOW] = requests.startReceive(
-                    parents[s % trees], MAX_TREES + s, slots(), views.view(s), views.chunkLength(s));
+                    parents[s % trees],
+                    MAX_TREES + s,
+                    slots(),
+                    views.view(s),
+                    views.chunkLength(s),
+                    receiveSpares[s % WINDOW]);
             work++;
         }
         // Chunks of two trees come from two parents: any of the window may complete first.
         for (int s = received; s < receivesPosted; s++) {
-            Request r = receives[s % WINDOW];
+            MpiRequest r = receives[s % WINDOW];
             if (r != null && completed(r, s)) {
                 receives[s % WINDOW] = null;
                 arrived[s % WINDOW] = true;
@@ -316,7 +337,8 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
             int base = (s % WINDOW) * maxChildren;
             int[] kids = children[s % trees];
             for (int c = 0; c < count; c++) {
-                sends[base + c] = requests.startSend(kids[c], MAX_TREES + s, slots(), view, length);
+                sends[base + c] =
+                        requests.startSend(kids[c], MAX_TREES + s, slots(), view, length, sendSpares[base + c]);
             }
             forwarded++;
             work++;
@@ -341,11 +363,12 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
     }
 
     /** This call's stamp to every child of every tree, ahead of its chunks. */
-    private void sendStamps() throws MPIException {
+    private void sendStamps() throws MpiFailure {
         for (int t = 0; t < trees; t++) {
             int[] kids = children[t];
             for (int c = 0; c < childCounts[t]; c++) {
-                stampSends[t * maxChildren + c] = requests.startSend(kids[c], t, slots(), stampOut, STAMP_LENGTH);
+                int i = t * maxChildren + c;
+                stampSends[i] = requests.startSend(kids[c], t, slots(), stampOut, STAMP_LENGTH, stampSendSpares[i]);
                 stampSendsPending++;
             }
         }
@@ -356,14 +379,14 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
     private int checkStamps() {
         int work = 0;
         for (int t = 0; t < trees; t++) {
-            Request r = stampReceives[t];
+            MpiRequest r = stampReceives[t];
             if (r == null) {
                 continue;
             }
             boolean done;
             try {
                 done = r.test();
-            } catch (MPIException e) {
+            } catch (MpiFailure e) {
                 stampReceives[t] = null;
                 throw new StageException(
                         "the leaders' schedule of call " + call + ": where its stamp ("
@@ -414,10 +437,10 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
     }
 
     /** Tests chunk {@code s}'s receive; a failure names the chunk, its length and the peer. */
-    private boolean completed(Request r, int s) {
+    private boolean completed(MpiRequest r, int s) {
         try {
             return r.test();
-        } catch (MPIException e) {
+        } catch (MpiFailure e) {
             receives[s % WINDOW] = null;
             throw new StageException(
                     "chunk " + s + " of " + chunks + " from rank " + parents[s % trees]
@@ -433,10 +456,10 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
         return s < received || (s < receivesPosted && arrived[s % WINDOW]);
     }
 
-    private boolean sendsDone(int s) throws MPIException {
+    private boolean sendsDone(int s) throws MpiFailure {
         int base = (s % WINDOW) * maxChildren;
         for (int c = 0; c < maxChildren; c++) {
-            Request r = sends[base + c];
+            MpiRequest r = sends[base + c];
             if (r != null) {
                 if (!r.test()) {
                     return false;
@@ -506,37 +529,37 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
         abortWait.reset();
         settle(stampReceives);
         settle(receives);
-        for (Request r : stampSends) {
-            if (r != null && !(r instanceof Prequest)) {
+        for (MpiRequest r : stampSends) {
+            if (r != null && !(r instanceof MpiPersistentRequest)) {
                 try {
                     r.free();
-                } catch (MPIException ignored) {
+                } catch (MpiFailure ignored) {
                     // As below.
                 }
             }
         }
-        for (Request r : sends) {
-            if (r != null && !(r instanceof Prequest)) {
+        for (MpiRequest r : sends) {
+            if (r != null && !(r instanceof MpiPersistentRequest)) {
                 try {
                     r.free();
-                } catch (MPIException ignored) {
+                } catch (MpiFailure ignored) {
                     // As above.
                 }
             }
         }
         try {
             clearRequests();
-        } catch (MPIException ignored) {
+        } catch (MpiFailure ignored) {
             // As above.
         }
     }
 
-    private static void cancel(Request[] posted) {
-        for (Request r : posted) {
+    private static void cancel(MpiRequest[] posted) {
+        for (MpiRequest r : posted) {
             if (r != null) {
                 try {
                     r.cancel();
-                } catch (MPIException ignored) {
+                } catch (MpiFailure ignored) {
                     // Best effort: the broadcast has failed already and says why.
                 }
             }
@@ -544,8 +567,8 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
     }
 
     /** Completes each cancelled receive (a persistent one stays, inactive, for {@link PersistentRequests#clear()}). */
-    private void settle(Request[] posted) {
-        for (Request r : posted) {
+    private void settle(MpiRequest[] posted) {
+        for (MpiRequest r : posted) {
             if (r == null) {
                 continue;
             }
@@ -555,10 +578,10 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
                         break;
                     }
                 }
-                if (!(r instanceof Prequest)) {
+                if (!(r instanceof MpiPersistentRequest)) {
                     r.free();
                 }
-            } catch (MPIException ignored) {
+            } catch (MpiFailure ignored) {
                 // It failed instead of completing: nothing more will land from it.
             }
         }
@@ -573,7 +596,7 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
         }
         try {
             clearRequests();
-        } catch (MPIException ignored) {
+        } catch (MpiFailure ignored) {
             // Tearing down: the communicator is freed next either way.
         }
     }
@@ -581,24 +604,32 @@ public final class TreeBroadcast implements Stage, AutoCloseable {
     private void freeRequests() {
         try {
             clearRequests();
-        } catch (MPIException e) {
+        } catch (MpiFailure e) {
             throw new StageException("MPI failed to free the leaders' tree's requests: " + MpiErrors.describe(e), e);
         }
     }
 
     /** Both parities' requests; tries both, then throws the first failure. */
-    private void clearRequests() throws MPIException {
-        MPIException first = null;
+    private void clearRequests() throws MpiFailure {
+        MpiFailure first = null;
         for (PersistentRequests table : byParity) {
             try {
                 table.clear();
-            } catch (MPIException e) {
+            } catch (MpiFailure e) {
                 first = first == null ? e : first;
             }
         }
         if (first != null) {
             throw first;
         }
+    }
+
+    private static MpiRequest[] spares(MpiComm comm, int n) {
+        MpiRequest[] slots = new MpiRequest[n];
+        for (int i = 0; i < n; i++) {
+            slots[i] = comm.newRequest();
+        }
+        return slots;
     }
 
     /** Persistent requests kept now, of both parities: for tests. */

@@ -5,6 +5,8 @@ import java.util.concurrent.TimeUnit;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.mpi.openmpi.OpenMpi;
+import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.testing.MpiTestProgram;
 
 /**
@@ -50,7 +52,7 @@ public final class HeaderRelayProgram {
                 splice(world, report);
                 return "splice";
             }
-            HeaderRelay relay = new HeaderRelay(world, RADIX, size, LARGEST);
+            HeaderRelay relay = new HeaderRelay(OpenMpi.comm(world), RADIX, size, LARGEST);
             long[] call = {0};
             report.check("every root and payload", () -> {
                 for (int root = 0; root < size; root++) {
@@ -123,7 +125,7 @@ public final class HeaderRelayProgram {
         int rank = world.getRank();
         Intracomm comm = world.dup();
         comm.setErrhandler(MPI.ERRORS_RETURN);
-        HeaderRelay relay = new HeaderRelay(comm, RADIX, 3, LARGEST);
+        HeaderRelay relay = new HeaderRelay(OpenMpi.comm(comm), RADIX, 3, LARGEST);
         int[] pair = {0, 2};
         int restBytes = SPLICE_PAYLOAD - HeaderRelay.FIRST_PAYLOAD;
         long call = 8200;
@@ -180,7 +182,7 @@ public final class HeaderRelayProgram {
                 String failure = null;
                 try {
                     awaitHeader(relay, next);
-                } catch (MPIException e) {
+                } catch (MpiFailure e) {
                     failure = e.getMessage();
                 }
                 if (failure == null) {

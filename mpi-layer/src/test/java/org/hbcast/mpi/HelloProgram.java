@@ -3,6 +3,7 @@ package org.hbcast.mpi;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.testing.MpiTestProgram;
 
 /**
@@ -14,8 +15,8 @@ import org.hbcast.testing.MpiTestProgram;
 public final class HelloProgram {
     public static void main(String[] args) throws Exception {
         MpiTestProgram.run(args, (world, rest, report) -> {
-            try (Topology topo = Topology.discover(world, System.getenv("HBCAST_NODE_SIZES"))) {
-                int nodeCommSize = topo.nodeComm().getSize();
+            try (Topology topo = Topology.discover(OpenMpi.comm(world), System.getenv("HBCAST_NODE_SIZES"))) {
+                int nodeCommSize = topo.nodeComm().size();
                 report.check("node communicator and processor names agree with the layout", () -> agree(topo));
                 if (topo.rank() == 0) {
                     System.out.print(topo.report());
@@ -27,7 +28,7 @@ public final class HelloProgram {
                         .figure("nodeSize", nodeCommSize)
                         .figure("hosts", topo.hostLayout().nodeCount())
                         .figure("hostPos", topo.hostPosition())
-                        .figure("hostSize", topo.hostComm().getSize())
+                        .figure("hostSize", topo.hostComm().size())
                         .figure("onMachine", topo.ranksOnMachine())
                         .note("host", topo.processorName(topo.rank()))
                         .note("cores", allowedCores());
@@ -57,24 +58,24 @@ public final class HelloProgram {
     }
 
     private static void agree(Topology topo) throws Exception {
-        int nodeCommSize = topo.nodeComm().getSize();
+        int nodeCommSize = topo.nodeComm().size();
         if (nodeCommSize != topo.layout().nodeSize(topo.node())) {
             throw new AssertionError("node communicator has " + nodeCommSize + " ranks, layout says "
                     + topo.layout().nodeSize(topo.node()));
         }
-        if (topo.hostComm().getSize() != topo.hostLayout().nodeSize(topo.host())
-                || topo.hostComm().getRank() != topo.hostPosition()) {
+        if (topo.hostComm().size() != topo.hostLayout().nodeSize(topo.host())
+                || topo.hostComm().rank() != topo.hostPosition()) {
             throw new AssertionError(
-                    "real node communicator: rank " + topo.hostComm().getRank() + " of "
-                            + topo.hostComm().getSize() + ", the real layout says " + topo.hostPosition() + " of "
+                    "real node communicator: rank " + topo.hostComm().rank() + " of "
+                            + topo.hostComm().size() + ", the real layout says " + topo.hostPosition() + " of "
                             + topo.hostLayout().nodeSize(topo.host()));
         }
         if (!topo.isVirtual() && topo.hostComm() != topo.nodeComm()) {
             throw new AssertionError("real nodes: the real node communicator should be the node communicator");
         }
-        if (topo.nodeComm().getRank() != topo.position()) {
+        if (topo.nodeComm().rank() != topo.position()) {
             throw new AssertionError(
-                    "rank in node communicator " + topo.nodeComm().getRank() + " != position " + topo.position());
+                    "rank in node communicator " + topo.nodeComm().rank() + " != position " + topo.position());
         }
         // Ranks of one node must report one processor name, ranks of different real nodes different ones.
         for (int r = 0; r < topo.size(); r++) {

@@ -1,6 +1,7 @@
 package org.hbcast.mpi;
 
 import java.util.Arrays;
+import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.testing.MpiTestProgram;
 
 /**
@@ -15,10 +16,12 @@ public final class LinkProbeProgram {
             double[][] again = new double[1][];
             report.check(
                     "probe",
-                    () -> figures[0] = LeaderLinkProbe.measureOnce(world, 0, world.getSize() - 1, f -> f[1] > 0));
+                    () -> figures[0] =
+                            LeaderLinkProbe.measureOnce(OpenMpi.comm(world), 0, world.getSize() - 1, f -> f[1] > 0));
             report.check(
                     "again",
-                    () -> again[0] = LeaderLinkProbe.measureOnce(world, 0, world.getSize() - 1, f -> f[1] > 0));
+                    () -> again[0] =
+                            LeaderLinkProbe.measureOnce(OpenMpi.comm(world), 0, world.getSize() - 1, f -> f[1] > 0));
             report.figure("repeatedSame", Arrays.equals(figures[0], again[0]) ? 1 : 0);
             report.figure("startupNs", Math.round(figures[0][0] * 1e9));
             report.figure("bytesPerSecond", Math.round(figures[0][1]));

@@ -1,5 +1,6 @@
 package org.hbcast.mpi;
 
+import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.WaitLimit;
 import org.hbcast.testing.MpiTestProgram;
@@ -15,7 +16,7 @@ public final class StopNoticesProgram {
         MpiTestProgram.run(args, (world, rest, report) -> {
             int rank = world.getRank();
             int last = world.getSize() - 1;
-            StopNotices notices = new StopNotices(world, rank);
+            StopNotices notices = new StopNotices(OpenMpi.comm(world), rank);
             if (rank == last) {
                 notices.tellAll(7, "boom on rank " + rank);
                 notices.tellAll(8, "a second stop, never sent");

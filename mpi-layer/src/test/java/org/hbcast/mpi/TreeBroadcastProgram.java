@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.schedule.TreeShape;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageException;
@@ -70,7 +71,7 @@ public final class TreeBroadcastProgram {
         ByteBuffer a = ByteBuffer.allocateDirect(bytes);
         ByteBuffer b = ByteBuffer.allocateDirect(bytes);
         StageLoop loop = new StageLoop(TIMEOUT_NS);
-        try (TreeBroadcast tree = new TreeBroadcast(world, TAG, ODD_TAG)) {
+        try (TreeBroadcast tree = new TreeBroadcast(OpenMpi.comm(world), TAG, ODD_TAG)) {
             int call = 0;
             for (int i = 0; i < 2 * size; i++) {
                 run(world, tree, loop, shape, everyRank, radix, a, bytes, chunk, call++);
@@ -151,7 +152,7 @@ public final class TreeBroadcastProgram {
             world.barrier();
             return "idle";
         }
-        try (TreeBroadcast tree = new TreeBroadcast(world, TAG, ODD_TAG)) {
+        try (TreeBroadcast tree = new TreeBroadcast(OpenMpi.comm(world), TAG, ODD_TAG)) {
             if (rank == 1) {
                 stale(buf);
                 tree.start(1, TreeShape.KNOMIAL, pair, 2, 1, 0, 2, buf, 1, bytes, chunk, false);
@@ -204,7 +205,7 @@ public final class TreeBroadcastProgram {
             return "idle";
         }
         ByteBuffer buf = ByteBuffer.allocateDirect(bytes);
-        TreeBroadcast tree = new TreeBroadcast(comm, TAG, ODD_TAG);
+        TreeBroadcast tree = new TreeBroadcast(OpenMpi.comm(comm), TAG, ODD_TAG);
         if (rank == 0) {
             fill(buf, bytes, 1);
             begin(tree, 1, TreeShape.KNOMIAL, pair, 0, 0, buf, bytes, senderChunk);
@@ -243,7 +244,7 @@ public final class TreeBroadcastProgram {
         }
         ByteBuffer buf = ByteBuffer.allocateDirect(bytes);
         StageLoop loop = new StageLoop(TIMEOUT_NS);
-        TreeBroadcast tree = new TreeBroadcast(comm, TAG, ODD_TAG);
+        TreeBroadcast tree = new TreeBroadcast(OpenMpi.comm(comm), TAG, ODD_TAG);
         if (rank == 1) {
             stale(buf);
             begin(tree, 1, TreeShape.KNOMIAL, pair, 1, 0, buf, bytes, chunk);

@@ -17,6 +17,8 @@ import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.bench.MpiCommand;
 import org.hbcast.mpi.StringExchange;
+import org.hbcast.mpi.openmpi.OpenMpi;
+import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.plan.Algorithm;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -259,7 +261,9 @@ public final class Soak implements Callable<Integer> {
         boolean root = rank == c.root();
         try {
             Object container = mem.prepare(c.type(), c.count(), key, root);
-            instances.get(c.algorithm()).bcast(container, c.count(), c.type().datatype(), c.root());
+            instances
+                    .get(c.algorithm())
+                    .bcast(container, c.count(), OpenMpi.datatype(c.type().basicType()), c.root());
         } catch (MPIException | RuntimeException e) {
             tally.error(c + ": " + e.getMessage());
             tally.failed = true;
@@ -292,7 +296,7 @@ public final class Soak implements Callable<Integer> {
      * Sums the segment's errors over the ranks and takes the maximum of each memory figure (and of each
      * rank's growth); rank 0 prints them. Returns the segment's exit status.
      */
-    private int report(Segment seg, long tolerance) throws MPIException {
+    private int report(Segment seg, long tolerance) throws MPIException, MpiFailure {
         Tally tally = seg.tally;
         long[] totals = {tally.errors, tally.failed ? 1 : 0, tally.wrong, tally.timedOut ? 1 : 0};
         world.allReduce(totals, totals.length, MPI.LONG, MPI.SUM);
@@ -307,7 +311,8 @@ public final class Soak implements Callable<Integer> {
             mem[2 * f + i] = mem[f + i] - mem[i];
         }
         world.allReduce(mem, mem.length, MPI.LONG, MPI.MAX);
-        String[] firstErrors = StringExchange.allGather(world, truncate(tally.first()), ERROR_RECORD_BYTES);
+        String[] firstErrors =
+                StringExchange.allGather(OpenMpi.comm(world), truncate(tally.first()), ERROR_RECORD_BYTES);
         MemoryProbe s = MemoryProbe.of(mem, 0);
         MemoryProbe e = MemoryProbe.of(mem, f);
         MemoryProbe growth = MemoryProbe.of(mem, 2 * f);
