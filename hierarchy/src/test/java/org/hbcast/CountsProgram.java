@@ -8,6 +8,7 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.call.ElementType;
 import org.hbcast.mpi.openmpi.OpenMpi;
+import org.hbcast.mpi.port.MpiErrorClass;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.testing.MpiTestProgram;
@@ -199,6 +200,16 @@ public final class CountsProgram {
                 throw new AssertionError(
                         "expected " + (rank != 1 ? "the data" : mismatch) + ", got: " + e.getMessage(), e);
             }
+            expectClass(e, MpiErrorClass.ERR_TYPE);
+        }
+    }
+
+    /** The error class a program can act on: the standard's for the mismatch, not MPI_ERR_OTHER. */
+    private static void expectClass(MPIException e, MpiErrorClass expected) {
+        MpiErrorClass got = OpenMpi.errorClass(e);
+        if (got != expected) {
+            throw new AssertionError(
+                    "error class " + got.mpiName() + ", expected " + expected.mpiName() + ": " + e.getMessage(), e);
         }
     }
 
@@ -289,6 +300,8 @@ public final class CountsProgram {
                                 + e.getMessage(),
                         e);
             }
+            expectClass(
+                    e, fragment.startsWith("message truncated") ? MpiErrorClass.ERR_TRUNCATE : MpiErrorClass.ERR_ROOT);
             return -1;
         }
         if (Boolean.FALSE.equals(succeeds)) {

@@ -61,6 +61,8 @@ class MistakeMpiTest {
             expectOkUnlessRefused(out, r, "root-rank0", 0, oneHost);
             expectOkUnlessRefused(out, r, "root-other", 3, oneHost);
             expect(out, r, "root-named", r == 2 ? "root 99 is out of range" : "error: ");
+            // Nobody else can send rank 0's header: every rank fails at once, none waits for it.
+            expect(out, r, "root-zero", r == 0 ? "root 4 is out of range" : "rank 0 refused call");
             expect(out, r, "root-all", "root 5 is out of range");
             expect(out, r, "count", r == 3 ? "count -5 " : "ok");
             expect(out, r, "datatype", r == 1 ? "MPI.INT2 is not supported" : "ok");

@@ -22,13 +22,16 @@ import org.hbcast.testing.RankReport;
  *   <li>{@code root-rank0}: rank 0 passes a root out of range, the others root 2;
  *   <li>{@code root-other}: rank 3 passes a root out of range, the others root 0;
  *   <li>{@code root-named}: the root the others name (2) passes one out of range;
+ *   <li>{@code root-zero}: rank 0 passes a root out of range, the others name rank 0;
  *   <li>{@code root-all}: every rank passes a root out of range;
  *   <li>{@code count}: rank 3's count is negative;
  *   <li>{@code datatype}: rank 1 passes a datatype hbcast does not support.
  * </ul>
  */
 public final class MistakeProgram {
-    static final String[] MISTAKES = {"root-rank0", "root-other", "root-named", "root-all", "count", "datatype"};
+    static final String[] MISTAKES = {
+        "root-rank0", "root-other", "root-named", "root-zero", "root-all", "count", "datatype"
+    };
     private static final int INTS = 1 << 20;
     private static final int AFTER = 5;
 
@@ -62,6 +65,7 @@ public final class MistakeProgram {
             case "root-rank0" -> root = rank == 0 ? size : 2;
             case "root-other" -> root = rank == 3 ? size : 0;
             case "root-named" -> root = rank == 2 ? 99 : 2;
+            case "root-zero" -> root = rank == 0 ? size : 0;
             case "root-all" -> root = size + 1;
             case "count" -> count = rank == 3 ? -5 : INTS;
             case "datatype" -> type = rank == 1 ? MPI.INT2 : MPI.INT;

@@ -3,6 +3,7 @@ package org.hbcast.call;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.RootRefusals;
+import org.hbcast.mpi.port.MpiErrorClass;
 import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.stage.Awaited;
 import org.hbcast.stage.ProgressWait;
@@ -109,6 +110,8 @@ public final class CallHeaders {
     private boolean inlined;
     private String problem;
 
+    private MpiErrorClass problemClass = MpiErrorClass.ERR_OTHER;
+
     /** The header exchange of a communicator that is one node, without inline payloads. */
     public CallHeaders(CallBoard board, int rank, ProgressWait wait) {
         this(board, null, null, null, rank, 0, rank, false, wait);
@@ -170,6 +173,7 @@ public final class CallHeaders {
             throws MpiFailure {
         long c = ++call;
         problem = null;
+        problemClass = MpiErrorClass.ERR_OTHER;
         inlined = false;
         // A root out of range is refused by whoever claims first on one node. Across nodes such a rank
         // claims nothing: the real root may be elsewhere, sending already; it tells rank 0 and waits for
@@ -178,6 +182,8 @@ public final class CallHeaders {
         if (!rootInRange && relay != null) {
             if (rank == 0) {
                 refusals.mine(c);
+                // Ranks that named rank 0 wait for a header it will not send: find out whether any does.
+                refusals.ask(c);
             } else {
                 refusals.tell(c, rank);
             }
@@ -245,10 +251,20 @@ public final class CallHeaders {
         networkWait.reset();
         int rounds = 0;
         awaitedRoot = rootInRange ? root : -1;
+        boolean answered = false;
         do {
             relay.expect(c);
             boolean arrived = relay.arrived();
             while (!arrived) {
+                if (rank != 0
+                        && root == 0
+                        && !answered
+                        && (++rounds & REFUSAL_POLL_MASK) == 0
+                        && refusals.askedFor(c)) {
+                    // Rank 0 passed a root out of range and asks whether anyone waits for its header: this host does.
+                    refusals.tellWaitsForRankZero(c, rank);
+                    answered = true;
+                }
                 if (rank == 0 && (++rounds & REFUSAL_POLL_MASK) == 0 && noHeaderCanCome(c, root, rootInRange)) {
                     if (relay.withdraw()) {
                         Outcome refusal = post(c, refused != null ? refused : refusedRoot(c, root), 0, null, null);
@@ -307,11 +323,12 @@ public final class CallHeaders {
 
     /**
      * At rank 0, across nodes: whether no rank will send call {@code c}'s header, because every rank
-     * passed a root out of range, or the root that rank 0 names did (see {@link RootRefusals}).
+     * passed a root out of range, or the root that rank 0 names did, or rank 0 passed one and another
+     * host waits for rank 0's header (see {@link RootRefusals}).
      */
     private boolean noHeaderCanCome(long c, int root, boolean rootInRange) throws MpiFailure {
         refusals.poll();
-        return refusals.everyRank(c) || (rootInRange && refusals.told(c, root));
+        return refusals.everyRank(c) || (rootInRange ? refusals.told(c, root) : refusals.waitedFor(c));
     }
 
     private String refusedRoot(long c, int root) {
@@ -374,7 +391,9 @@ public final class CallHeaders {
         this.root = claimer;
         this.rootBytes = posted;
         this.inlined = inline;
+        problemClass = MpiErrorClass.ERR_OTHER;
         if (posted == CallBoard.NO_ROOT) {
+            problemClass = refused != null ? MpiErrorClass.ERR_OTHER : MpiErrorClass.ERR_ROOT;
             problem = refused != null
                     ? refused
                     : where() + "ranks disagree on the root: in call " + c + " rank " + claimer + " passed root "
@@ -442,16 +461,19 @@ public final class CallHeaders {
 
     private String check(long c, int myRoot, long bytes, ElementType type, int rootRank, long posted, int rootElement) {
         if (rootRank != myRoot) {
+            problemClass = MpiErrorClass.ERR_ROOT;
             return where() + "ranks disagree on the root: " + sends(rootRank, posted, rootElement) + " in call " + c
                     + " but this rank passed root " + myRoot + "; this rank took part and dropped the data";
         }
         if (posted > bytes) {
+            problemClass = MpiErrorClass.ERR_TRUNCATE;
             return where() + "message truncated: " + sends(rootRank, posted, rootElement) + " but this rank's count of "
                     + bytes / type.bytes() + " " + type.mpiName() + " holds only " + bytes
                     + " bytes; this rank took part and"
                     + " dropped the data";
         }
         if (posted % type.bytes() != 0) {
+            problemClass = MpiErrorClass.ERR_TYPE;
             return where() + "datatype mismatch: " + sends(rootRank, posted, rootElement) + ", not a whole number of"
                     + " this rank's " + type.mpiName() + " (" + type.bytes()
                     + " bytes); this rank took part and dropped the data";
@@ -462,6 +484,14 @@ public final class CallHeaders {
     private static String sends(int rootRank, long posted, int rootElement) {
         return "root " + rootRank + " sends " + posted + " bytes (" + posted / Math.max(rootElement, 1) + " of its "
                 + rootElement + "-byte elements)";
+    }
+
+    /**
+     * The MPI error class of {@link #problem()}: the standard's class for a root, a count or a
+     * datatype that does not match the root's, {@code ERR_OTHER} for anything else.
+     */
+    public MpiErrorClass problemClass() {
+        return problemClass;
     }
 
     /** The root's bytes of the call {@link #exchange} just read or posted. */

@@ -21,6 +21,7 @@ import org.hbcast.mpi.RootRefusals;
 import org.hbcast.mpi.StopNotices;
 import org.hbcast.mpi.Topology;
 import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiErrorClass;
 import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.mpi.port.ReduceOp;
 import org.hbcast.plan.Algorithm;
@@ -183,7 +184,7 @@ public final class Broadcaster implements AutoCloseable {
         // header crosses the emulated network where the real nodes can post it for each other.
         NodeLayout hosts = topology.hostLayout();
         boolean headed = settings.counts() == CountRule.ROOT && size > 1;
-        this.refusals = headed && hosts.nodeCount() > 1 ? new RootRefusals(comm) : null;
+        this.refusals = headed && hosts.nodeCount() > 1 ? new RootRefusals(comm, hosts) : null;
         this.headers = !headed
                 ? null
                 : new CallHeaders(
@@ -547,10 +548,16 @@ public final class Broadcaster implements AutoCloseable {
                     run(selection.plan(bytes), ElementType.BYTE);
                 }
                 learn(bytes, headers.root(), start);
-                throw ok ? MpiErrors.failed(headers.problem()) : MpiErrors.badArgument(headers.problem());
+                throw ok
+                        ? new MpiFailure(headers.problemClass(), headers.problem())
+                        : MpiErrors.badArgument(headers.problem());
             }
-            case REFUSED -> throw MpiErrors.badArgument(headers.problem());
-            case TIMED_OUT, CONFLICT -> fail(headers.problem());
+            case REFUSED ->
+                throw headers.problemClass() == MpiErrorClass.ERR_ROOT
+                        ? MpiErrors.rootsDisagree(headers.problem())
+                        : MpiErrors.badArgument(headers.problem());
+            // Messages may be left in flight or a peer may still wait: the instance stops, and says so to all.
+            case TIMED_OUT, CONFLICT -> stop(headers.problem(), null);
             default -> throw new IllegalStateException("no such outcome");
         }
     }
@@ -560,7 +567,7 @@ public final class Broadcaster implements AutoCloseable {
         try {
             selection.learn(bytes, root, startNs);
         } catch (MpiFailure e) {
-            fail(e.getMessage());
+            stop(e.getMessage(), e);
         }
     }
 
@@ -575,7 +582,7 @@ public final class Broadcaster implements AutoCloseable {
      */
     private void refuse(int root) throws MpiFailure {
         if (agrees() && agreement.refuse(root) == CallAgreement.TIMED_OUT) {
-            fail(agreement.timeoutMessage(0, root));
+            stop(agreement.timeoutMessage(0, root), null);
         }
     }
 
@@ -589,7 +596,7 @@ public final class Broadcaster implements AutoCloseable {
         }
         long agreed = agreement.agree(bytes, type, root, settings.counts());
         if (agreed == CallAgreement.TIMED_OUT) {
-            fail(agreement.timeoutMessage(bytes, root));
+            stop(agreement.timeoutMessage(bytes, root), null);
         }
         return agreed;
     }
@@ -753,14 +760,10 @@ public final class Broadcaster implements AutoCloseable {
         return MpiErrors.failed(brokenBy, e);
     }
 
-    private void fail(String why) throws MpiFailure {
-        brokenBy = why;
-        throw MpiErrors.failed(why);
-    }
-
     /**
-     * A plan's run failed part way (a peer's chunk of another call, an aborted ring, a time-out given
-     * up on): the instance stops, and every other rank hears it, so none waits for this rank.
+     * A call failed part way (a peer's chunk of another call, an aborted ring, a time-out given up on,
+     * roots that disagree with messages in flight): the instance stops, and every other rank hears
+     * it, so none waits for this rank.
      */
     private void stop(String why, Exception cause) throws MpiFailure {
         brokenBy = why;
