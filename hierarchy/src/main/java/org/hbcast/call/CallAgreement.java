@@ -12,9 +12,9 @@ import org.hbcast.stage.ProgressWait;
 
 /**
  * Makes every rank of a call know what the root sends before anything is sent, so that ranks may
- * pass different counts as Open MPI allows (see {@link CountRule}): one all-reduce (MAX) of eight
+ * pass different counts as Open MPI allows (see {@link CountRule}): one all-reduce (MAX) of nine
  * longs per call carries the roots the ranks passed, the root's byte count and element size, the
- * smallest receiver's byte count (with its rank) and the largest element size. Every rank reaches
+ * smallest receiver's byte count (with its rank), the largest element size and who refused. Every rank reaches
  * the same verdict from the same words, so a mismatch fails on every rank at once and nothing waits.
  *
  * <p>The all-reduce is non-blocking and waited for like the rest of a call ({@link
@@ -24,7 +24,6 @@ import org.hbcast.stage.ProgressWait;
  * Reused from call to call; allocates the bindings' request, and strings only for an error.
  */
 public final class CallAgreement {
-    /** Low bits of a receiver's key that hold its rank; the bytes go above them. */
     /** What {@link #agree} returns when some rank never joined. */
     public static final long TIMED_OUT = -1;
     /** Tag of the roll call after a timeout; the tree uses another. */
@@ -32,7 +31,9 @@ public final class CallAgreement {
     /** How long the ranks that timed out wait for each other's roll-call answers. */
     private static final long ROLL_CALL_NS = TimeUnit.SECONDS.toNanos(2);
 
+    /** Low bits of a receiver's key that hold its rank; the bytes go above them. */
     private static final int RANK_BITS = 20;
+
     private static final long RANK_MASK = (1L << RANK_BITS) - 1;
 
     private static final int ROOT_MAX = 0;

@@ -429,7 +429,10 @@ public final class CallHeaders {
         return true;
     }
 
-    /** Waits until the headers this rank sent have left it (at once for a header: it goes eagerly). */
+    /**
+     * Waits until the headers this rank sent have left it: at once for a header up to the first
+     * payload (it goes eagerly); a payload's rest, up to 224 KiB more, may wait for its receiver.
+     */
     private boolean sent() throws MpiFailure {
         if (relay == null) {
             return true;

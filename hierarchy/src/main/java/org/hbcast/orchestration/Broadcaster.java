@@ -144,8 +144,9 @@ public final class Broadcaster implements AutoCloseable {
 
     private DeviceNode device;
     /**
-     * Calls made, the warm-up's and failed ones included: the same count on every rank, which stamps
-     * the tree's messages (see {@code TreeBroadcast}).
+     * Calls made through {@code bcast}, the warm-up's and failed ones included (the warm-up's direct
+     * runs of a plan share the stamp of the call before them): the same count on every rank, which
+     * stamps the tree's messages (see {@code TreeBroadcast}).
      */
     private long stamp;
 

@@ -9,7 +9,7 @@ import org.hbcast.schedule.KnomialTree;
 
 /**
  * Carries a call's header (and, for small messages, its data) down a k-nomial tree of node leaders,
- * one way: the root's leader sends it and goes on; each leader receives it from whichever parent
+ * one way: the root sends it, standing in for its host's leader, and goes on; each leader receives it from whichever parent
  * the header's own root makes, forwards it to its children and reads it. No rank waits for a
  * receiver, and a leader needs no agreement on the root to receive, since the header names it.
  *
