@@ -1,0 +1,118 @@
+package org.hbcast.orchestration;
+
+import org.hbcast.call.DeviceArguments;
+import org.hbcast.call.ElementType;
+import org.hbcast.device.DeviceBuffer;
+import org.hbcast.mpi.Topology;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.MemoryKind;
+import org.hbcast.plan.Plan;
+import org.hbcast.select.Selector;
+import org.hbcast.stage.WaitLimit;
+import org.hbcast.transport.cuda.CudaRingMember;
+
+/**
+ * A broadcast of device memory: checks the arguments, agrees on the root's count, sets up the
+ * node's CUDA ring at the first call (collective) and runs the selector's device plan, or Open
+ * MPI's broadcast staged through the host.
+ */
+final class DeviceCall implements AutoCloseable {
+    private final MpiComm comm;
+    private final Topology topology;
+    private final BroadcastSettings settings;
+    private final Selector selector;
+    private final PlanDriver driver;
+    private final WaitLimit waits;
+    private final CountAgreement counts;
+    private final InstanceStop stop;
+    private final int rank;
+    private final int size;
+    /** The node's CUDA ring, from the first device call on. */
+    private DeviceNode device;
+
+    DeviceCall(
+            MpiComm comm,
+            Topology topology,
+            BroadcastSettings settings,
+            Selector selector,
+            PlanDriver driver,
+            WaitLimit waits,
+            CountAgreement counts,
+            InstanceStop stop)
+            throws MpiFailure {
+        this.comm = comm;
+        this.topology = topology;
+        this.settings = settings;
+        this.selector = selector;
+        this.driver = driver;
+        this.waits = waits;
+        this.counts = counts;
+        this.stop = stop;
+        this.rank = comm.rank();
+        this.size = comm.size();
+    }
+
+    /** One program call (see {@link Broadcaster#bcast(DeviceBuffer, int, ElementType, String, int)}). */
+    void call(long stamp, DeviceBuffer buf, int count, ElementType type, String unsupported, int root)
+            throws MpiFailure {
+        long checked;
+        try {
+            checked = DeviceArguments.check(buf, count, type, unsupported, root, rank, size, topology.position());
+        } catch (MpiFailure e) {
+            counts.refuse(root);
+            if (!counts.agrees() && device == null && size > 1) {
+                // No per-call agreement tells the others, who are about to set up the node's CUDA ring
+                // (collective): join it as a failure, so they fail there too instead of waiting for us.
+                try {
+                    DeviceNode.refuseConnect(comm, topology, e.getMessage());
+                } catch (MpiFailure agreed) {
+                    // Expected: the set-up failed everywhere with our reason; ours is the one to report.
+                }
+            }
+            throw e;
+        }
+        long bytes = counts.agree(checked, type, root);
+        if (bytes == 0) {
+            return;
+        }
+        if (device == null) {
+            device = DeviceNode.connect(
+                    comm,
+                    topology,
+                    settings.ringSlots(),
+                    Assembly.slotBytes(settings, CudaRingMember.CHUNK_BYTES),
+                    waits);
+        }
+        Plan plan = selector.plan(bytes, MemoryKind.DEVICE);
+        try {
+            if (plan.algorithm() == Algorithm.NATIVE) {
+                device.stagedNative(comm, buf, bytes, root);
+            } else {
+                driver.runDevice(stamp, plan, buf, bytes, root, device);
+            }
+        } catch (RuntimeException e) {
+            stop.stop("hbcast bcast of device memory on rank " + rank + ": " + e.getMessage(), e);
+        } catch (MpiFailure e) {
+            stop.stop(e.getMessage(), e);
+        }
+    }
+
+    /** CUDA IPC handles this rank has opened so far (0 before the first device call). */
+    long ipcOpens() {
+        return device == null ? 0 : device.ipcOpens();
+    }
+
+    /** True while this rank maps a neighbour's device buffer. */
+    boolean holdsUserMapping() {
+        return device != null && device.holdsUserMapping();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (device != null) {
+            device.close();
+        }
+    }
+}

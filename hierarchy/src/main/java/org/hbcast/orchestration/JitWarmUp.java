@@ -1,0 +1,139 @@
+package org.hbcast.orchestration;
+
+import java.nio.ByteBuffer;
+import org.hbcast.call.CallHeaders;
+import org.hbcast.mpi.HeaderRelay;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.mpi.port.ReduceOp;
+import org.hbcast.plan.Plan;
+import org.hbcast.select.InRunSelection;
+import org.hbcast.select.Selector;
+import org.hbcast.transport.shm.CallBoard;
+
+/**
+ * Runs a JVM's hot paths on small messages at {@code create} until the JIT has compiled them, so
+ * that a program's first calls neither run interpreted nor pay for compilations (four JVMs' compiler
+ * threads take the cores the ranks need). Collective and bounded: rounds of {@link #HEADER_CALLS}
+ * calls through the full call path with a message that rides in its header, {@link #PLAN_CALLS} among
+ * them with one past it, then as many runs of each plan the selector may choose, each rank the root
+ * in turn so every role is compiled; after each round the ranks agree how long their JITs compiled,
+ * and stop after a quiet round, after {@link #ROUNDS} rounds or past {@link #LIMIT_NS}. Once per
+ * JVM: the JIT's work is per process, not per instance. Measurements: docs/tuning.md.
+ */
+final class JitWarmUp {
+    /** Calls a round makes through the header path: enough for the JIT's top tier. */
+    static final int HEADER_CALLS = 2048;
+    /**
+     * Bytes of those calls, in turn: each branch a program's small calls take, so that none is
+     * compiled as a trap. Up to {@link HeaderRelay#FIRST_PAYLOAD} every size takes the same branches
+     * but the payload ring's next lap, which the lap before the rounds takes.
+     */
+    private static final int[] HEADER_BYTES = {1, 64, 2048};
+    /** Runs of each plan a round makes, of {@link #CHUNKS} chunks of {@link #CHUNK_BYTES}. */
+    static final int PLAN_CALLS = 16;
+    /** Chunks of a plan's run: more than a pipeline's window and a ring's slots, so their reuse compiles too. */
+    static final int CHUNKS = 16;
+    /** Bytes of those chunks. */
+    static final int CHUNK_BYTES = 4096;
+    /** Bytes past the header's capacity that the calls into the plans go. */
+    static final int PAST_HEADER_BYTES = 16 << 10;
+    /** Most rounds. */
+    static final int ROUNDS = 40;
+    /** Nanoseconds after which no round starts: enough for the JITs of a 2-host bed to go quiet. */
+    static final long LIMIT_NS = 3_000_000_000L;
+    /** Milliseconds of compilation in a round, on the busiest rank, at or under which the round is quiet. */
+    static final int QUIET_MILLIS = 1;
+
+    private static volatile boolean warmedUp;
+
+    /** The instance's calls the warm-up drives. */
+    interface Calls {
+        /** A call of {@code bytes} of {@code buf} through the full host call path, as a program makes it. */
+        void bcast(ByteBuffer buf, int bytes, int root) throws MpiFailure;
+
+        /** One run of {@code plan} on {@code bytes} of {@code buf}, past the header. */
+        void run(Plan plan, ByteBuffer buf, int bytes, int root) throws MpiFailure;
+    }
+
+    private JitWarmUp() {}
+
+    /** Whether any rank's JVM still needs the warm-up (then all run it: it is collective). */
+    static boolean neededSomewhere(MpiComm comm) throws MpiFailure {
+        int[] cold = {warmedUp ? 0 : 1};
+        comm.allReduce(cold, 1, ReduceOp.MAX);
+        return cold[0] != 0 && comm.size() > 1;
+    }
+
+    /**
+     * The warm-up's message buffer, made before its first call, so that a rank that cannot have it
+     * (direct memory short) fails {@code create} with the others instead of leaving them in a call.
+     */
+    static ByteBuffer buffer(boolean oneHost) {
+        return ByteBuffer.allocateDirect(CallHeaders.inlineBytes(oneHost) + PAST_HEADER_BYTES);
+    }
+
+    /**
+     * Runs the rounds. The trials are paused meanwhile: a cold JIT's times would mislead them.
+     *
+     * @param headed whether calls carry a header (then the payload ring is lapped once first)
+     */
+    static void run(
+            MpiComm comm,
+            Calls calls,
+            ByteBuffer buf,
+            InRunSelection selection,
+            Selector selector,
+            boolean headed,
+            boolean oneHost)
+            throws MpiFailure {
+        int size = comm.size();
+        selection.pause(true);
+        try {
+            long start = System.nanoTime();
+            if (headed) {
+                // The largest message that rides in the header untried, until the board's payload ring has gone
+                // round once: the next lap is a branch the small calls rarely take, and untaken it threw the
+                // compiled header path away in a program's first calls. A byte first, so that the payloads do
+                // not tile the ring exactly and one must skip to the next lap.
+                calls.bcast(buf, 1, 0);
+                int lapBytes = InRunSelection.untriedInlineBytes(oneHost);
+                for (int i = 0; i <= CallBoard.RING_BYTES / lapBytes; i++) {
+                    calls.bcast(buf, lapBytes, i % size);
+                }
+            }
+            int[] busy = new int[2];
+            int rounds = 0;
+            do {
+                long compiled = JitActivity.compileMillis();
+                round(calls, buf, selector, size);
+                rounds++;
+                busy[0] = (int) Math.min(JitActivity.compileMillis() - compiled, Integer.MAX_VALUE);
+                busy[1] = System.nanoTime() - start > LIMIT_NS ? 1 : 0;
+                comm.allReduce(busy, busy.length, ReduceOp.MAX);
+            } while (busy[0] > QUIET_MILLIS && busy[1] == 0 && rounds < ROUNDS);
+            selection.warmUpAgreement();
+        } finally {
+            selection.pause(false);
+        }
+        warmedUp = true;
+    }
+
+    private static void round(Calls calls, ByteBuffer buf, Selector selector, int size) throws MpiFailure {
+        // Calls past the header's payload among them, so that the branch into the plans is in the
+        // profile the top tier compiles from: first taken after it, it traps and the compiled code is
+        // thrown away.
+        for (int i = 0; i < HEADER_CALLS; i++) {
+            calls.bcast(buf, HEADER_BYTES[i % HEADER_BYTES.length], i % size);
+            if (i % (HEADER_CALLS / PLAN_CALLS) == 0) {
+                calls.bcast(buf, buf.capacity(), i % size);
+            }
+        }
+        for (Plan p : selector.distinctHostPlans()) {
+            Plan small = p.withChunk(CHUNK_BYTES, "warm-up");
+            for (int i = 0; i < PLAN_CALLS; i++) {
+                calls.run(small, buf, CHUNKS * CHUNK_BYTES, i % size);
+            }
+        }
+    }
+}
