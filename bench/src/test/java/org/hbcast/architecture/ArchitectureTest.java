@@ -256,6 +256,8 @@ class ArchitectureTest {
                 .haveSimpleNameStartingWith("HierarchicalBcast")
                 .orShould()
                 .haveSimpleName("BcastOptions")
+                .orShould()
+                .haveSimpleName("package-info")
                 .because("org.hbcast is what programs call; the library's work lives in packages named by job")
                 .check(classes);
     }
