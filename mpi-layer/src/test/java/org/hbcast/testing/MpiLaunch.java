@@ -318,6 +318,8 @@ public final class MpiLaunch {
             int exit = finished ? process.exitValue() : -1;
             List<String> leaked = new ArrayList<>(SharedMemory.hbcastSegments());
             leaked.removeAll(before);
+            // A segment whose creator still runs is another job's, made while this launch ran beside it.
+            leaked.removeIf(SharedMemory::creatorStillRuns);
             return new MpiOutcome(
                     description, ranks, exit, !finished, collector.text(), leaked, ResultFiles.readAll(results));
         } catch (IOException e) {
