@@ -24,6 +24,8 @@ import org.hbcast.mpi.port.ReduceOp;
  * point to point as {@code MPI.BYTE}; a binding's {@link MPIException} comes out as an
  * {@link MpiFailure} of its error class. Nothing allocated beyond what the bindings allocate: immediate
  * requests go into the caller's slots ({@link OpenMpiRequest}), exceptions are made only on failure.
+ * Calls made only while setting up convert through {@link OpenMpiErrors#get}; the rest, which a
+ * broadcast may make, convert in their own {@code catch} so that no lambda is made per call.
  */
 final class OpenMpiComm implements MpiComm {
     private final Intracomm comm;
@@ -57,11 +59,7 @@ final class OpenMpiComm implements MpiComm {
 
     @Override
     public MpiComm dup() throws MpiFailure {
-        try {
-            return new OpenMpiComm(comm.dup());
-        } catch (MPIException e) {
-            throw OpenMpiErrors.failure(e);
-        }
+        return OpenMpiErrors.get(() -> new OpenMpiComm(comm.dup()));
     }
 
     @Override
@@ -76,29 +74,17 @@ final class OpenMpiComm implements MpiComm {
 
     @Override
     public MpiComm splitByNode(int key) throws MpiFailure {
-        try {
-            return new OpenMpiComm(comm.splitType(Comm.TYPE_SHARED, key, MPI.INFO_NULL));
-        } catch (MPIException e) {
-            throw OpenMpiErrors.failure(e);
-        }
+        return OpenMpiErrors.get(() -> new OpenMpiComm(comm.splitType(Comm.TYPE_SHARED, key, MPI.INFO_NULL)));
     }
 
     @Override
     public void free() throws MpiFailure {
-        try {
-            comm.free();
-        } catch (MPIException e) {
-            throw OpenMpiErrors.failure(e);
-        }
+        OpenMpiErrors.run(() -> comm.free());
     }
 
     @Override
     public void returnErrors() throws MpiFailure {
-        try {
-            comm.setErrhandler(MPI.ERRORS_RETURN);
-        } catch (MPIException e) {
-            throw OpenMpiErrors.failure(e);
-        }
+        OpenMpiErrors.run(() -> comm.setErrhandler(MPI.ERRORS_RETURN));
     }
 
     @Override
@@ -144,29 +130,17 @@ final class OpenMpiComm implements MpiComm {
 
     @Override
     public void allGather(byte[] mine, int count, byte[] all) throws MpiFailure {
-        try {
-            comm.allGather(mine, count, MPI.BYTE, all, count, MPI.BYTE);
-        } catch (MPIException e) {
-            throw OpenMpiErrors.failure(e);
-        }
+        OpenMpiErrors.run(() -> comm.allGather(mine, count, MPI.BYTE, all, count, MPI.BYTE));
     }
 
     @Override
     public void allGather(int[] mine, int count, int[] all) throws MpiFailure {
-        try {
-            comm.allGather(mine, count, MPI.INT, all, count, MPI.INT);
-        } catch (MPIException e) {
-            throw OpenMpiErrors.failure(e);
-        }
+        OpenMpiErrors.run(() -> comm.allGather(mine, count, MPI.INT, all, count, MPI.INT));
     }
 
     @Override
     public void allGather(long[] mine, int count, long[] all) throws MpiFailure {
-        try {
-            comm.allGather(mine, count, MPI.LONG, all, count, MPI.LONG);
-        } catch (MPIException e) {
-            throw OpenMpiErrors.failure(e);
-        }
+        OpenMpiErrors.run(() -> comm.allGather(mine, count, MPI.LONG, all, count, MPI.LONG));
     }
 
     @Override
@@ -268,20 +242,13 @@ final class OpenMpiComm implements MpiComm {
 
     @Override
     public MpiPersistentRequest sendInit(Buffer buf, int bytes, int dest, int tag) throws MpiFailure {
-        try {
-            return new OpenMpiPersistentRequest(comm.sendInit(buf, bytes, MPI.BYTE, dest, tag));
-        } catch (MPIException e) {
-            throw OpenMpiErrors.failure(e);
-        }
+        return OpenMpiErrors.get(() -> new OpenMpiPersistentRequest(comm.sendInit(buf, bytes, MPI.BYTE, dest, tag)));
     }
 
     @Override
     public MpiPersistentRequest recvInit(Buffer buf, int bytes, int source, int tag) throws MpiFailure {
-        try {
-            return new OpenMpiPersistentRequest(comm.recvInit(buf, bytes, MPI.BYTE, source(source), tag));
-        } catch (MPIException e) {
-            throw OpenMpiErrors.failure(e);
-        }
+        return OpenMpiErrors.get(
+                () -> new OpenMpiPersistentRequest(comm.recvInit(buf, bytes, MPI.BYTE, source(source), tag)));
     }
 
     @Override

@@ -35,6 +35,40 @@ final class OpenMpiErrors {
         return Bindings.TABLE;
     }
 
+    /** A call into the bindings that returns a value. */
+    @FunctionalInterface
+    interface BindingCall<T> {
+        T call() throws MPIException;
+    }
+
+    /** A call into the bindings that returns nothing. */
+    @FunctionalInterface
+    interface BindingAction {
+        void run() throws MPIException;
+    }
+
+    /**
+     * Makes {@code call}, its binding's exception turned into the port's. For set-up calls only:
+     * a lambda that captures its arguments is an object per call, which the hot path (sends,
+     * receives, tests) must not make, so those convert in their own {@code catch}.
+     */
+    static <T> T get(BindingCall<T> call) throws MpiFailure {
+        try {
+            return call.call();
+        } catch (MPIException e) {
+            throw failure(e);
+        }
+    }
+
+    /** {@link #get(BindingCall)} for a call that returns nothing. */
+    static void run(BindingAction action) throws MpiFailure {
+        try {
+            action.run();
+        } catch (MPIException e) {
+            throw failure(e);
+        }
+    }
+
     /** A binding's error as the port's. Failure path only: allocates. */
     static MpiFailure failure(MPIException e) {
         return failure(e, e.getErrorClass() == SUCCESS ? null : bindings());
