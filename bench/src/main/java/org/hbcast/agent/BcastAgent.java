@@ -3,9 +3,13 @@ package org.hbcast.agent;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
+import java.io.IOException;
 import java.lang.instrument.Instrumentation;
+import java.net.URL;
+import java.util.Enumeration;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import org.hbcast.GpuNatives;
 
 /**
  * The Java agent ({@code -javaagent:hbcast-agent.jar}) that gives an unmodified MPI Java program
@@ -27,6 +31,7 @@ public final class BcastAgent {
     }
 
     private static void install(Instrumentation instrumentation) {
+        prepareProgramsJCuda();
         new AgentBuilder.Default()
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
@@ -39,6 +44,40 @@ public final class BcastAgent {
                 .transform((builder, type, loader, module, domain) -> builder.visit(
                         Advice.to(FinalizeAdvice.class).on(named("Finalize").and(takesArguments(0)))))
                 .installOn(instrumentation);
+    }
+
+    /**
+     * Puts JCuda's natives in place before {@code main} when the program brings JCuda itself: its
+     * ranks may call JCuda before their first {@code bcast}, and JCuda's own loader races between
+     * ranks starting together ({@link GpuNatives}). A program without JCuda is left alone.
+     */
+    private static void prepareProgramsJCuda() {
+        if (!programBringsJCuda()) {
+            return;
+        }
+        try {
+            GpuNatives.prepare();
+        } catch (IllegalStateException e) {
+            System.err.println("hbcast agent: JCuda's natives could not be put in place (" + e.getMessage()
+                    + "); ranks that load JCuda together may load a half-written library");
+        }
+    }
+
+    /** Whether JCuda is on the class path from somewhere other than this agent's own jar. */
+    private static boolean programBringsJCuda() {
+        try {
+            URL agentJar =
+                    BcastAgent.class.getProtectionDomain().getCodeSource().getLocation();
+            Enumeration<URL> copies = ClassLoader.getSystemResources("jcuda/LibUtils.class");
+            while (copies.hasMoreElements()) {
+                if (agentJar == null || !copies.nextElement().toString().contains(agentJar.getPath())) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (IOException | SecurityException e) {
+            return false;
+        }
     }
 
     /** Woven into {@code Comm.bcast(Object, int, Datatype, int)}: skips the bindings' body when hbcast took the call. */

@@ -257,6 +257,8 @@ class ArchitectureTest {
                 .orShould()
                 .haveSimpleName("BcastOptions")
                 .orShould()
+                .haveSimpleName("GpuNatives")
+                .orShould()
                 .haveSimpleName("package-info")
                 .because("org.hbcast is what programs call; the library's work lives in packages named by job")
                 .check(classes);
