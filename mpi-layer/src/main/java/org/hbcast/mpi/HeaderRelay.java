@@ -55,14 +55,9 @@ public final class HeaderRelay {
     /** Offset of the payload in {@link #inbox()} and {@link #outbox()}. */
     public static final int PAYLOAD = 64;
     /**
-     * Payload bytes that travel in the header's first message; the rest follows in a second. 32 KiB,
-     * within Open MPI's TCP eager limit (64 KiB with headers): the leaders are on different hosts,
-     * and a second message, whose receive a leader can post only once the first has come, held a
-     * program's calls of 4-32 KiB on the 2-host bed to 0.12-2.35 of Open MPI's speed (median 0.52,
-     * four launches), where one message per edge ran at 0.93-3.15 (median 1.8), launches alternated
-     * in one bed (docs/results/probe/header-first-payload-s33.txt). It was 2 KiB while the headers of virtual
-     * nodes crossed Open MPI's shared-memory transport, where a receive posted at 32 KiB made small
-     * headers slow; they now share their host's board.
+     * Payload bytes (32 KiB) that travel in the header's first message; the rest follows in a second.
+     * Guarantees one message per edge up to Open MPI's TCP eager limit (64 KiB with headers), since a
+     * leader can post the second receive only once the first has come. Evidence: docs/tuning.md.
      */
     public static final int FIRST_PAYLOAD = 32 << 10;
     /** Tags {@code TAG_BASE .. TAG_BASE + TAG_MASK}: below 32768, the least any MPI must allow. */
