@@ -1,7 +1,6 @@
 package org.hbcast.bench.cli;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -132,7 +131,7 @@ public final class OceanCommand implements Callable<Integer> {
         boolean own = ownCores(parsed);
         List<String> program = program(Terminal.isStandardError());
         Path root = Repository.root();
-        Path scratch = Files.createTempDirectory("hbcast-ocean");
+        Path scratch = Directories.scratch("hbcast-ocean");
         try (TestBed bed = parsed.isBed() ? TestBed.up(root, parsed, rate, own) : null) {
             Hbrun hbrun = Hbrun.of(root, parsed, bed, 0);
             if (bed != null) {

@@ -109,7 +109,7 @@ public final class TuneCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         Path root = Repository.root();
-        Path scratch = Files.createTempDirectory("hbcast-tune");
+        Path scratch = Directories.scratch("hbcast-tune");
         try {
             TunePlan plan = plan(absoluteDir, scratch);
             if (absoluteDir != null) {
