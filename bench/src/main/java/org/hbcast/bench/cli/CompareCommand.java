@@ -26,6 +26,7 @@ import picocli.CommandLine.Parameters;
         name = "compare",
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
+        sortOptions = false,
         description = {
             "Compares broadcasts on one layout: Open MPI's own algorithms (coll tuned default, tuned forced to"
                     + " k-nomial, adapt, han), each through the Java bindings, against hbcast's knomial,"

@@ -23,6 +23,7 @@ import picocli.CommandLine.Parameters;
         name = "gpu-lease",
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
+        sortOptions = false,
         description = {
             "Everything a short lease of a GPU machine should run, in one command of about 6 minutes, each step"
                     + " bounded so that one hang cannot eat the lease: 1. the machine (nvidia-smi, topology, OS,"

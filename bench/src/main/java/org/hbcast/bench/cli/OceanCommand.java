@@ -29,6 +29,7 @@ import picocli.CommandLine.Parameters;
         name = "ocean",
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
+        sortOptions = false,
         modelTransformer = OceanCommand.ModelOptionsFollow.class,
         description = {
             "The ocean-model benchmark (org.hbcast.bench.ocean.OceanModel): native vs hierarchical broadcast of the"

@@ -26,6 +26,7 @@ import picocli.CommandLine.Parameters;
         name = "soak",
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
+        sortOptions = false,
         description = {
             "Soak test: random broadcasts (sizes 0..64 MiB, roots, datatypes, memory kinds, algorithms), every byte"
                     + " verified, memory measured after warm-up and at the end (org.hbcast.bench.soak.Soak; its"

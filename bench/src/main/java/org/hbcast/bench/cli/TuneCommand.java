@@ -32,6 +32,7 @@ import picocli.CommandLine.Parameters;
         name = "tune",
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
+        sortOptions = false,
         subcommands = {Explain.class, FingerprintReport.class},
         description = {
             "Calibrates the links (org.hbcast.bench.tune.Calibrate), then sweeps and writes the tuning table and"
