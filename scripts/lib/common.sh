@@ -58,3 +58,17 @@ load_ompi_env() {
 }
 
 MVN_FLAGS=(-B -ntp)
+
+# Runs hbcast-bench (org.hbcast.bench.cli.HbcastBench, the experiments' command) in place of the
+# calling script, with the build's classpath and, where Open MPI is here, its libraries (tune explain
+# and fingerprint load the bindings in that JVM).
+exec_bench() {
+  local cpfile="$HBCAST_ROOT/bench/target/runtime-classpath.txt" libpath=()
+  [ -f "$cpfile" ] || die "no build found ($cpfile is missing): run scripts/setup first"
+  if [ -n "$(find_mpirun)" ]; then
+    load_ompi_env
+    libpath=(-Djava.library.path="$OMPI_LIBDIR")
+  fi
+  exec java "${libpath[@]}" -Dhbcast.root="$HBCAST_ROOT" \
+    -cp "$HBCAST_ROOT/bench/target/classes:$(cat "$cpfile")" org.hbcast.bench.cli.HbcastBench "$@"
+}

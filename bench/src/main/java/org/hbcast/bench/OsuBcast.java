@@ -442,7 +442,7 @@ public final class OsuBcast implements Callable<Integer> {
      * {@code -m} as osu_bcast reads it: {@code MAX}, {@code MIN:MAX}, {@code MIN:} (up to the default
      * 1 MiB) or {@code :MAX} (from 1); MIN at least 1, MAX at least MIN and below 2 GiB.
      */
-    static long[] parseSizes(String spec) {
+    public static long[] parseSizes(String spec) {
         String bad = "-m takes MAX, MIN:MAX, MIN: or :MAX in bytes (1 <= MIN <= MAX < 2^31), not '" + spec + "'";
         int colon = spec.indexOf(':');
         if (spec.isEmpty() || colon != spec.lastIndexOf(':') || spec.equals(":")) {

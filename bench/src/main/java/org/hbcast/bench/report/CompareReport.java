@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Merges the runs {@code scripts/compare} left in a directory (one folder per configuration with
+ * Merges the runs {@code hbcast-bench compare} left in a directory (one folder per configuration with
  * {@code config.properties} and {@code round-N.json} files from {@code OsuBcast --json}) into one
  * report: a markdown table on stdout (and in a file), a log-log PNG plot and the merged JSON.
  */
@@ -58,11 +58,19 @@ public final class CompareReport implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Comparison c = ComparisonMerge.merge(
-                layout != null ? layout : dir.getFileName().toString(), configs(dir), runs(dir));
+        System.out.print(write(dir, layout != null ? layout : dir.getFileName().toString(), link, markdown, png, json));
+        return 0;
+    }
+
+    /**
+     * Merges the runs in {@code dir} and writes what is asked for (each of {@code markdown},
+     * {@code png}, {@code json} may be null); the markdown table.
+     */
+    public static String write(Path dir, String layout, Path link, Path markdown, Path png, Path json)
+            throws IOException {
+        Comparison c = ComparisonMerge.merge(layout, configs(dir), runs(dir));
         LinkBound bound = link != null ? LinkBound.read(link) : null;
         String md = MarkdownReport.render(c, bound);
-        System.out.print(md);
         if (markdown != null) {
             Files.writeString(markdown, md);
         }
@@ -78,7 +86,7 @@ public final class CompareReport implements Callable<Integer> {
             }
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), doc);
         }
-        return 0;
+        return md;
     }
 
     /** Every configuration folder of {@code dir} (a sub-folder holding config.properties). */

@@ -9,7 +9,7 @@ import java.util.Properties;
 /**
  * One configuration the comparison ran: an Open MPI algorithm measured through
  * {@code --impl native} with extra MCA parameters, or the hbcast run measuring our implementations.
- * Written by {@code scripts/compare} as {@code <config>/config.properties} next to its round files.
+ * Written by {@code hbcast-bench compare} as {@code <config>/config.properties} next to its round files.
  *
  * @param name        column name of an Open MPI config (tuned, tuned-knomial, adapt, han), or "hbcast"
  * @param order       position in the report
@@ -43,6 +43,16 @@ public record Config(String name, int order, boolean openMpi, String mca, String
         } catch (NumberFormatException e) {
             throw new IOException(file + ": 'order' is not a whole number: " + p.getProperty("order"), e);
         }
+    }
+
+    /** The {@code config.properties} text that {@link #read} reads back: one line per field. */
+    public String properties() {
+        return "name=" + name + "\norder=" + order + "\nmca=" + oneLine(mca) + "\nunavailable=" + oneLine(unavailable)
+                + "\nselected=" + oneLine(selected) + "\n";
+    }
+
+    private static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("\\s+", " ").strip().replace("\\", "\\\\");
     }
 
     private static String blankToNull(String s) {
