@@ -7,9 +7,10 @@ import java.util.Map;
 
 /**
  * Everything a short lease of a GPU machine should run, about 6 minutes in all, each step bounded
- * so that one hang cannot eat the lease: the machine; the GPU tests, required to run; the ring's
- * bandwidth and hierarchical against staged; what a hop costs; slots against buffer to buffer; and,
- * where MPS exists, the ring and hierarchical again under it (the ranks sharing a GPU then share its
+ * so that one hang cannot eat the lease: the machine; the GPU tests, required to run; the device
+ * probe (the library beside a user's own staging and the copy bound, on one node of 4 and of 8 ranks
+ * and on virtual nodes 2+2); what a hop costs; slots against buffer to buffer; and, where MPS
+ * exists, the ring and the probe again under it (the ranks sharing a GPU then share its
  * context, with no switch between them at each hop). The commands are the bundle's ({@code bin/}).
  *
  * @param bin  the bundle's bin directory
@@ -106,15 +107,7 @@ public record GpuLeasePlan(Path bin, Path dir, boolean mps, Map<String, String> 
                 "^gpu-test:",
                 true,
                 null));
-        steps.add(new Step(
-                "gpu-bench",
-                150,
-                List.of(Command.of(bin("gpu-bench"), dir.resolve("bench").toString())),
-                List.of(),
-                List.of(),
-                "^[0-9]|ranks per node",
-                true,
-                null));
+        steps.add(new Step("device-probe", 180, probes(), List.of(), List.of(), "^#|^[0-9]", true, null));
         List<Command> hops = new ArrayList<>();
         for (String m : List.of("1048576", "16777216")) {
             hops.add(Command.of(bin("hbrun"), "-n", "2", "org.hbcast.bench.gpu.IpcMapCost", "-m", m, "-i", "50"));
@@ -150,9 +143,26 @@ public record GpuLeasePlan(Path bin, Path dir, boolean mps, Map<String, String> 
                     .with(mpsEnv)
                     .with(Map.of("CUDA_VISIBLE_DEVICES", device)));
         }
-        commands.add(osuCuda("1048576:268435456").with(mpsEnv));
+        commands.add(probe("4").with(mpsEnv).with(Map.of("CUDA_VISIBLE_DEVICES", device)));
         Command quit = new Command(List.of("nvidia-cuda-mps-control"), mpsEnv, null, "quit\n", false);
         return new Step("mps", 120, commands, List.of(quit), List.of(pipe, log), "^[0-9]", true, null);
+    }
+
+    /**
+     * The device probe as programs call it: one node of 4 and of 8 ranks sharing the GPU(s), and
+     * virtual nodes 2+2 (whose leaders stage through pinned host memory).
+     */
+    private List<Command> probes() {
+        String device = env.getOrDefault("CUDA_VISIBLE_DEVICES", "0");
+        Map<String, String> oneGpu = Map.of("CUDA_VISIBLE_DEVICES", device);
+        return List.of(
+                probe("4").with(oneGpu).noted("## one node, 4 ranks"),
+                probe("8").with(oneGpu).noted("## one node, 8 ranks"),
+                probe("4").with(oneGpu).with(Map.of("HBCAST_NODE_SIZES", "2,2")).noted("## virtual nodes 2+2"));
+    }
+
+    private Command probe(String ranks) {
+        return Command.of(bin("hbrun"), "-n", ranks, "org.hbcast.bench.gpu.DeviceProbe");
     }
 
     private Command osuCuda(String sizes) {

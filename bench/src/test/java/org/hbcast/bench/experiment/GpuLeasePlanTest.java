@@ -19,10 +19,10 @@ class GpuLeasePlanTest {
     void theStepsInOrderAndTheirLimits() {
         List<GpuLeasePlan.Step> steps = new GpuLeasePlan(BIN, DIR, true, Map.of()).steps();
         assertEquals(
-                List.of("machine", "gpu-test", "gpu-bench", "hops", "slots-vs-direct", "mps"),
+                List.of("machine", "gpu-test", "device-probe", "hops", "slots-vs-direct", "mps"),
                 steps.stream().map(GpuLeasePlan.Step::name).toList());
         assertEquals(
-                List.of(60, 240, 150, 60, 90, 120),
+                List.of(60, 240, 180, 60, 90, 120),
                 steps.stream().map(GpuLeasePlan.Step::limitSeconds).toList());
         assertFalse(steps.get(0).counts());
         assertTrue(steps.subList(1, steps.size()).stream().allMatch(GpuLeasePlan.Step::counts));
@@ -42,9 +42,13 @@ class GpuLeasePlanTest {
     @Test
     void hopsAndModes() {
         List<GpuLeasePlan.Step> steps = new GpuLeasePlan(BIN, DIR, false, Map.of()).steps();
+        List<GpuLeasePlan.Command> probes = steps.get(2).commands();
+        assertEquals(3, probes.size());
         assertEquals(
-                List.of("/b/bin/gpu-bench", "/r/bench"),
-                steps.get(2).commands().get(0).argv());
+                List.of("/b/bin/hbrun", "-n", "8", "org.hbcast.bench.gpu.DeviceProbe"),
+                probes.get(1).argv());
+        assertEquals("2,2", probes.get(2).env().get("HBCAST_NODE_SIZES"));
+        assertEquals("0", probes.get(0).env().get("CUDA_VISIBLE_DEVICES"));
         assertEquals(
                 List.of("/b/bin/hbrun", "-n", "2", "org.hbcast.bench.gpu.IpcMapCost", "-m", "16777216", "-i", "50"),
                 steps.get(3).commands().get(1).argv());

@@ -25,7 +25,6 @@ class GpuLeaseRunTest {
     private static Path bundle(Path dir, String gpuTestBody) throws IOException {
         Path bin = Files.createDirectories(dir.resolve("bin"));
         command(bin, "gpu-test", gpuTestBody);
-        command(bin, "gpu-bench", "echo \"bench into $1\"; echo '2 ranks per node 40.0'");
         command(bin, "hbrun", "echo \"# hop $*\"");
         command(bin, "osu-bcast", "echo \"opts=$HBCAST_JVM_OPTS\"; echo '8388608 1.5 2.5'");
         return bin;
@@ -45,7 +44,7 @@ class GpuLeaseRunTest {
         String out = run(new GpuLeasePlan(bin, results, false, Map.of()), status);
         assertEquals(0, status[0], out);
         assertTrue(out.contains("== gpu-test (at most 240 s)\n== gpu-test: exit 0\ngpu-test: PASS (15 of 15)\n"), out);
-        assertTrue(out.contains("2 ranks per node 40.0"), out);
+        assertTrue(out.contains("## one node, 8 ranks\n# hop -n 8 org.hbcast.bench.gpu.DeviceProbe\n"), out);
         assertTrue(out.contains("# hop -n 2 org.hbcast.bench.gpu.IpcMapCost -m 1048576 -i 50"), out);
         assertTrue(out.contains("## hbcast.device.directMinBytes=1073741824\n8388608 1.5 2.5\n"), out);
         assertTrue(out.contains("== mps: nvidia-cuda-mps-control not found, skipped"), out);
