@@ -247,17 +247,15 @@ final class Assembly {
 
     /** Create's warm-up ({@link JitWarmUp}) through the instance's calls. */
     private void warmUp(ByteBuffer buf) throws MpiFailure {
-        Broadcaster hb = made;
-        HostCall calls = host;
         JitWarmUp.Calls warmUpCalls = new JitWarmUp.Calls() {
             @Override
             public void bcast(ByteBuffer b, int bytes, int root) throws MpiFailure {
-                hb.bcast(b, bytes, ElementType.BYTE, null, root);
+                made.bcast(b, bytes, ElementType.BYTE, null, root);
             }
 
             @Override
             public void run(Plan plan, ByteBuffer b, int bytes, int root) throws MpiFailure {
-                calls.runPlan(plan, b, bytes, root);
+                host.runPlan(plan, b, bytes, root);
             }
         };
         JitWarmUp.run(
