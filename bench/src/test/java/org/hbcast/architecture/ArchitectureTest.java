@@ -5,9 +5,13 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.Set;
+import org.hbcast.transport.NodeTransport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -168,6 +172,41 @@ class ArchitectureTest {
                 .dependOnClassesThat()
                 .resideInAnyPackage(all(API, HIERARCHY, BENCH))
                 .because("gpu-layer moves bytes; what to move is the hierarchy's business")
+                .check(classes);
+    }
+
+    /** Calls that make or attach a node transport's shared parts: its lifecycle, or the factories it wraps. */
+    private static final DescribedPredicate<JavaMethodCall> CONNECTS_A_NODE_TRANSPORT =
+            new DescribedPredicate<>("set up, connect or unlink a node transport") {
+                private final Set<String> factories = Set.of(
+                        "org.hbcast.transport.shm.ShmInbox",
+                        "org.hbcast.transport.shm.ShmRingLinks",
+                        "org.hbcast.transport.shm.ShmFanout",
+                        "org.hbcast.transport.shm.CallBoard",
+                        "org.hbcast.transport.cuda.CudaRingMember");
+
+                @Override
+                public boolean test(JavaMethodCall call) {
+                    String name = call.getName();
+                    if (call.getTargetOwner().isAssignableTo(NodeTransport.class)) {
+                        return Set.of("setUp", "connect", "unlink").contains(name);
+                    }
+                    return factories.contains(call.getTargetOwner().getName())
+                            && Set.of("create", "open", "connect").contains(name);
+                }
+            };
+
+    @Test
+    void onlyTheSetUpPathConnectsNodeTransports() {
+        noClasses()
+                .that()
+                .resideInAnyPackage(all(API, HIERARCHY))
+                .and()
+                .doNotHaveFullyQualifiedName("org.hbcast.orchestration.NodeHandshake")
+                .should()
+                .callMethodWhere(CONNECTS_A_NODE_TRANSPORT)
+                .because("every node transport is set up, connected and unlinked the same way, by one path"
+                        + " (NodeHandshake), so that all ranks fail together and no name outlives a crash")
                 .check(classes);
     }
 

@@ -1,32 +1,70 @@
 package org.hbcast.orchestration;
 
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Function;
+import org.hbcast.call.CallAgreement;
+import org.hbcast.call.CallHeaders;
 import org.hbcast.call.CountRule;
+import org.hbcast.call.ElementType;
+import org.hbcast.call.ThreadGuard;
+import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.mpi.MpiErrors;
+import org.hbcast.mpi.NodeLayout;
+import org.hbcast.mpi.RootRefusals;
+import org.hbcast.mpi.StopNotices;
 import org.hbcast.mpi.Topology;
 import org.hbcast.mpi.port.MpiComm;
 import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.Plan;
+import org.hbcast.select.InRunSelection;
 import org.hbcast.select.Selector;
 import org.hbcast.select.TuningAgreement;
 import org.hbcast.settings.Setting;
+import org.hbcast.stage.ProgressWait;
+import org.hbcast.stage.WaitLimit;
+import org.hbcast.transport.NodeTransport;
 import org.hbcast.transport.shm.CallBoard;
+import org.hbcast.transport.shm.CallBoardTransport;
+import org.hbcast.transport.shm.SharedSegment;
 import org.hbcast.transport.shm.ShmFanout;
+import org.hbcast.transport.shm.ShmFanoutTransport;
 import org.hbcast.transport.shm.ShmRingLinks;
+import org.hbcast.transport.shm.ShmRingTransport;
 import org.hbcast.tuning.ClusterShape;
 
 /**
  * Makes a {@link Broadcaster} at {@code create}: the communicator, the agreed settings, the
- * topology, the selector's agreed inputs, the node's transports, the warm-up, each step failing on
- * every rank together, and everything made so far released once when one fails.
+ * topology, the selector's agreed inputs, the node's transports, the instance's parts wired
+ * together, the warm-up, each step failing on every rank together, and everything made so far
+ * released once when one fails.
  */
 final class Assembly {
     /** Smallest ring slot, so that explicit plans of small chunks still have room. */
     private static final int MIN_SLOT_BYTES = 64 << 10;
 
-    private Assembly() {}
+    private static final Path DIRECTORY = SharedSegment.DEFAULT_DIRECTORY;
+
+    /** The instance's own communicator: a duplicate of the program's. */
+    private final MpiComm comm;
+
+    private BroadcastSettings settings;
+    private Topology topology;
+    private Selector selector;
+    private ShmRingLinks ring;
+    private ShmFanout fanout;
+    private CallBoard board;
+    private CallNumbers numbers;
+    private InRunSelection selection;
+    private HostCall host;
+    private Broadcaster made;
+
+    private Assembly(MpiComm comm) {
+        this.comm = comm;
+    }
 
     /**
      * Sets up the broadcast on {@code comm} (collective over it): duplicates the communicator, agrees
@@ -42,145 +80,208 @@ final class Assembly {
     static Broadcaster create(
             MpiComm comm, SettingsProposal proposal, Function<Map<String, String>, BroadcastSettings> toSettings)
             throws MpiFailure {
-        MpiComm dup = MpiErrors.returnErrors(comm.dup());
-        Topology topology = null;
-        ShmRingLinks ring = null;
-        ShmFanout fanout = null;
-        CallBoard board = null;
-        Broadcaster hb = null;
+        Assembly assembly = new Assembly(MpiErrors.returnErrors(comm.dup()));
         try {
-            Map<String, String> agreed = SettingsAgreement.agree(dup, proposal);
-            BroadcastSettings settings = toSettings.apply(agreed);
-            try {
-                topology = Topology.discover(dup, settings.nodeSizes());
-            } catch (IllegalArgumentException e) {
-                // The node sizes are rank 0's on every rank: all of them refuse them alike.
-                throw MpiErrors.badArgument("hbcast: " + e.getMessage());
-            }
-            boolean warmUp = JitWarmUp.neededSomewhere(dup);
-            Selector selector = Selector.of(
-                    settings.choices(),
-                    ClusterShape.of(topology.layout(), topology.isVirtual()),
-                    settings.choices().chunkBytes() != 0
-                            ? settings.choices().chunkBytes()
-                            : Selector.AUTO_MAX_CHUNK_BYTES,
-                    TuningAgreement.agree(
-                            dup, settings.tuningFile(), settings.keepsLearnt(), topology, Setting.environment()));
-            // Every rank made the same plans from the same agreed inputs, so all of a node agree on what to
-            // connect; a node that fails makes every node fail, not only its own ranks.
-            String failure = null;
-            try {
-                if (topology.nodeComm().size() > 1 && selector.connects(IntraNode.RING)) {
-                    ring = connectRing(topology, settings, selector);
-                }
-                if (topology.nodeComm().size() > 1 && selector.connects(IntraNode.FANOUT)) {
-                    fanout = connectFanout(topology, settings, selector);
-                }
-            } catch (MpiFailure | RuntimeException e) {
-                failure = e.getMessage();
-            }
-            CreateTogether.check(dup, failure);
-            try {
-                if (usesCallBoard(topology, settings)) {
-                    board = NodeTransports.board(topology.hostComm(), dup.rank());
-                }
-            } catch (MpiFailure | RuntimeException e) {
-                failure = e.getMessage();
-            }
-            CreateTogether.check(dup, failure);
-            ByteBuffer warmUpBuffer = null;
-            try {
-                hb = new Broadcaster(dup, topology, settings, agreed, selector, ring, fanout, board);
-                warmUpBuffer = warmUp ? JitWarmUp.buffer(topology.hostLayout().nodeCount() == 1) : null;
-            } catch (MpiFailure | RuntimeException | OutOfMemoryError e) {
-                failure = "cannot set up its calls on rank " + dup.rank() + ": " + e;
-            }
-            CreateTogether.check(dup, failure);
-            if (warmUp) {
-                try {
-                    hb.warmUp(warmUpBuffer);
-                } catch (MpiFailure | RuntimeException | OutOfMemoryError e) {
-                    // Past its first call a rank that fails may leave the others waiting in one; nothing in
-                    // the warm-up fails on one rank alone once the settings are agreed and its memory is made.
-                    failure = "the warm-up failed on rank " + dup.rank() + ": " + e;
-                }
-                CreateTogether.check(dup, failure);
-            }
-            hb.announce();
-            return hb;
+            return assembly.assemble(proposal, toSettings);
         } catch (MpiFailure | RuntimeException | OutOfMemoryError e) {
-            if (hb != null) {
-                hb.release();
-            } else {
-                closeQuietly(topology, board, fanout, ring);
-                freeQuietly(dup);
-            }
+            assembly.release();
             throw e;
         }
     }
 
+    private Broadcaster assemble(SettingsProposal proposal, Function<Map<String, String>, BroadcastSettings> toSettings)
+            throws MpiFailure {
+        Map<String, String> agreed = SettingsAgreement.agree(comm, proposal);
+        settings = toSettings.apply(agreed);
+        try {
+            topology = Topology.discover(comm, settings.nodeSizes());
+        } catch (IllegalArgumentException e) {
+            // The node sizes are rank 0's on every rank: all of them refuse them alike.
+            throw MpiErrors.badArgument("hbcast: " + e.getMessage());
+        }
+        boolean warmUp = JitWarmUp.neededSomewhere(comm);
+        selector = Selector.of(
+                settings.choices(),
+                ClusterShape.of(topology.layout(), topology.isVirtual()),
+                settings.choices().chunkBytes() != 0 ? settings.choices().chunkBytes() : Selector.AUTO_MAX_CHUNK_BYTES,
+                TuningAgreement.agree(
+                        comm, settings.tuningFile(), settings.keepsLearnt(), topology, Setting.environment()));
+        // Every rank made the same plans from the same agreed inputs, so all of a node agree on what to
+        // connect; a node that fails makes every node fail, not only its own ranks.
+        String failure = null;
+        try {
+            ring = planned(
+                    IntraNode.RING,
+                    (position, nodeSize, slots, slotBytes) ->
+                            new ShmRingTransport(DIRECTORY, position, slots, slotBytes));
+            fanout = planned(
+                    IntraNode.FANOUT,
+                    (position, nodeSize, slots, slotBytes) ->
+                            new ShmFanoutTransport(DIRECTORY, position, nodeSize, slots, slotBytes));
+        } catch (MpiFailure | RuntimeException e) {
+            failure = e.getMessage();
+        }
+        CreateTogether.check(comm, failure);
+        try {
+            // Open MPI's contract for counts costs a header, read on the real node's board by all but the
+            // root and the real node's leader.
+            MpiComm hostComm = topology.hostComm();
+            if (settings.counts() == CountRule.ROOT && hostComm.size() > 1) {
+                board = NodeHandshake.connect(
+                        hostComm,
+                        hostComm,
+                        comm.rank(),
+                        new CallBoardTransport(DIRECTORY, hostComm.rank(), hostComm.size()));
+            }
+        } catch (MpiFailure | RuntimeException e) {
+            failure = e.getMessage();
+        }
+        CreateTogether.check(comm, failure);
+        ByteBuffer warmUpBuffer = null;
+        try {
+            made = wire(agreed);
+            warmUpBuffer = warmUp ? JitWarmUp.buffer(topology.hostLayout().nodeCount() == 1) : null;
+        } catch (MpiFailure | RuntimeException | OutOfMemoryError e) {
+            failure = "cannot set up its calls on rank " + comm.rank() + ": " + e;
+        }
+        CreateTogether.check(comm, failure);
+        if (warmUp) {
+            try {
+                warmUp(warmUpBuffer);
+            } catch (MpiFailure | RuntimeException | OutOfMemoryError e) {
+                // Past its first call a rank that fails may leave the others waiting in one; nothing in
+                // the warm-up fails on one rank alone once the settings are agreed and its memory is made.
+                failure = "the warm-up failed on rank " + comm.rank() + ": " + e;
+            }
+            CreateTogether.check(comm, failure);
+        }
+        if (comm.rank() == 0) {
+            CreateLine.log(comm, topology, settings, selection::plan);
+        }
+        return made;
+    }
+
+    /** A node transport of slots, at a rank's place in the node. */
+    private interface Slotted<T extends AutoCloseable> {
+        NodeTransport<?, T> at(int position, int nodeSize, int slots, int slotBytes);
+    }
+
     /**
-     * Open MPI's contract for counts costs a header, read on the real node's board by all but the
-     * root and the real node's leader.
+     * The node's transport for {@code kind}'s plans, connected where the node has peers and some plan
+     * uses it (else null), with slots as large as the largest chunk planned for it.
      */
-    private static boolean usesCallBoard(Topology topology, BroadcastSettings settings) throws MpiFailure {
-        return settings.counts() == CountRule.ROOT && topology.hostComm().size() > 1;
+    private <T extends AutoCloseable> T planned(IntraNode kind, Slotted<T> transport) throws MpiFailure {
+        MpiComm node = topology.nodeComm();
+        if (node.size() < 2 || !selector.connects(kind)) {
+            return null;
+        }
+        int slotBytes = slotBytes(settings, selector.largestHostChunk(kind));
+        return NodeHandshake.connect(
+                node,
+                node,
+                topology.comm().rank(),
+                transport.at(node.rank(), node.size(), settings.ringSlots(), slotBytes));
     }
 
-    private static ShmRingLinks connectRing(Topology topology, BroadcastSettings settings, Selector selector)
-            throws MpiFailure {
-        return NodeTransports.ring(
-                topology.nodeComm(),
-                topology.comm().rank(),
-                settings.ringSlots(),
-                slotBytes(settings, selector.largestHostChunk(IntraNode.RING)));
+    /** The instance's parts, each given what it uses, in the order each needs the one before. */
+    private Broadcaster wire(Map<String, String> agreed) throws MpiFailure {
+        int rank = comm.rank();
+        StopNotices notices = new StopNotices(comm, rank);
+        WaitLimit waits = WaitLimit.ofCalls(settings.timeout().toNanos(), settings.timeoutFails(), rank)
+                .drivingProgress(notices);
+        ThreadGuard guard = new ThreadGuard(comm.library().threadLevel(), rank);
+        numbers = new CallNumbers(waits);
+        InstanceStop stop = new InstanceStop(rank, topology.position(), notices, ring, fanout, numbers::programCalls);
+        ProgressWait progress = ProgressWait.forSharedCores(topology.ranksOnMachine(), waits);
+        PlanDriver driver = new PlanDriver(comm, topology, waits);
+        CountAgreement counts =
+                new CountAgreement(new CallAgreement(comm, rank, progress), settings.counts(), comm.size(), stop);
+        // The header needs only shared memory, so virtual nodes of one host share its board: no
+        // header crosses the emulated network where the real nodes can post it for each other.
+        NodeLayout hosts = topology.hostLayout();
+        boolean auto = settings.choices().algorithm() == Algorithm.AUTO;
+        boolean headed = settings.counts() == CountRule.ROOT && comm.size() > 1;
+        RootRefusals refusals = headed && hosts.nodeCount() > 1 ? new RootRefusals(comm, hosts) : null;
+        CallHeaders headers = !headed
+                ? null
+                : new CallHeaders(
+                        board,
+                        hosts.nodeCount() == 1
+                                ? null
+                                : new HeaderRelay(
+                                        comm,
+                                        CallHeaders.HEADER_RADIX,
+                                        hosts.nodeCount(),
+                                        CallHeaders.NETWORK_INLINE_BYTES),
+                        refusals,
+                        hosts,
+                        rank,
+                        topology.host(),
+                        topology.hostPosition(),
+                        auto,
+                        progress);
+        selection = new InRunSelection(comm, selector, headers != null && auto, progress);
+        host = new HostCall(comm, headers, selection, driver, new HostMemory(ring, fanout), counts, stop);
+        DeviceCall device = new DeviceCall(comm, topology, settings, selector, driver, waits, counts, stop);
+        // Released in this order: the tree's requests, the header's receives, the CUDA ring, then the
+        // node's board, fan-out and ring, as they were made.
+        return new Broadcaster(
+                comm,
+                topology,
+                agreed,
+                selector,
+                selection,
+                guard,
+                numbers,
+                stop,
+                host,
+                device,
+                notices,
+                driver::close,
+                refusals,
+                device,
+                board,
+                fanout,
+                ring);
     }
 
-    private static ShmFanout connectFanout(Topology topology, BroadcastSettings settings, Selector selector)
-            throws MpiFailure {
-        return NodeTransports.fanout(
-                topology.nodeComm(),
-                topology.comm().rank(),
-                settings.ringSlots(),
-                slotBytes(settings, selector.largestHostChunk(IntraNode.FANOUT)));
+    /** Create's warm-up ({@link JitWarmUp}) through the instance's calls. */
+    private void warmUp(ByteBuffer buf) throws MpiFailure {
+        JitWarmUp.Calls warmUpCalls = new JitWarmUp.Calls() {
+            @Override
+            public void bcast(ByteBuffer b, int bytes, int root) throws MpiFailure {
+                made.bcast(b, bytes, ElementType.BYTE, null, root);
+            }
+
+            @Override
+            public void run(Plan plan, ByteBuffer b, int bytes, int root) throws MpiFailure {
+                host.runPlan(plan, b, bytes, root);
+            }
+        };
+        JitWarmUp.run(
+                comm,
+                warmUpCalls,
+                numbers,
+                buf,
+                selection,
+                selector,
+                host.headed(),
+                topology.hostLayout().nodeCount() == 1);
+    }
+
+    /** Frees what was made, once: the instance's parts where it was made, else the node's transports. */
+    private void release() {
+        if (made != null) {
+            made.release();
+        } else {
+            QuietRelease.closeQuietly(topology, board, fanout, ring);
+            QuietRelease.freeQuietly(comm);
+        }
     }
 
     static int slotBytes(BroadcastSettings settings, int largestChunk) {
         return settings.choices().chunkBytes() != 0
                 ? settings.choices().chunkBytes()
                 : Math.max(MIN_SLOT_BYTES, largestChunk);
-    }
-
-    /**
-     * Frees a communicator of the library's; a failure to free is moot when tearing down. Under the
-     * bindings' default error handler a free of a communicator already freed would abort the job, so
-     * each is freed on one path only.
-     */
-    static void freeQuietly(MpiComm c) {
-        try {
-            c.free();
-        } catch (MpiFailure ignored) {
-            // Nothing the caller could do about it.
-        }
-    }
-
-    /** Closes what exists of {@code resources}, then the topology; failures are moot when tearing down. */
-    static void closeQuietly(Topology topology, AutoCloseable... resources) {
-        for (AutoCloseable resource : resources) {
-            try {
-                if (resource != null) {
-                    resource.close();
-                }
-            } catch (Exception ignored) {
-                // Unmapping cannot fail in a way the caller could act on.
-            }
-        }
-        try {
-            if (topology != null) {
-                topology.close();
-            }
-        } catch (MpiFailure ignored) {
-            // The communicator is gone either way.
-        }
     }
 }

@@ -1,120 +1,70 @@
 package org.hbcast.orchestration;
 
-import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.function.Function;
-import org.hbcast.call.CallAgreement;
-import org.hbcast.call.CallHeaders;
 import org.hbcast.call.CountRule;
 import org.hbcast.call.ElementType;
 import org.hbcast.call.ThreadGuard;
 import org.hbcast.device.DeviceBuffer;
-import org.hbcast.mpi.HeaderRelay;
-import org.hbcast.mpi.NodeLayout;
-import org.hbcast.mpi.RootRefusals;
 import org.hbcast.mpi.StopNotices;
 import org.hbcast.mpi.Topology;
 import org.hbcast.mpi.port.MpiComm;
 import org.hbcast.mpi.port.MpiFailure;
-import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
 import org.hbcast.select.Explanation;
 import org.hbcast.select.InRunSelection;
 import org.hbcast.select.Selector;
-import org.hbcast.stage.ProgressWait;
-import org.hbcast.stage.WaitLimit;
-import org.hbcast.transport.shm.CallBoard;
-import org.hbcast.transport.shm.ShmFanout;
-import org.hbcast.transport.shm.ShmRingLinks;
 import org.hbcast.tuning.Fingerprint;
 
 /**
- * One {@code HierarchicalBcast} instance: made by {@link Assembly}, it numbers the calls, lets one
- * run at a time ({@link ThreadGuard}), hands host calls to {@link HostCall} and device calls to
- * {@link DeviceCall}, stops the instance on anything unexpected ({@link InstanceStop}) and releases
- * what it holds at close.
+ * One {@code HierarchicalBcast} instance: made by {@link Assembly}, it numbers the calls
+ * ({@link CallNumbers}), lets one run at a time ({@link ThreadGuard}), hands host calls to
+ * {@link HostCall} and device calls to {@link DeviceCall}, stops the instance on anything unexpected
+ * ({@link InstanceStop}) and releases what it holds at close.
  */
 public final class Broadcaster implements AutoCloseable {
     private final MpiComm comm;
     private final Topology topology;
-    private final BroadcastSettings settings;
     /** The settings as agreed at create, by variable name: rank 0's. */
     private final Map<String, String> agreed;
 
     private final Selector selector;
     private final InRunSelection selection;
     private final ThreadGuard guard;
-    /** Reports long waits and gives up where asked; it numbers the program's calls for its reports. */
-    private final WaitLimit waits;
-
-    private final StopNotices notices;
+    private final CallNumbers numbers;
     private final InstanceStop stop;
-    private final PlanDriver driver;
     private final HostCall host;
     private final DeviceCall device;
-    /** What {@link #release} closes besides the calls: the node's transports and the header's receives. */
-    private final AutoCloseable[] transports;
-    /** The program's calls so far (the warm-up's are not counted), for the reports of long waits. */
-    private long calls;
-    /** True during create's warm-up, whose calls are not the program's: their waits say "setting up". */
-    private boolean warming;
-    /** Calls made, the warm-up's and failed ones included: the same on every rank, which stamps the plans' messages. */
-    private long stamp;
+    private final StopNotices notices;
+    /** What {@link #release} closes before the topology, in order (nulls skipped). */
+    private final AutoCloseable[] held;
 
     Broadcaster(
             MpiComm comm,
             Topology topology,
-            BroadcastSettings settings,
             Map<String, String> agreed,
             Selector selector,
-            ShmRingLinks ring,
-            ShmFanout fanout,
-            CallBoard board)
-            throws MpiFailure {
+            InRunSelection selection,
+            ThreadGuard guard,
+            CallNumbers numbers,
+            InstanceStop stop,
+            HostCall host,
+            DeviceCall device,
+            StopNotices notices,
+            AutoCloseable... held) {
         this.comm = comm;
         this.topology = topology;
-        this.settings = settings;
         this.agreed = agreed;
         this.selector = selector;
-        int rank = comm.rank();
-        this.notices = new StopNotices(comm, rank);
-        this.waits = WaitLimit.ofCalls(settings.timeout().toNanos(), settings.timeoutFails(), rank)
-                .drivingProgress(notices);
-        this.guard = new ThreadGuard(comm.library().threadLevel(), rank);
-        this.stop = new InstanceStop(rank, topology.position(), notices, ring, fanout, this::calls);
-        ProgressWait progress = ProgressWait.forSharedCores(topology.ranksOnMachine(), waits);
-        this.driver = new PlanDriver(comm, topology, waits, ring, fanout);
-        CountAgreement counts =
-                new CountAgreement(new CallAgreement(comm, rank, progress), settings.counts(), comm.size(), stop);
-        // The header needs only shared memory, so virtual nodes of one host share its board: no
-        // header crosses the emulated network where the real nodes can post it for each other.
-        NodeLayout hosts = topology.hostLayout();
-        boolean auto = settings.choices().algorithm() == Algorithm.AUTO;
-        boolean headed = settings.counts() == CountRule.ROOT && comm.size() > 1;
-        RootRefusals refusals = headed && hosts.nodeCount() > 1 ? new RootRefusals(comm, hosts) : null;
-        CallHeaders headers = !headed
-                ? null
-                : new CallHeaders(
-                        board,
-                        hosts.nodeCount() == 1
-                                ? null
-                                : new HeaderRelay(
-                                        comm,
-                                        CallHeaders.HEADER_RADIX,
-                                        hosts.nodeCount(),
-                                        CallHeaders.NETWORK_INLINE_BYTES),
-                        refusals,
-                        hosts,
-                        rank,
-                        topology.host(),
-                        topology.hostPosition(),
-                        auto,
-                        progress);
-        this.selection = new InRunSelection(comm, selector, headers != null && auto, progress);
-        this.host = new HostCall(comm, headers, selection, driver, counts, stop);
-        this.device = new DeviceCall(comm, topology, settings, selector, driver, waits, counts, stop);
-        this.transports = new AutoCloseable[] {refusals, board, fanout, ring};
+        this.selection = selection;
+        this.guard = guard;
+        this.numbers = numbers;
+        this.stop = stop;
+        this.host = host;
+        this.device = device;
+        this.notices = notices;
+        this.held = held;
     }
 
     /**
@@ -144,10 +94,8 @@ public final class Broadcaster implements AutoCloseable {
     public void bcast(Object buf, int count, ElementType type, String unsupported, int root) throws MpiFailure {
         stop.requireUsable();
         guard.enter();
-        stamp++;
         try {
-            waits.call(warming ? 0 : ++calls);
-            host.call(stamp, buf, count, type, unsupported, root);
+            host.call(numbers.next(), buf, count, type, unsupported, root);
         } catch (RuntimeException | Error e) {
             throw stop.broken(e);
         } finally {
@@ -169,47 +117,13 @@ public final class Broadcaster implements AutoCloseable {
     public void bcast(DeviceBuffer buf, int count, ElementType type, String unsupported, int root) throws MpiFailure {
         stop.requireUsable();
         guard.enter();
-        stamp++;
         try {
-            waits.call(++calls);
-            device.call(stamp, buf, count, type, unsupported, root);
+            device.call(numbers.next(), buf, count, type, unsupported, root);
         } catch (RuntimeException | Error e) {
             throw stop.broken(e);
         } finally {
             guard.exit();
         }
-    }
-
-    /** Create's warm-up ({@link JitWarmUp}): its calls are not the program's, their waits say "setting up". */
-    void warmUp(ByteBuffer buf) throws MpiFailure {
-        warming = true;
-        try {
-            JitWarmUp.Calls calls = new JitWarmUp.Calls() {
-                @Override
-                public void bcast(ByteBuffer b, int bytes, int root) throws MpiFailure {
-                    Broadcaster.this.bcast(b, bytes, ElementType.BYTE, null, root);
-                }
-
-                @Override
-                public void run(Plan plan, ByteBuffer b, int bytes, int root) throws MpiFailure {
-                    host.runPlan(plan, b, bytes, root);
-                }
-            };
-            JitWarmUp.run(
-                    comm,
-                    calls,
-                    buf,
-                    selection,
-                    selector,
-                    host.headed(),
-                    topology.hostLayout().nodeCount() == 1);
-        } finally {
-            warming = false;
-        }
-    }
-
-    private long calls() {
-        return calls;
     }
 
     /** See {@link InRunSelection#verdict}. */
@@ -270,21 +184,8 @@ public final class Broadcaster implements AutoCloseable {
     /** Frees what the instance holds, once: its transports, its topology's communicators and its own. */
     void release() {
         stop.close();
-        try {
-            driver.close();
-        } catch (RuntimeException ignored) {
-            // Tearing down: what is left is released below either way.
-        }
-        // Transports[0] is the header's receives, then the node's board, fan-out and ring, as they were made.
-        Assembly.closeQuietly(topology, transports[0], device, transports[1], transports[2], transports[3]);
+        QuietRelease.closeQuietly(topology, held);
         notices.drain();
-        Assembly.freeQuietly(comm);
-    }
-
-    /** Rank 0 logs the create line ({@link CreateLine}). */
-    void announce() throws MpiFailure {
-        if (comm.rank() == 0) {
-            CreateLine.log(comm, topology, settings, selection::plan);
-        }
+        QuietRelease.freeQuietly(comm);
     }
 }

@@ -12,6 +12,8 @@ import org.hbcast.plan.Plan;
 import org.hbcast.select.Selector;
 import org.hbcast.stage.WaitLimit;
 import org.hbcast.transport.cuda.CudaRingMember;
+import org.hbcast.transport.cuda.CudaRingTransport;
+import org.hbcast.transport.shm.SharedSegment;
 
 /**
  * A broadcast of device memory: checks the arguments, agrees on the root's count, sets up the
@@ -21,7 +23,6 @@ import org.hbcast.transport.cuda.CudaRingMember;
 final class DeviceCall implements AutoCloseable {
     private final MpiComm comm;
     private final Topology topology;
-    private final BroadcastSettings settings;
     private final Selector selector;
     private final PlanDriver driver;
     private final WaitLimit waits;
@@ -29,8 +30,10 @@ final class DeviceCall implements AutoCloseable {
     private final InstanceStop stop;
     private final int rank;
     private final int size;
-    /** The node's CUDA ring, from the first device call on. */
-    private DeviceNode device;
+    /** This rank's place in the node's CUDA ring, with slots of the device calls' chunk. */
+    private final CudaRingTransport cudaRing;
+    /** The node's CUDA ring and the staging copies, from the first device call on. */
+    private DeviceMemory device;
 
     DeviceCall(
             MpiComm comm,
@@ -44,7 +47,6 @@ final class DeviceCall implements AutoCloseable {
             throws MpiFailure {
         this.comm = comm;
         this.topology = topology;
-        this.settings = settings;
         this.selector = selector;
         this.driver = driver;
         this.waits = waits;
@@ -52,6 +54,13 @@ final class DeviceCall implements AutoCloseable {
         this.stop = stop;
         this.rank = comm.rank();
         this.size = comm.size();
+        MpiComm node = topology.nodeComm();
+        this.cudaRing = new CudaRingTransport(
+                SharedSegment.DEFAULT_DIRECTORY,
+                node.rank(),
+                node.size(),
+                settings.ringSlots(),
+                Assembly.slotBytes(settings, CudaRingMember.CHUNK_BYTES));
     }
 
     /** One program call (see {@link Broadcaster#bcast(DeviceBuffer, int, ElementType, String, int)}). */
@@ -66,7 +75,7 @@ final class DeviceCall implements AutoCloseable {
                 // No per-call agreement tells the others, who are about to set up the node's CUDA ring
                 // (collective): join it as a failure, so they fail there too instead of waiting for us.
                 try {
-                    DeviceNode.refuseConnect(comm, topology, e.getMessage());
+                    NodeHandshake.refuse(comm, rank, cudaRing, e.getMessage());
                 } catch (MpiFailure agreed) {
                     // Expected: the set-up failed everywhere with our reason; ours is the one to report.
                 }
@@ -78,19 +87,14 @@ final class DeviceCall implements AutoCloseable {
             return;
         }
         if (device == null) {
-            device = DeviceNode.connect(
-                    comm,
-                    topology,
-                    settings.ringSlots(),
-                    Assembly.slotBytes(settings, CudaRingMember.CHUNK_BYTES),
-                    waits);
+            device = DeviceMemory.connect(comm, topology, cudaRing, waits);
         }
         Plan plan = selector.plan(bytes, MemoryKind.DEVICE);
         try {
             if (plan.algorithm() == Algorithm.NATIVE) {
                 device.stagedNative(comm, buf, bytes, root);
             } else {
-                driver.runDevice(stamp, plan, buf, bytes, root, device);
+                driver.run(stamp, plan, device.bind(buf), bytes, root);
             }
         } catch (RuntimeException e) {
             stop.stop("hbcast bcast of device memory on rank " + rank + ": " + e.getMessage(), e);

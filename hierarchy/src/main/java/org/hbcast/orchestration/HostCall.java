@@ -31,6 +31,9 @@ final class HostCall {
 
     private final InRunSelection selection;
     private final PlanDriver driver;
+    /** The node's host transports, bound to each call's memory for the driver. */
+    private final HostMemory memory;
+
     private final CountAgreement counts;
     private final InstanceStop stop;
     /** Direct memory that array messages are copied through. */
@@ -45,6 +48,7 @@ final class HostCall {
             CallHeaders headers,
             InRunSelection selection,
             PlanDriver driver,
+            HostMemory memory,
             CountAgreement counts,
             InstanceStop stop)
             throws MpiFailure {
@@ -54,6 +58,7 @@ final class HostCall {
         this.headers = headers;
         this.selection = selection;
         this.driver = driver;
+        this.memory = memory;
         this.counts = counts;
         this.stop = stop;
     }
@@ -175,7 +180,7 @@ final class HostCall {
             data = (Buffer) message.buffer();
         }
         try {
-            driver.runHost(stamp, plan, data, message.isArray() ? 1 : message.entryBytes(), bytes, root);
+            driver.run(stamp, plan, memory.bind(data, message.isArray() ? 1 : message.entryBytes()), bytes, root);
         } catch (MpiFailure e) {
             stop.stop(e.getMessage(), e);
         }

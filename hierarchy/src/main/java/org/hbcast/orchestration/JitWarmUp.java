@@ -74,13 +74,15 @@ final class JitWarmUp {
     }
 
     /**
-     * Runs the rounds. The trials are paused meanwhile: a cold JIT's times would mislead them.
+     * Runs the rounds. The trials are paused meanwhile: a cold JIT's times would mislead them; and
+     * {@code numbers} counts none of the calls as the program's, so their waits say "setting up".
      *
      * @param headed whether calls carry a header (then the payload ring is lapped once first)
      */
     static void run(
             MpiComm comm,
             Calls calls,
+            CallNumbers numbers,
             ByteBuffer buf,
             InRunSelection selection,
             Selector selector,
@@ -89,6 +91,7 @@ final class JitWarmUp {
             throws MpiFailure {
         int size = comm.size();
         selection.pause(true);
+        numbers.warming(true);
         try {
             long start = System.nanoTime();
             if (headed) {
@@ -114,6 +117,7 @@ final class JitWarmUp {
             } while (busy[0] > QUIET_MILLIS && busy[1] == 0 && rounds < ROUNDS);
             selection.warmUpAgreement();
         } finally {
+            numbers.warming(false);
             selection.pause(false);
         }
         warmedUp = true;

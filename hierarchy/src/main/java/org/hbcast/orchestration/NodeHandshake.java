@@ -1,15 +1,15 @@
 package org.hbcast.orchestration;
 
 import java.io.IOException;
-import java.util.function.Function;
+import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.StringExchange;
 import org.hbcast.mpi.port.MpiComm;
 import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.transport.NodeTransport;
 
 /**
- * The one set-up handshake of the node's transports (the shared-memory ring, the fan-out segment, the
- * call board, the CUDA ring), over each transport's local descriptor, a short string (a segment's
- * path; for the CUDA ring a path and an IPC handle):
+ * The one set-up path of the node's transports (the shared-memory ring, the fan-out segment, the
+ * call board, the CUDA ring): it drives any {@link NodeTransport} through the same steps.
  *
  * <ol>
  * <li>every rank that makes a part makes it (its inbox, or node rank 0 the node's segment);</li>
@@ -25,69 +25,55 @@ import org.hbcast.mpi.port.MpiFailure;
  * that gave up.
  */
 final class NodeHandshake {
-    /** Room for one rank's descriptor in the all-gather. */
-    static final int DESCRIPTOR_BYTES = 512;
-
-    /** Makes this rank's part, or returns null where this rank makes none. */
-    interface Maker<T> {
-        T make() throws IOException;
-    }
-
-    /** Attaches to the node's parts: {@code descriptors[p]} is node rank {@code p}'s ("" where it made none). */
-    interface Attacher<T, R> {
-        R attach(T mine, String[] descriptors) throws IOException;
-    }
-
-    /** Removes the name of this rank's part once every rank has attached. */
-    interface Unlinker<T> {
-        void unlink(T mine) throws IOException;
-    }
-
     private NodeHandshake() {}
 
     /**
-     * Runs the handshake; collective over {@code agreeComm} (the node's communicator, or the whole
-     * one where ranks on other nodes would wait for this node) and {@code nodeComm}.
+     * Connects {@code transport}; collective over {@code agreeComm} (the node's communicator, or the
+     * whole one where ranks on other nodes would wait for this node) and {@code nodeComm}.
      *
-     * @param what the transport, for errors ("the node's fan-out segment")
      * @param rank this rank in the instance's communicator, for errors
-     * @return what the attacher made of the parts; it owns this rank's part
+     * @return the connected transport; it owns this rank's part
      */
-    static <T extends AutoCloseable, R extends AutoCloseable> R connect(
-            MpiComm agreeComm,
-            MpiComm nodeComm,
-            String what,
-            int rank,
-            Maker<T> maker,
-            Function<T, String> descriptor,
-            Attacher<T, R> attacher,
-            Unlinker<T> unlinker)
-            throws MpiFailure {
-        T mine = null;
+    static <P extends AutoCloseable, T extends AutoCloseable> T connect(
+            MpiComm agreeComm, MpiComm nodeComm, int rank, NodeTransport<P, T> transport) throws MpiFailure {
+        P mine = null;
         String failure = null;
         try {
-            mine = maker.make();
+            mine = transport.setUp();
         } catch (IOException | RuntimeException e) {
-            failure = "cannot set up " + what + " on rank " + rank + ": " + e.getMessage();
+            failure = setUpFailure(transport.name(), rank, e.getMessage());
         }
         agreeOrFail(agreeComm, failure, mine);
-        String[] descriptors =
-                StringExchange.allGather(nodeComm, mine == null ? "" : descriptor.apply(mine), DESCRIPTOR_BYTES);
-        R attached = null;
+        String[] descriptors = StringExchange.allGather(
+                nodeComm, mine == null ? "" : transport.descriptor(mine), NodeTransport.DESCRIPTOR_BYTES);
+        T connected = null;
         try {
-            attached = attacher.attach(mine, descriptors);
+            connected = transport.connect(mine, descriptors);
         } catch (IOException | RuntimeException e) {
-            failure = "cannot connect " + what + " on rank " + rank + ": " + e.getMessage();
+            failure = "cannot connect " + transport.name() + " on rank " + rank + ": " + e.getMessage();
         }
-        agreeOrFail(agreeComm, failure, attached != null ? attached : mine);
+        agreeOrFail(agreeComm, failure, connected != null ? connected : mine);
         if (mine != null) {
             try {
-                unlinker.unlink(mine);
+                transport.unlink(mine);
             } catch (IOException e) {
                 // close() removes a name that is still there; the transport works either way.
             }
         }
-        return attached;
+        return connected;
+    }
+
+    /**
+     * Joins the set-up of {@code transport}, which every other rank of {@code agreeComm} is in, as a
+     * rank that failed to make its part for {@code reason}: all fail at its first agreement. Always throws.
+     */
+    static void refuse(MpiComm agreeComm, int rank, NodeTransport<?, ?> transport, String reason) throws MpiFailure {
+        agreeOrFail(agreeComm, setUpFailure(transport.name(), rank, reason), null);
+        throw MpiErrors.failed(reason);
+    }
+
+    private static String setUpFailure(String what, int rank, String reason) {
+        return "cannot set up " + what + " on rank " + rank + ": " + reason;
     }
 
     /**

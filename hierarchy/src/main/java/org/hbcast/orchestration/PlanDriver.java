@@ -1,15 +1,6 @@
 package org.hbcast.orchestration;
 
-import java.nio.Buffer;
 import java.util.Arrays;
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.hbcast.call.HostCopy;
-import org.hbcast.device.CudaContext;
-import org.hbcast.device.DeviceBuffer;
-import org.hbcast.device.PinnedBuffer;
-import org.hbcast.engine.FanoutPipeline;
-import org.hbcast.engine.RingPipeline;
 import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
@@ -22,15 +13,12 @@ import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageLoop;
 import org.hbcast.stage.WaitLimit;
-import org.hbcast.transport.cuda.StagingCopies;
-import org.hbcast.transport.shm.ShmFanout;
-import org.hbcast.transport.shm.ShmRingLinks;
 
 /**
  * The one orchestrator of a call's plan, for host and device memory alike: picks the stages this
  * rank runs (the leaders' tree, a device leader's staging copies, the node's ring or fan-out), starts
  * them over the same chunks and drives them in one {@link StageLoop}. The memory kind decides only
- * which stages run and over which transport:
+ * which stages run and over which transport, and the driver asks it through {@link CallMemory}:
  *
  * <pre>
  * rank                   host memory            device memory
@@ -60,17 +48,8 @@ final class PlanDriver {
     private final int[] leaders;
     private final TreeBroadcast tree;
     private final StageLoop loop;
-    /** The node's ring links for host memory, and the engine's pipeline over them (null where no host plan uses them). */
-    private final ShmRingLinks ring;
 
-    private final RingPipeline<MutableDirectBuffer> ringPipeline;
-    /** The engine's fan-out over the node's segment, for host memory (null where no host plan uses it). */
-    private final FanoutPipeline<MutableDirectBuffer> fanout;
-
-    private final UnsafeBuffer hostMemory = new UnsafeBuffer(0, 0);
-
-    PlanDriver(MpiComm comm, Topology topology, WaitLimit limit, ShmRingLinks ring, ShmFanout fanout)
-            throws MpiFailure {
+    PlanDriver(MpiComm comm, Topology topology, WaitLimit limit) throws MpiFailure {
         this.topology = topology;
         this.layout = topology.layout();
         this.timeoutNs = limit.periodNs();
@@ -81,42 +60,24 @@ final class PlanDriver {
         this.leaders = new int[layout.nodeCount()];
         this.tree = new TreeBroadcast(comm, TAG, ODD_TAG);
         this.loop = new StageLoop(ProgressWait.forSharedCores(topology.ranksOnMachine(), limit));
-        this.ring = ring;
-        this.ringPipeline = ring == null ? null : ring.newPipeline();
-        this.fanout = fanout == null ? null : fanout.pipeline();
     }
 
     /**
-     * Runs {@code plan} (not native) on the direct host memory {@code data} of {@code bytes}.
+     * Runs {@code plan} (not native) on {@code bytes} of {@code memory}, bound to the call's buffer.
      *
      * @param call the call's number, the same on every rank (it stamps the tree's messages)
      */
-    void runHost(long call, Plan plan, Buffer data, int entryBytes, long bytes, int root) throws MpiFailure {
-        execute(call, plan, plan.chunkBytes(), bytes, root, data, entryBytes, null, null);
+    void run(long call, Plan plan, CallMemory memory, long bytes, int root) throws MpiFailure {
+        try {
+            execute(call, plan, memory.begin(plan), bytes, root, memory);
+        } finally {
+            memory.end();
+        }
     }
 
-    /** Runs {@code plan} (not native) on the device buffer {@code data} of {@code bytes}; {@code call} as for {@link #runHost}. */
-    void runDevice(long call, Plan plan, DeviceBuffer data, long bytes, int root, DeviceNode device) throws MpiFailure {
-        // Streams, events and IPC mappings belong to the ring's device; the caller's thread may have another current.
-        CudaContext.use(device.deviceId());
-        // Device calls cut at the ring's slot (the options' chunk, or CudaRingMember.CHUNK_BYTES): a GPU
-        // hop's cost is mostly fixed, so the host's model chunks would be too small.
-        execute(call, plan, device.maxChunkBytes(), bytes, root, null, 1, data, device);
-    }
-
-    private void execute(
-            long call,
-            Plan plan,
-            int chunk,
-            long bytes,
-            int root,
-            Buffer hostData,
-            int entryBytes,
-            DeviceBuffer deviceData,
-            DeviceNode device)
-            throws MpiFailure {
+    private void execute(long call, Plan plan, int chunk, long bytes, int root, CallMemory memory) throws MpiFailure {
         Stage stalled;
-        boolean ringStarted = false;
+        boolean nodeStarted = false;
         try {
             loop.clear();
             boolean flat = plan.algorithm() == Algorithm.KNOMIAL;
@@ -136,27 +97,20 @@ final class PlanDriver {
                         chunk,
                         bytes,
                         root,
-                        hostData,
-                        entryBytes,
-                        deviceData,
-                        device);
+                        memory);
             }
             if (!flat && layout.nodeSize(myNode) > 1) {
                 boolean fed = leader && rank != root;
-                int first = layout.positionOf(leaders[myNode]);
                 // Set before the start: a failure inside it has already told the ring neighbours.
-                ringStarted = true;
-                Stage node = deviceData != null
-                        ? device.startRing(deviceData, bytes, chunk, first, fed)
-                        : startHostNode(plan, hostData, bytes, chunk, first, leader, fed);
-                loop.add(node, fed);
+                nodeStarted = true;
+                loop.add(memory.startNode(plan, bytes, chunk, layout.positionOf(leaders[myNode]), leader, fed), fed);
             }
             stalled = loop.run();
         } catch (RuntimeException e) {
-            if (deviceData != null && !ringStarted && plan.algorithm() != Algorithm.KNOMIAL) {
-                // Failed before its part of the node's ring (its staging memory, say): its neighbours
-                // would otherwise wait for it until the timeout, or in the descriptor swap.
-                device.refuseRing(bytes);
+            if (!nodeStarted && plan.algorithm() != Algorithm.KNOMIAL) {
+                // Failed before its part of the node's stage (its staging memory, say): its neighbours
+                // would otherwise wait for it until the timeout.
+                memory.refuseNode(bytes);
             }
             throw MpiErrors.failed("hbcast bcast on rank " + rank + ": " + e.getMessage() + nodeRanks(), e);
         }
@@ -167,9 +121,9 @@ final class PlanDriver {
     }
 
     /**
-     * The leaders' schedule among {@code participants} (every rank for the flat tree); for device memory, with the staging copies before it (at
-     * the root: the tree sends what is on the host) or after it (elsewhere: the node gets what is on
-     * the GPU).
+     * The leaders' schedule among {@code participants} (every rank for the flat tree), with the
+     * memory's staging copies where it has them: before the tree at the root (the tree sends what is on
+     * the host), after it elsewhere (the node gets what is on the GPU).
      */
     private void addTree(
             long call,
@@ -180,31 +134,9 @@ final class PlanDriver {
             int chunk,
             long bytes,
             int root,
-            Buffer hostData,
-            int entryBytes,
-            DeviceBuffer deviceData,
-            DeviceNode device) {
+            CallMemory memory) {
         boolean sends = rank == root;
-        if (deviceData == null) {
-            tree.start(
-                    call,
-                    plan.leaderShape(),
-                    participants,
-                    participants.length,
-                    me,
-                    rootIndex,
-                    plan.radix(),
-                    hostData,
-                    entryBytes,
-                    bytes,
-                    chunk,
-                    false);
-            loop.add(tree, false);
-            return;
-        }
-        PinnedBuffer host = device.pinnedAtLeast(bytes);
-        StagingCopies staging = device.staging();
-        staging.start(sends, deviceData, host.address(), bytes, chunk, !sends);
+        Stage staging = memory.startStaging(sends, bytes, chunk);
         tree.start(
                 call,
                 plan.leaderShape(),
@@ -213,33 +145,18 @@ final class PlanDriver {
                 me,
                 rootIndex,
                 plan.radix(),
-                host.buffer(),
-                1,
+                memory.treeData(),
+                memory.treeEntryBytes(),
                 bytes,
                 chunk,
-                sends);
-        if (sends) {
+                staging != null && sends);
+        if (staging == null) {
+            loop.add(tree, false);
+        } else if (sends) {
             loop.add(staging, false).add(tree, true);
         } else {
             loop.add(tree, false).add(staging, true);
         }
-    }
-
-    private Stage startHostNode(Plan plan, Buffer data, long bytes, int chunk, int first, boolean leader, boolean fed) {
-        hostMemory.wrap(HostCopy.address(data), (int) bytes);
-        if (plan.usesFanout()) {
-            if (!leader) {
-                fanout.startReader(first, hostMemory, bytes, chunk);
-            } else if (fed) {
-                fanout.startFedWriter(hostMemory, bytes, chunk);
-            } else {
-                fanout.startWriter(hostMemory, bytes, chunk);
-            }
-            return fanout;
-        }
-        return fed
-                ? ringPipeline.resetFed(hostMemory, bytes, chunk)
-                : ringPipeline.reset(ring.role(first), hostMemory, bytes, chunk);
     }
 
     /** Frees the tree's persistent requests; before the communicator is freed. */
