@@ -49,7 +49,7 @@ public final class DeviceBcastProgram {
 
     public static void main(String[] args) throws Exception {
         MpiTestProgram.run(args, (world, rest, report) -> {
-            Map<String, String> opt = BcastMatrixProgram.parse(rest);
+            Map<String, String> opt = Broadcasts.parse(rest);
             if (!CudaDevices.get().available()) {
                 throw new IllegalStateException(
                         "no CUDA device: " + CudaDevices.get().unavailableReason());
@@ -69,7 +69,7 @@ public final class DeviceBcastProgram {
 
     private static String matrix(Intracomm world, Map<String, String> opt, RankReport report) throws Exception {
         int size = world.getSize();
-        List<Integer> roots = BcastMatrixProgram.roots(opt.getOrDefault("roots", "all"), size);
+        List<Integer> roots = Broadcasts.roots(opt.getOrDefault("roots", "all"), size);
         boolean large = opt.getOrDefault("large", "yes").equals("yes");
         BcastOptions base = BcastOptions.defaults();
         int chunk = base.chunkBytes() != 0 ? base.chunkBytes() : org.hbcast.transport.cuda.CudaRingMember.CHUNK_BYTES;

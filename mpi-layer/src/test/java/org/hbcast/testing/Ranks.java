@@ -80,6 +80,26 @@ public final class Ranks {
         return this;
     }
 
+    /** A case of {@link #checkAll}: its name and its work. */
+    public record Named(String name, RankReport.Case work) {}
+
+    public static Named named(String name, RankReport.Case work) {
+        return new Named(name, work);
+    }
+
+    /** Plans {@code cases}, then checks them in order: cases from a list, counted by the list. */
+    public void checkAll(java.util.List<Named> cases) throws Exception {
+        checkAll(report, cases);
+    }
+
+    /** {@link #checkAll(java.util.List)} into {@code report}, for code that holds the report only. */
+    public static void checkAll(RankReport report, java.util.List<Named> cases) throws Exception {
+        report.plan(cases.size());
+        for (Named c : cases) {
+            report.check(c.name(), c.work());
+        }
+    }
+
     /** {@link RankReport#check}. */
     public void check(String caseName, RankReport.Case work) throws Exception {
         report.check(caseName, work);
