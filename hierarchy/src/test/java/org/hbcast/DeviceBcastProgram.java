@@ -12,6 +12,7 @@ import org.hbcast.call.ElementType;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.plan.Algorithm;
+import org.hbcast.support.Broadcasts;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 

@@ -14,6 +14,8 @@ import mpi.Intracomm;
 import mpi.MPI;
 import org.hbcast.call.ElementType;
 import org.hbcast.select.TrialSchedule;
+import org.hbcast.support.Broadcasts;
+import org.hbcast.support.Payload;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.hbcast.testing.RankReport;

@@ -1,11 +1,15 @@
-package org.hbcast;
+package org.hbcast.api;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import mpi.Intracomm;
+import org.hbcast.BcastOptions;
+import org.hbcast.HierarchicalBcast;
 import org.hbcast.call.ElementType;
 import org.hbcast.plan.Algorithm;
+import org.hbcast.support.Broadcasts;
+import org.hbcast.support.Payload;
 import org.hbcast.testing.OnRanks;
 import org.hbcast.testing.Ranks;
 

@@ -1,4 +1,4 @@
-package org.hbcast;
+package org.hbcast.device;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,8 +7,7 @@ import java.util.List;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import org.hbcast.device.CudaDevices;
-import org.hbcast.device.DeviceBuffer;
+import org.hbcast.HierarchicalBcast;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.hbcast.testing.RankReport;

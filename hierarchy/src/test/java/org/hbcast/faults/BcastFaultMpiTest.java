@@ -1,4 +1,4 @@
-package org.hbcast;
+package org.hbcast.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +11,8 @@ import java.util.Map;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.BcastOptions;
+import org.hbcast.HierarchicalBcast;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;

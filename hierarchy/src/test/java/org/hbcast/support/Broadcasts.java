@@ -1,9 +1,10 @@
-package org.hbcast;
+package org.hbcast.support;
 
 import java.util.ArrayList;
 import java.util.List;
 import mpi.Datatype;
 import mpi.Intracomm;
+import org.hbcast.HierarchicalBcast;
 import org.hbcast.call.ElementType;
 import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.testing.RankReport;

@@ -1,4 +1,4 @@
-package org.hbcast;
+package org.hbcast.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import mpi.Intracomm;
 import mpi.MPI;
+import org.hbcast.HierarchicalBcast;
 import org.hbcast.plan.Plan;
 import org.hbcast.select.Explanation;
 import org.hbcast.testing.MpiLaunch;

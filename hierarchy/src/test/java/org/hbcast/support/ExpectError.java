@@ -1,4 +1,4 @@
-package org.hbcast;
+package org.hbcast.support;
 
 import mpi.MPIException;
 import org.hbcast.testing.RankReport;

@@ -1,4 +1,4 @@
-package org.hbcast;
+package org.hbcast.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,9 +15,13 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeAccess;
+import org.hbcast.BcastOptions;
+import org.hbcast.HierarchicalBcast;
 import org.hbcast.call.ElementType;
 import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.plan.Algorithm;
+import org.hbcast.support.Broadcasts;
+import org.hbcast.support.Payload;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.hbcast.testing.RankReport;

@@ -1,4 +1,4 @@
-package org.hbcast;
+package org.hbcast.settings;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,7 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import mpi.Intracomm;
 import mpi.MPI;
+import org.hbcast.BcastOptions;
+import org.hbcast.HierarchicalBcast;
 import org.hbcast.call.ElementType;
+import org.hbcast.support.Broadcasts;
+import org.hbcast.support.ExpectError;
+import org.hbcast.support.Payload;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.hbcast.testing.Ranks;

@@ -1,14 +1,19 @@
-package org.hbcast;
+package org.hbcast.counts;
 
 import java.util.List;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.BcastOptions;
+import org.hbcast.HierarchicalBcast;
 import org.hbcast.call.ElementType;
 import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.mpi.port.MpiErrorClass;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
+import org.hbcast.support.Broadcasts;
+import org.hbcast.support.ExpectError;
+import org.hbcast.support.Payload;
 import org.hbcast.testing.OnRanks;
 import org.hbcast.testing.RankReport;
 import org.hbcast.testing.Ranks;

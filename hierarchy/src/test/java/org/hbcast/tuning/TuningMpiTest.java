@@ -1,4 +1,4 @@
-package org.hbcast;
+package org.hbcast.tuning;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import mpi.Intracomm;
 import mpi.MPI;
+import org.hbcast.HierarchicalBcast;
 import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.MemoryKind;
@@ -19,11 +20,6 @@ import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.hbcast.testing.RankReport;
 import org.hbcast.testing.Ranks;
-import org.hbcast.tuning.ClusterShape;
-import org.hbcast.tuning.Fingerprint;
-import org.hbcast.tuning.HostInfo;
-import org.hbcast.tuning.TuningJson;
-import org.hbcast.tuning.TuningTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

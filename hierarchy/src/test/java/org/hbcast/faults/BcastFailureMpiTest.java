@@ -1,4 +1,4 @@
-package org.hbcast;
+package org.hbcast.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,7 +11,12 @@ import java.util.stream.IntStream;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.BcastOptions;
+import org.hbcast.HierarchicalBcast;
 import org.hbcast.call.ElementType;
+import org.hbcast.support.Broadcasts;
+import org.hbcast.support.ExpectError;
+import org.hbcast.support.Payload;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.hbcast.testing.RankReport;

@@ -1,6 +1,9 @@
-package org.hbcast;
+package org.hbcast.api;
 
+import org.hbcast.HierarchicalBcast;
 import org.hbcast.call.ElementType;
+import org.hbcast.support.Broadcasts;
+import org.hbcast.support.Payload;
 import org.hbcast.testing.OnRanks;
 import org.hbcast.testing.Ranks;
 

@@ -1,4 +1,4 @@
-package org.hbcast;
+package org.hbcast.support;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -1,10 +1,12 @@
-package org.hbcast;
+package org.hbcast.faults;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import mpi.MPI;
+import org.hbcast.HierarchicalBcast;
 import org.hbcast.call.ElementType;
+import org.hbcast.support.Payload;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.hbcast.testing.MpiTestProgram;
