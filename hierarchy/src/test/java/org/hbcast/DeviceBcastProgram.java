@@ -12,6 +12,7 @@ import org.hbcast.call.ElementType;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.device.DeviceBuffer;
 import org.hbcast.plan.Algorithm;
+import org.hbcast.support.Broadcasts;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 
@@ -49,7 +50,7 @@ public final class DeviceBcastProgram {
 
     public static void main(String[] args) throws Exception {
         MpiTestProgram.run(args, (world, rest, report) -> {
-            Map<String, String> opt = BcastMatrixProgram.parse(rest);
+            Map<String, String> opt = Broadcasts.parse(rest);
             if (!CudaDevices.get().available()) {
                 throw new IllegalStateException(
                         "no CUDA device: " + CudaDevices.get().unavailableReason());
@@ -69,7 +70,7 @@ public final class DeviceBcastProgram {
 
     private static String matrix(Intracomm world, Map<String, String> opt, RankReport report) throws Exception {
         int size = world.getSize();
-        List<Integer> roots = BcastMatrixProgram.roots(opt.getOrDefault("roots", "all"), size);
+        List<Integer> roots = Broadcasts.roots(opt.getOrDefault("roots", "all"), size);
         boolean large = opt.getOrDefault("large", "yes").equals("yes");
         BcastOptions base = BcastOptions.defaults();
         int chunk = base.chunkBytes() != 0 ? base.chunkBytes() : org.hbcast.transport.cuda.CudaRingMember.CHUNK_BYTES;

@@ -35,6 +35,12 @@ public final class MpiLaunch {
     private static final Duration GRACE = Duration.ofSeconds(20);
 
     private final Class<?> program;
+    /** The method a {@link RankMain} launch runs on the ranks; null for a program's main. */
+    private final java.lang.reflect.Method body;
+
+    private MpiTestProgram.Finish finish = MpiTestProgram.Finish.FINALIZE;
+    private Ranks.Threads threads = Ranks.Threads.SINGLE;
+    private String layout;
     private int ranks = 1;
     private String nodeSizes;
     private int bedHosts;
@@ -56,13 +62,69 @@ public final class MpiLaunch {
     /** Size of a private, empty /dev/shm by rank. */
     private final Map<Integer, String> rankShm = new LinkedHashMap<>();
 
-    private MpiLaunch(Class<?> program) {
+    private MpiLaunch(Class<?> program, java.lang.reflect.Method body) {
         this.program = program;
+        this.body = body;
     }
 
     /** A launch of {@code program}'s main method. */
     public static MpiLaunch program(Class<?> program) {
-        return new MpiLaunch(program);
+        return new MpiLaunch(program, null);
+    }
+
+    /**
+     * A launch of {@code body} on every rank ({@link RankMain}): a static method of a test class
+     * taking {@link Ranks}, e.g. {@code MpiLaunch.body(SettingsTest::follow)}. Every rank must plan
+     * its cases ({@link Ranks#plan}).
+     */
+    public static MpiLaunch body(RankBody body) {
+        return method(RankBody.target(body));
+    }
+
+    /** A launch of test method {@code method} (taking {@link Ranks}) on every rank: what {@link OnRanks} runs. */
+    static MpiLaunch method(java.lang.reflect.Method method) {
+        return new MpiLaunch(RankMain.class, method);
+    }
+
+    /**
+     * The layout of the ranks, in one word: {@code "4"} four ranks on this host (one node);
+     * {@code "2,2"} virtual nodes ({@link #nodeSizes}); {@code "nodes 4"} one virtual node of four;
+     * {@code "bed 2x3"} a test bed of two hosts of three ranks ({@link #testBed});
+     * {@code "bed 3,2,1"} a test bed of hosts of three, two and one ({@link #testBedOf}).
+     */
+    public MpiLaunch layout(String layout) {
+        String l = layout.trim();
+        if (l.startsWith("bed ")) {
+            String shape = l.substring(4).trim();
+            if (shape.contains("x")) {
+                String[] hs = shape.split("x");
+                testBed(Integer.parseInt(hs[0].trim()), Integer.parseInt(hs[1].trim()));
+            } else {
+                testBedOf(Arrays.stream(shape.split(","))
+                        .mapToInt(s -> Integer.parseInt(s.trim()))
+                        .toArray());
+            }
+        } else if (l.startsWith("nodes ")) {
+            nodeSizes(l.substring(6).trim());
+        } else if (l.contains(",")) {
+            nodeSizes(l);
+        } else {
+            ranks(Integer.parseInt(l));
+        }
+        this.layout = l;
+        return this;
+    }
+
+    /** How the ranks end ({@link MpiTestProgram.Finish}); for {@link #body} launches. */
+    public MpiLaunch finish(MpiTestProgram.Finish how) {
+        this.finish = how;
+        return this;
+    }
+
+    /** How MPI is initialised on the ranks; for {@link #body} launches. */
+    public MpiLaunch threads(Ranks.Threads level) {
+        this.threads = level;
+        return this;
     }
 
     public MpiLaunch ranks(int n) {
@@ -279,6 +341,12 @@ public final class MpiLaunch {
             cmd.addAll(List.of("--jvm-opt", option));
         }
         cmd.add(program.getName());
+        if (body != null) {
+            cmd.addAll(List.of(body.getDeclaringClass().getName(), body.getName(), finish.name(), threads.name()));
+            if (layout != null) {
+                cmd.add(Ranks.LAYOUT_ARG + "=" + layout);
+            }
+        }
         cmd.addAll(args);
 
         String description = describe();
@@ -320,8 +388,19 @@ public final class MpiLaunch {
             leaked.removeAll(before);
             // A segment whose creator still runs is another job's, made while this launch ran beside it.
             leaked.removeIf(SharedMemory::creatorStillRuns);
-            return new MpiOutcome(
-                    description, ranks, exit, !finished, collector.text(), leaked, ResultFiles.readAll(results));
+            MpiOutcome outcome = new MpiOutcome(
+                    description,
+                    body != null,
+                    ranks,
+                    exit,
+                    !finished,
+                    collector.text(),
+                    leaked,
+                    ResultFiles.readAll(results));
+            // One line per launch in the test's output: what ran where, and how many cases each rank ran.
+            System.out.println(
+                    "launch: " + description + ": exit " + exit + ", cases by rank [" + outcome.casesByRank() + "]");
+            return outcome;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + cmd, e);
         } catch (InterruptedException e) {
@@ -346,7 +425,10 @@ public final class MpiLaunch {
     }
 
     private String describe() {
-        StringBuilder sb = new StringBuilder(program.getSimpleName())
+        StringBuilder sb = new StringBuilder(
+                        body != null
+                                ? body.getDeclaringClass().getSimpleName() + "." + body.getName()
+                                : program.getSimpleName())
                 .append(" on ")
                 .append(ranks)
                 .append(" ranks");

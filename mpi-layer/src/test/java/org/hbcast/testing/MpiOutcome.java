@@ -22,9 +22,12 @@ public final class MpiOutcome {
     private final List<String> leakedSegments;
     private final Map<Integer, RankResult> results;
     private final Map<Integer, String> unreadable;
+    /** Whether every rank must have declared its cases ({@link RankReport#plan}): launches of a {@link RankBody}. */
+    private final boolean plansRequired;
 
     MpiOutcome(
             String description,
+            boolean plansRequired,
             int ranks,
             int exitCode,
             boolean timedOut,
@@ -32,6 +35,7 @@ public final class MpiOutcome {
             List<String> leakedSegments,
             ResultFiles.Contents contents) {
         this.description = description;
+        this.plansRequired = plansRequired;
         this.ranks = ranks;
         this.exitCode = exitCode;
         this.timedOut = timedOut;
@@ -119,8 +123,9 @@ public final class MpiOutcome {
     }
 
     /**
-     * Fails unless the job exited 0 in time, every rank wrote its result, ran at least one case and
-     * reported no failure, and no segment was left behind. Lists every problem, failures first.
+     * Fails unless the job exited 0 in time, every rank wrote its result, ran at least one case,
+     * exactly the cases it planned ({@link RankReport#plan}; a launch of a {@link RankBody} must plan)
+     * and reported no failure, and no segment was left behind. Lists every problem, failures first.
      */
     public MpiOutcome assertAllRanksOk() {
         List<String> failed = new ArrayList<>();
@@ -143,6 +148,10 @@ public final class MpiOutcome {
             if (result.cases() == 0) {
                 other.add("rank " + r + " ran no case");
             }
+            String plan = planProblem(result);
+            if (plan != null) {
+                other.add(plan);
+            }
         }
         if (exitCode != 0 && !timedOut) {
             other.add("exit status " + exitCode);
@@ -153,6 +162,52 @@ public final class MpiOutcome {
         }
         assertNoLeakedSegments();
         return this;
+    }
+
+    /**
+     * Why {@code result}'s cases differ from its plan ({@link RankReport#plan}); null where they do
+     * not, or the rank declared none and none was required.
+     */
+    private String planProblem(RankResult result) {
+        Number planned = result.figures().get(RankReport.PLANNED);
+        if (planned == null) {
+            return plansRequired ? "rank " + result.rank() + " declared no cases (Ranks.plan)" : null;
+        }
+        if (planned.longValue() != result.cases()) {
+            return "rank " + result.rank() + " ran " + result.cases() + " cases, planned " + planned;
+        }
+        return null;
+    }
+
+    /** Fails unless {@code rank} ran the cases it declared ({@link RankReport#plan}): for ranks a test expects to fail. */
+    public MpiOutcome assertPlannedCases(int rank) {
+        RankResult result = result(rank);
+        if (!result.figures().containsKey(RankReport.PLANNED)) {
+            fail(describe("rank " + rank + " declared no cases (Ranks.plan)"));
+        }
+        String problem = planProblem(result);
+        if (problem != null) {
+            fail(describe(problem));
+        }
+        return this;
+    }
+
+    /** {@link #assertPlannedCases} for every rank of the launch. */
+    public MpiOutcome assertPlannedCasesOnEveryRank() {
+        for (int r = 0; r < ranks; r++) {
+            assertPlannedCases(r);
+        }
+        return this;
+    }
+
+    /** The cases each rank ran, by rank (-1: no result), for a line in the test's output. */
+    public String casesByRank() {
+        StringBuilder sb = new StringBuilder();
+        for (int r = 0; r < ranks; r++) {
+            RankResult result = results.get(r);
+            sb.append(r == 0 ? "" : " ").append(result == null ? -1 : result.cases());
+        }
+        return sb.toString();
     }
 
     /** Fails unless {@code rank} reported exactly {@code expected} cases. */

@@ -66,8 +66,13 @@ public final class MpiTestProgram {
      * the body reads the level MPI provides with {@code MPI.queryThread()}.
      */
     public static void runThreaded(String[] args, int required, Body body) throws Exception {
+        runThreaded(args, required, body, Finish.FINALIZE);
+    }
+
+    /** {@link #runThreaded(String[], int, Body)} ending as {@code finish} says. */
+    public static void runThreaded(String[] args, int required, Body body, Finish finish) throws Exception {
         MPI.InitThread(args, required);
-        runInitialised(args, body, Finish.FINALIZE);
+        runInitialised(args, body, finish);
     }
 
     private static void runInitialised(String[] rest, Body body, Finish finish) throws Exception {

@@ -26,13 +26,31 @@ public final class RankReport {
         void run() throws Exception;
     }
 
+    /** The figure {@link #plan} keeps the declared cases in. */
+    public static final String PLANNED = "planned cases";
+
     private int cases;
+    private long planned;
     private String lastPassed;
     private final List<RankResult.Failure> failures = new ArrayList<>();
     private final Map<String, Number> figures = new LinkedHashMap<>();
     private final Map<String, String> notes = new LinkedHashMap<>();
     /** Throwables {@link #check} recorded before passing them on, so the frame does not record them twice. */
     private final Set<Throwable> recorded = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    /**
+     * Declares {@code more} cases this rank will run (added up over calls): the JUnit side checks
+     * that the rank ran exactly as many ({@link MpiOutcome#assertAllRanksOk}). Derive the number from
+     * what the cases run over (a list's size, loops' bounds), never type it.
+     */
+    public synchronized RankReport plan(int more) {
+        if (more < 0) {
+            throw new IllegalArgumentException("cannot plan " + more + " cases");
+        }
+        planned += more;
+        figures.put(PLANNED, planned);
+        return this;
+    }
 
     /** One case ran and held. */
     public synchronized RankReport pass(String caseName) {

@@ -112,12 +112,17 @@ class RankResultTest {
     }
 
     private static MpiOutcome outcome(int exit, RankResult... results) {
+        return outcome(false, exit, results);
+    }
+
+    private static MpiOutcome outcome(boolean plansRequired, int exit, RankResult... results) {
         Map<Integer, RankResult> byRank = new java.util.HashMap<>();
         for (RankResult r : results) {
             byRank.put(r.rank(), r);
         }
         return new MpiOutcome(
                 "SomeProgram on 3 ranks",
+                plansRequired,
                 3,
                 exit,
                 false,
@@ -193,5 +198,38 @@ class RankResultTest {
         assertThrows(AssertionError.class, () -> out.figure(1, "absent"));
         assertThrows(AssertionError.class, () -> out.note(1, "absent"));
         assertThrows(AssertionError.class, () -> out.onlyFailure(1));
+    }
+
+    private static RankResult planned(int rank, int plan, int cases) {
+        RankReport report = new RankReport().plan(plan - 1).plan(1);
+        for (int i = 0; i < cases; i++) {
+            report.pass("case " + i);
+        }
+        return report.result(rank, true);
+    }
+
+    @Test
+    void aRankMustRunTheCasesItPlannedAndABodyMustPlan() {
+        outcome(true, 0, planned(0, 2, 2), planned(1, 3, 3), planned(2, 1, 1)).assertAllRanksOk();
+        String fewer = assertThrows(
+                        AssertionError.class,
+                        () -> outcome(false, 0, planned(0, 2, 2), planned(1, 3, 2), planned(2, 1, 1))
+                                .assertAllRanksOk())
+                .getMessage();
+        assertTrue(fewer.contains("rank 1 ran 2 cases, planned 3"), fewer);
+        String more = assertThrows(
+                        AssertionError.class,
+                        () -> outcome(true, 0, planned(0, 2, 3), planned(1, 3, 3), planned(2, 1, 1))
+                                .assertPlannedCasesOnEveryRank())
+                .getMessage();
+        assertTrue(more.contains("rank 0 ran 3 cases, planned 2"), more);
+        String none = assertThrows(
+                        AssertionError.class,
+                        () -> outcome(true, 0, planned(0, 2, 2), passed(1, 3), planned(2, 1, 1))
+                                .assertAllRanksOk())
+                .getMessage();
+        assertTrue(none.contains("rank 1 declared no cases"), none);
+        outcome(false, 0, passed(0, 1), passed(1, 1), passed(2, 1)).assertAllRanksOk();
+        assertThrows(IllegalArgumentException.class, () -> new RankReport().plan(-1));
     }
 }

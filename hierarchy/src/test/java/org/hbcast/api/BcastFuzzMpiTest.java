@@ -1,8 +1,12 @@
-package org.hbcast;
+package org.hbcast.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Random;
 import mpi.Datatype;
@@ -11,30 +15,62 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeAccess;
+import org.hbcast.BcastOptions;
+import org.hbcast.HierarchicalBcast;
 import org.hbcast.call.ElementType;
 import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.plan.Algorithm;
-import org.hbcast.testing.MpiTestProgram;
+import org.hbcast.support.Broadcasts;
+import org.hbcast.support.Payload;
+import org.hbcast.testing.MpiLaunch;
+import org.hbcast.testing.MpiOutcome;
 import org.hbcast.testing.RankReport;
+import org.hbcast.testing.Ranks;
+import org.junit.jupiter.api.Test;
 import sun.misc.Unsafe;
 
-/**
- * Hostile arguments on real ranks (issue 8): {@code cases=N} seeded cases, the same on every rank
- * (odd counts, roots, datatypes, containers: arrays with spare entries, slices of a larger direct
- * buffer at odd offsets with odd position and limit, duplicates, typed views, read-only on the
- * root, wrong containers). Every case must be rejected on every rank alike, or deliver the root's
- * bytes while every byte around them, inside the container and outside the slice, stays untouched.
- * A valid call after every rejected one proves the rejected one sent nothing.
- *
- * <p>Each fuzz case is one case of the report; figures {@code accepted} and {@code rejected}.
- */
-public final class BcastFuzzProgram {
+/** Hostile arguments on real ranks: rejected alike everywhere before sending, or delivered exactly (issue 8). */
+class BcastFuzzMpiTest {
+    private static final int CASES = 400;
+
+    @Test
+    void fuzzedCallsAreRejectedAlikeOrDeliveredWithoutStrayWrites() {
+        MpiOutcome out = MpiLaunch.body(BcastFuzzMpiTest::fuzz)
+                .layout("2,3")
+                .env("HBCAST_TIMEOUT_S", "10")
+                .env("HBCAST_TIMEOUT_FAILS", "1")
+                .timeout(Duration.ofSeconds(300))
+                .args("cases=" + CASES, "seed=11")
+                .run()
+                .assertAllRanksOk();
+        long accepted = out.longFigure(0, "accepted");
+        long rejected = out.longFigure(0, "rejected");
+        assertTrue(accepted > 0 && rejected > 0, out.describe("the fuzz did not cover both sides"));
+        assertEquals(CASES, accepted + rejected, out.describe("accepted and rejected"));
+        for (int r = 1; r < out.ranks(); r++) {
+            // A case is rejected on every rank or on none.
+            assertEquals(accepted, out.longFigure(r, "accepted"), out.describe("rank " + r + " accepted"));
+            assertEquals(rejected, out.longFigure(r, "rejected"), out.describe("rank " + r + " rejected"));
+        }
+        System.out.println("fuzz on 2+3: " + accepted + " delivered exactly, " + rejected + " rejected alike");
+    }
+
     private static final Unsafe U = UnsafeAccess.UNSAFE;
     private static final byte SENTINEL = (byte) 0x5A;
     private static final int MAX_ELEMENTS = 300_000;
 
-    public static void main(String[] args) throws Exception {
-        MpiTestProgram.run(args, (world, rest, report) -> fuzz(world, BcastMatrixProgram.parse(rest), report));
+    /**
+     * On every rank: {@code cases=N} seeded cases, the same on every rank (odd counts, roots,
+     * datatypes, containers: arrays with spare entries, slices of a larger direct buffer at odd offsets
+     * with odd position and limit, duplicates, typed views, read-only on the root, wrong containers).
+     * Every case must be rejected on every rank alike, or deliver the root's bytes while every byte
+     * around them, inside the container and outside the slice, stays untouched. A valid call after
+     * every rejected one proves the rejected one sent nothing. Each fuzz case is one case; figures
+     * {@code accepted} and {@code rejected}.
+     */
+    static void fuzz(Ranks ranks) throws Exception {
+        ranks.plan(ranks.intArg("cases", 300));
+        fuzz(ranks.world(), ranks.args(), ranks.report());
     }
 
     private static String fuzz(Intracomm world, java.util.Map<String, String> opt, RankReport report) throws Exception {
@@ -106,7 +142,7 @@ public final class BcastFuzzProgram {
             if (problem != null) {
                 throw new AssertionError("case " + i + " (" + c + ") was rejected but " + problem);
             }
-            BcastMatrixProgram.check(hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 5000 + i, i % size, i);
+            Broadcasts.check(hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 5000 + i, i % size, i);
             return true;
         }
         String problem = c.verify();

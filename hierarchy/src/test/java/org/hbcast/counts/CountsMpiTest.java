@@ -1,62 +1,59 @@
-package org.hbcast;
+package org.hbcast.counts;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.BcastOptions;
+import org.hbcast.HierarchicalBcast;
 import org.hbcast.call.ElementType;
 import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.mpi.port.MpiErrorClass;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
-import org.hbcast.testing.MpiTestProgram;
+import org.hbcast.support.Broadcasts;
+import org.hbcast.support.ExpectError;
+import org.hbcast.support.Payload;
+import org.hbcast.testing.OnRanks;
 import org.hbcast.testing.RankReport;
+import org.hbcast.testing.Ranks;
 
 /**
- * Counts that differ across ranks, as Open MPI allows (issue 24), on every plan: {@code auto},
- * {@code native}, {@code knomial}, the hierarchy with the ring and with the fan-out. Each rank
- * checks every byte it holds after every call, each call one case, or fails. Figures
- * {@code cases <plan>} (the cases of each plan) and {@code singles}; note {@code plans} (those run,
- * joined by '+').
- *
- * <ul>
- *   <li>The issue's program: the root broadcasts a 13- or 14-byte name into 256-byte buffers, then
- *       four broadcasts of four ints; five times, as arrays and as direct buffers.</li>
- *   <li>Receivers far larger than the root, across the selector's size buckets (Open MPI 4.1's own
- *       tuned broadcast hangs on 100,003 bytes into 1 MiB on one node of four).</li>
- *   <li>A root count of 0 into larger receivers.</li>
- *   <li>A truncation, a root mismatch and a datatype mismatch, each naming the counts, and a null
- *       buffer; the next call works: only the mismatched ranks fail and the others get the data.</li>
- *   <li>{@code MPI.COMM_SELF} and a communicator of one rank split from the world: a call keeps the
- *       data, a count of 0 is a no-op, a root other than 0 is refused (figure {@code singles}).</li>
- * </ul>
+ * Counts that differ across ranks (issue 24) on real launches: every plan delivers the root's bytes
+ * and leaves the rest of larger buffers untouched; mismatches fail on every rank at once and the
+ * next call works; communicators of one rank keep the data. Each rank checks every byte and plans
+ * its cases; all must run all of them.
  */
-public final class CountsProgram {
-    private static final int NAME_BUFFER = 256;
+class CountsMpiTest {
+    private static final List<String> PLANS = List.of("auto", "native", "knomial", "ring", "fanout");
 
-    public static void main(String[] args) throws Exception {
-        MpiTestProgram.run(args, (world, rest, report) -> {
-            Map<String, String> opt = BcastMatrixProgram.parse(rest);
-            List<String> plans = new ArrayList<>();
-            for (String plan :
-                    opt.getOrDefault("plans", "auto,native,knomial,ring,fanout").split(",")) {
-                int before = report.cases();
-                try (HierarchicalBcast hb = HierarchicalBcast.create(world, options(plan))) {
-                    namesIntoFixedBuffers(hb, world, report);
-                    receiversLargerThanTheRoot(hb, world, report);
-                    mismatchesFailAndTheNextCallWorks(hb, world, report);
-                }
-                report.figure("cases " + plan, report.cases() - before);
-                plans.add(plan);
-            }
+    /**
+     * On every rank, for every plan of {@link #PLANS}: the issue's names into fixed buffers, receivers
+     * larger than the root, mismatches each followed by a good call; then communicators of one rank.
+     * Each rank checks every byte it holds after every call, each call one case. Figures
+     * {@code cases <plan>} (the cases of each plan) and {@code singles}.
+     */
+    @OnRanks(
+            value = {"4", "2,2", "1,2", "3,1,2", "bed 2x2"},
+            env = {"HBCAST_TIMEOUT_S=20", "HBCAST_TIMEOUT_FAILS=1"})
+    void everyPlanDeliversTheRootsCount(Ranks ranks) throws Exception {
+        Intracomm world = ranks.world();
+        RankReport report = ranks.report();
+        for (String plan : PLANS) {
             int before = report.cases();
-            communicatorsOfOne(world, report);
-            report.figure("singles", report.cases() - before).note("plans", String.join("+", plans));
-            return "plans=" + String.join("+", plans);
-        });
+            try (HierarchicalBcast hb = HierarchicalBcast.create(world, options(plan))) {
+                namesIntoFixedBuffers(hb, world, report);
+                receiversLargerThanTheRoot(hb, world, report);
+                mismatchesFailAndTheNextCallWorks(hb, world, report);
+            }
+            report.figure("cases " + plan, report.cases() - before);
+        }
+        int before = report.cases();
+        communicatorsOfOne(world, report);
+        report.figure("singles", report.cases() - before);
     }
+
+    private static final int NAME_BUFFER = 256;
 
     private static BcastOptions options(String plan) {
         BcastOptions o = BcastOptions.defaults();
@@ -74,7 +71,10 @@ public final class CountsProgram {
     private static void namesIntoFixedBuffers(HierarchicalBcast hb, Intracomm world, RankReport report)
             throws Exception {
         int rank = world.getRank();
-        for (int rep = 0; rep < 5; rep++) {
+        int reps = 5;
+        int intCalls = 4;
+        report.plan(reps * (1 + intCalls));
+        for (int rep = 0; rep < reps; rep++) {
             int root = rep % world.getSize();
             int nameBytes = 13 + rep % 2;
             Payload.Kind kind = rep % 2 == 0 ? Payload.Kind.ARRAY : Payload.Kind.BUFFER;
@@ -83,9 +83,8 @@ public final class CountsProgram {
             report.check(
                     "name " + rep + " of " + nameBytes + " bytes from root " + root,
                     () -> expectRootsCount(hb, world, kind, ElementType.BYTE, count, nameBytes, root, seed));
-            for (int i = 0; i < 4; i++) {
-                BcastMatrixProgram.check(
-                        report, hb, world, Payload.Kind.ARRAY, ElementType.INT, 4, root, 200 + 10 * rep + i);
+            for (int i = 0; i < intCalls; i++) {
+                Broadcasts.check(report, hb, world, Payload.Kind.ARRAY, ElementType.INT, 4, root, 200 + 10 * rep + i);
             }
         }
     }
@@ -104,6 +103,8 @@ public final class CountsProgram {
             {32_768, 32_769},
             {32_769, 65_536}
         };
+        Payload.Kind[] wideKinds = {Payload.Kind.ARRAY, Payload.Kind.TYPED};
+        report.plan(rootAndReceivers.length * Payload.Kind.values().length + wideKinds.length);
         int seed = 300;
         for (int[] c : rootAndReceivers) {
             for (Payload.Kind kind : Payload.Kind.values()) {
@@ -117,7 +118,7 @@ public final class CountsProgram {
         }
         // Elements wider than a byte: doubles, as an array and a typed buffer.
         int root = world.getSize() - 1;
-        for (Payload.Kind kind : new Payload.Kind[] {Payload.Kind.ARRAY, Payload.Kind.TYPED}) {
+        for (Payload.Kind kind : wideKinds) {
             int count = world.getRank() == root ? 12_345 : 200_000;
             int callSeed = seed++;
             report.check(
@@ -165,16 +166,20 @@ public final class CountsProgram {
         int count = rank == last ? 999 : 1000;
         String truncated = "message truncated: root 0 sends 1000 bytes (1000 of its 1-byte elements) but this rank's"
                 + " count of 999 MPI.BYTE holds only 999 bytes";
-        report.check(
-                "truncation on the last rank", () -> outcome(hb, world, rank != last, truncated, count, 0, 0, 400));
-        BcastMatrixProgram.check(report, hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 1000, 0, 401);
-        report.check("root mismatch", () -> rootMismatch(hb, world, 402));
-        BcastMatrixProgram.check(report, hb, world, Payload.Kind.ARRAY, ElementType.LONG, 3000, last, 403);
-        report.check("datatype mismatch on rank 1", () -> datatypeMismatch(hb, world));
-        BcastMatrixProgram.check(report, hb, world, Payload.Kind.TYPED, ElementType.FLOAT, 77_777, 0, 404);
-        // The last rank passes a null buffer: it fails; the others get the data.
-        report.check("null buffer on the last rank", () -> outcomeOrNull(hb, world, rank == last, 405));
-        BcastMatrixProgram.check(report, hb, world, Payload.Kind.ARRAY, ElementType.SHORT, 5000, last, 406);
+        Ranks.checkAll(
+                report,
+                List.of(
+                        Ranks.named(
+                                "truncation on the last rank",
+                                () -> outcome(hb, world, rank != last, truncated, count, 0, 0, 400)),
+                        Broadcasts.call(hb, world, Payload.Kind.BUFFER, ElementType.BYTE, 1000, 0, 401),
+                        Ranks.named("root mismatch", () -> rootMismatch(hb, world, 402)),
+                        Broadcasts.call(hb, world, Payload.Kind.ARRAY, ElementType.LONG, 3000, last, 403),
+                        Ranks.named("datatype mismatch on rank 1", () -> datatypeMismatch(hb, world)),
+                        Broadcasts.call(hb, world, Payload.Kind.TYPED, ElementType.FLOAT, 77_777, 0, 404),
+                        // The last rank passes a null buffer: it fails; the others get the data.
+                        Ranks.named("null buffer on the last rank", () -> outcomeOrNull(hb, world, rank == last, 405)),
+                        Broadcasts.call(hb, world, Payload.Kind.ARRAY, ElementType.SHORT, 5000, last, 406)));
     }
 
     /** Root 0 sends 3 ints (12 bytes); rank 1 takes longs and alone fails. */
@@ -321,12 +326,14 @@ public final class CountsProgram {
             for (Intracomm comm : new Intracomm[] {MPI.COMM_SELF, alone}) {
                 String name = comm == alone ? "a split of one rank" : "COMM_SELF";
                 try (HierarchicalBcast hb = HierarchicalBcast.create(comm)) {
+                    int[] counts = {0, 1, 5000, 3 << 20};
+                    // Each count of each container, and the refused root.
+                    report.plan(Payload.Kind.values().length * counts.length + 1);
                     for (Payload.Kind kind : Payload.Kind.values()) {
-                        for (int count : new int[] {0, 1, 5000, 3 << 20}) {
+                        for (int count : counts) {
                             report.check(
                                     name + ": " + count + " x SHORT " + kind,
-                                    () -> BcastMatrixProgram.check(
-                                            hb, comm, kind, ElementType.SHORT, count, 0, 500 + count));
+                                    () -> Broadcasts.check(hb, comm, kind, ElementType.SHORT, count, 0, 500 + count));
                         }
                     }
                     report.check(

@@ -1,4 +1,4 @@
-package org.hbcast;
+package org.hbcast.support;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -12,27 +12,27 @@ import sun.misc.Unsafe;
  * guard zone past {@code count}, filled with a pattern that depends on the call, and checked byte
  * by byte so that any corruption or any write past {@code count} is found.
  */
-final class Payload {
+public final class Payload {
     /** How the message is held. */
-    enum Kind {
+    public enum Kind {
         ARRAY,
         BUFFER,
         TYPED
     }
 
-    static final int GUARD_ELEMENTS = 9;
+    public static final int GUARD_ELEMENTS = 9;
     private static final Unsafe U = UnsafeAccess.UNSAFE;
     private static final byte SENTINEL = (byte) 0xA5;
 
-    final Object container;
-    final ElementType type;
-    final Kind kind;
-    final int capacity;
+    public final Object container;
+    public final ElementType type;
+    public final Kind kind;
+    public final int capacity;
     private final Object base;
     private final long offset;
     private final long capacityBytes;
 
-    Payload(Kind kind, ElementType type, int count) {
+    public Payload(Kind kind, ElementType type, int count) {
         this.kind = kind;
         this.type = type;
         this.capacity = count + GUARD_ELEMENTS;
@@ -50,14 +50,14 @@ final class Payload {
         }
     }
 
-    static byte expected(long i, long seed, ElementType type) {
+    public static byte expected(long i, long seed, ElementType type) {
         long x = (i + 1) * 0x9E3779B97F4A7C15L + seed * 0xBF58476D1CE4E5B9L;
         x ^= x >>> 29;
         return type == ElementType.BOOLEAN ? (byte) (x & 1) : (byte) x;
     }
 
     /** The root's message: the pattern up to {@code count}, sentinels after. */
-    void fillPattern(int count, long seed) {
+    public void fillPattern(int count, long seed) {
         long bytes = (long) count * type.bytes();
         for (long i = 0; i < capacityBytes; i++) {
             U.putByte(base, offset + i, i < bytes ? expected(i, seed, type) : SENTINEL);
@@ -65,14 +65,14 @@ final class Payload {
     }
 
     /** A receiver's buffer before the call: stale data everywhere. */
-    void fillStale() {
+    public void fillStale() {
         for (long i = 0; i < capacityBytes; i++) {
             U.putByte(base, offset + i, type == ElementType.BOOLEAN ? 0 : SENTINEL);
         }
     }
 
     /** Null when the first {@code count} elements hold the pattern and the guard zone is untouched. */
-    String verify(int count, long seed, boolean wasRoot) {
+    public String verify(int count, long seed, boolean wasRoot) {
         long bytes = (long) count * type.bytes();
         for (long i = 0; i < capacityBytes; i++) {
             byte want = i < bytes ? expected(i, seed, type) : (type == ElementType.BOOLEAN && !wasRoot ? 0 : SENTINEL);
