@@ -67,7 +67,7 @@ class TuningMpiTest {
         Path table = dir.resolve("broken.json");
         Files.writeString(table, "{\"formatVersion\": 1, \"entries\": [ {\"bytes\": 65536, \"chunkBytes\": 0");
         // One node: on virtual nodes Open MPI's bcast, not the model, decides from 256 KiB
-        // (Selector.VIRTUAL_NATIVE_FROM).
+        // (Candidates.VIRTUAL_NATIVE_FROM).
         MpiOutcome out = MpiLaunch.program(TuningProgram.class)
                 .ranks(4)
                 .env("HBCAST_TUNING_FILE", table.toString())

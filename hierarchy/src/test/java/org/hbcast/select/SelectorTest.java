@@ -18,6 +18,7 @@ import org.hbcast.plan.Plan;
 import org.hbcast.schedule.TreeShape;
 import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.tuning.Calibration;
+import org.hbcast.tuning.Candidates;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Fingerprint;
@@ -410,8 +411,8 @@ class SelectorTest {
                     boolean virtualNative = shape.virtual()
                             && shape.nodes() > 1
                             && shape.ranks() >= host.cpus()
-                            && (1L << c) > Selector.VIRTUAL_NATIVE_FROM;
-                    if (c > Selector.LARGEST_TRIED_CLASS || virtualNative) {
+                            && (1L << c) > Candidates.VIRTUAL_NATIVE_FROM;
+                    if (c > Candidates.LARGEST_TRIED_CLASS || virtualNative) {
                         assertEquals(0, plans.length, layout + " class " + c);
                         continue;
                     }
@@ -423,7 +424,7 @@ class SelectorTest {
                     }
                     // Native in every class: the model's figure for it is no reason not to time it. Past the
                     // header's sizes the flat tree in its two best shapes, across real nodes of more than two ranks.
-                    boolean twoShapes = smallest > Selector.SECOND_SHAPE_ABOVE
+                    boolean twoShapes = smallest > Candidates.SECOND_SHAPE_ABOVE
                             && shape.ranks() > 2
                             && shape.nodes() > 1
                             && !shape.virtual();
@@ -477,16 +478,16 @@ class SelectorTest {
 
     @Test
     void onVirtualNodesThatTakeEveryCoreAutoRunsNativeUntriedFromTheHeadersCapacity() {
-        assertEquals(CallBoard.INLINE_BYTES, Selector.VIRTUAL_NATIVE_FROM);
+        assertEquals(CallBoard.INLINE_BYTES, Candidates.VIRTUAL_NATIVE_FROM);
         for (String layout : new String[] {"2x2 virtual", "2,1,2 virtual", "8,3,3 virtual", "1,1 virtual"}) {
             Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES, TWO_CORES);
-            for (long size = Selector.VIRTUAL_NATIVE_FROM; size <= 1L << 36; size = size * 3 / 2) {
+            for (long size = Candidates.VIRTUAL_NATIVE_FROM; size <= 1L << 36; size = size * 3 / 2) {
                 Plan p = s.plan(size);
                 assertEquals(Algorithm.NATIVE, p.algorithm(), layout + " " + size + ": " + p);
                 assertTrue(p.reason().contains("virtual nodes share one host"), p.reason());
             }
-            assertTrue(s.trialPlans(TrialSchedule.sizeClass(Selector.VIRTUAL_NATIVE_FROM)).length > 1, layout);
-            assertEquals(0, s.trialPlans(TrialSchedule.sizeClass(Selector.VIRTUAL_NATIVE_FROM + 1)).length, layout);
+            assertTrue(s.trialPlans(TrialSchedule.sizeClass(Candidates.VIRTUAL_NATIVE_FROM)).length > 1, layout);
+            assertEquals(0, s.trialPlans(TrialSchedule.sizeClass(Candidates.VIRTUAL_NATIVE_FROM + 1)).length, layout);
             // Forced plans stay forced; device memory keeps the model.
             Selector forced = modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), layout, 1 << 20, TWO_CORES);
             assertEquals(Algorithm.HIERARCHICAL, forced.plan(8L << 20).algorithm(), layout);
@@ -506,7 +507,7 @@ class SelectorTest {
                 HostInfo host = new HostInfo("Test CPU 9000", cpus, "", 0, "Open MPI 4.1.4");
                 Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES, host);
                 boolean spare = cpus > shape.ranks();
-                for (long size = Selector.VIRTUAL_NATIVE_FROM; size <= 1L << 36; size *= 4) {
+                for (long size = Candidates.VIRTUAL_NATIVE_FROM; size <= 1L << 36; size *= 4) {
                     String where = layout + " on " + cpus + " cpus, " + size + " B";
                     assertEquals(!spare, s.plan(size).reason().contains("virtual nodes share one host"), where);
                     assertEquals(
