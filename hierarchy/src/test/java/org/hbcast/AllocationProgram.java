@@ -5,8 +5,6 @@ import java.nio.ByteBuffer;
 import java.util.Map;
 import mpi.Intracomm;
 import mpi.MPI;
-import org.hbcast.plan.Plan;
-import org.hbcast.select.Explanation;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 
@@ -41,13 +39,14 @@ public final class AllocationProgram {
                 hb.bcast(buf, bytes, MPI.BYTE, i % size);
             }
             long total = threads.getThreadAllocatedBytes(me) - before;
-            Plan p = hb.plan(bytes);
+            BcastPlan p = hb.plan(bytes);
+            String plan = p.hierarchical() ? p.algorithm() + "/" + p.intra() : p.algorithm();
             // Recorded only now: the report allocates, and must not count.
             report.pass(calls + " calls of " + bytes + " B measured")
                     .figure("allocatedBytes", total)
                     .figure("calls", calls)
-                    .note("plan", Explanation.name(p.algorithm(), p.intra()));
-            return "bytes=" + total + " calls=" + calls + " plan=" + Explanation.name(p.algorithm(), p.intra());
+                    .note("plan", plan);
+            return "bytes=" + total + " calls=" + calls + " plan=" + plan;
         }
     }
 }

@@ -256,8 +256,11 @@ public final class CountsProgram {
     private record NodeLayoutView(int count, int firstOfLastNode) {
         NodeLayoutView(HierarchicalBcast hb) {
             this(
-                    hb.topology().hostLayout().nodeCount(),
-                    hb.topology().hostLayout().rankAt(hb.topology().hostLayout().nodeCount() - 1, 0));
+                    hb.topology().hostNodes().size(),
+                    hb.topology()
+                            .hostNodes()
+                            .get(hb.topology().hostNodes().size() - 1)
+                            .get(0));
         }
     }
 

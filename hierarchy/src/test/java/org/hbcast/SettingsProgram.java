@@ -66,7 +66,7 @@ public final class SettingsProgram {
             throws Exception {
         report.note("algorithm", hb.options().algorithm().toString())
                 .note("chunk", Integer.toString(hb.options().chunkBytes()))
-                .note("nodes", hb.topology().layout().toString());
+                .note("nodes", hb.topology().toString());
         for (int i = 0; i < CALLS; i++) {
             BcastMatrixProgram.check(
                     report, hb, world, Payload.Kind.ARRAY, ElementType.INT, INTS, i % world.getSize(), 52_000 + i);

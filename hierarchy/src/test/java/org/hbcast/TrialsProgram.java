@@ -54,6 +54,15 @@ public final class TrialsProgram {
      * @param kept whether the options are the defaults, under which verdicts are kept in the cache
      * @param untried the sizes that must ride in the header untried
      */
+    /**
+     * The trials' state for host calls of {@code bytes}, from the explanation: the kept plan's label
+     * (or {@code inline}), null while they still try, {@code -} where the size is not tried.
+     */
+    private static String verdict(HierarchicalBcast hb, long bytes) {
+        String trials = hb.explain(bytes).trials();
+        return trials.startsWith("kept ") ? trials.substring(5) : trials.equals("not tried") ? "-" : null;
+    }
+
     private static String run(Intracomm world, boolean kept, Set<Integer> untried, RankReport report) throws Exception {
         int size = world.getSize();
         List<String> verdicts = new ArrayList<>();
@@ -64,7 +73,7 @@ public final class TrialsProgram {
                 BcastMatrixProgram.check(report, hb, world, kind, ElementType.INT, bytes / 4, (i / 3) % size, 7000 + i);
             }
             for (int bytes : BYTES) {
-                String v = hb.trialVerdict(bytes);
+                String v = verdict(hb, bytes);
                 report.check(bytes + " B decided", () -> {
                     if (untried.contains(bytes) && !"-".equals(v)) {
                         throw new AssertionError(
@@ -98,7 +107,7 @@ public final class TrialsProgram {
         world.barrier();
         try (HierarchicalBcast again = HierarchicalBcast.create(world)) {
             for (int k = 0; k < BYTES.length; k++) {
-                String v = again.trialVerdict(BYTES[k]);
+                String v = verdict(again, BYTES[k]);
                 String want = verdicts.get(k);
                 int bytes = BYTES[k];
                 report.check("a new instance starts from the kept verdict for " + bytes + " B", () -> {

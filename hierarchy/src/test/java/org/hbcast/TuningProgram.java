@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import mpi.Intracomm;
 import mpi.MPI;
-import org.hbcast.plan.Plan;
 import org.hbcast.testing.MpiTestProgram;
 
 /**
@@ -23,8 +22,8 @@ public final class TuningProgram {
             try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
                 long[] digest = new long[3];
                 for (int b = 0; b < 40; b++) {
-                    Plan p = hb.plan(1L << b);
-                    digest[0] = digest[0] * 31 + p.algorithm().ordinal();
+                    BcastPlan p = hb.plan(1L << b);
+                    digest[0] = digest[0] * 31 + p.algorithm().hashCode();
                     digest[1] = digest[1] * 31 + p.chunkBytes();
                     digest[2] = digest[2] * 31 + p.radix();
                 }
@@ -37,8 +36,8 @@ public final class TuningProgram {
                         throw new IllegalStateException("ranks made different plans");
                     }
                 });
-                Plan p = hb.plan(256 << 10);
-                report.note("algorithm", p.algorithm().toString())
+                BcastPlan p = hb.plan(256 << 10);
+                report.note("algorithm", p.algorithm())
                         .note("reason", p.reason())
                         .figure("chunkBytes", p.chunkBytes())
                         .figure("radix", p.radix());
