@@ -110,7 +110,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         return new BroadcastSettings(
                 options.planChoices(),
                 options.timeout(),
-                options.counts(),
+                org.hbcast.call.CountRule.valueOf(options.counts().name()),
                 options.ringSlots(),
                 options.nodeSizes(),
                 options.tuningFile(),

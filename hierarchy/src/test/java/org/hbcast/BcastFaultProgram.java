@@ -6,7 +6,7 @@ import java.util.Map;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import org.hbcast.plan.Algorithm;
+import org.hbcast.BcastOptions.Algorithm;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 

@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.Random;
 import mpi.Datatype;
 import mpi.Intracomm;
+import org.hbcast.BcastOptions.Algorithm;
 import org.hbcast.call.ElementType;
 import org.hbcast.mpi.openmpi.OpenMpi;
-import org.hbcast.plan.Algorithm;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 

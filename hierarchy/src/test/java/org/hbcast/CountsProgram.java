@@ -6,11 +6,11 @@ import java.util.Map;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.BcastOptions.Algorithm;
+import org.hbcast.BcastOptions.IntraNode;
 import org.hbcast.call.ElementType;
 import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.mpi.port.MpiErrorClass;
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.IntraNode;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 

@@ -8,10 +8,10 @@ import java.util.Random;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
+import org.hbcast.BcastOptions.Algorithm;
 import org.hbcast.call.ElementType;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.device.DeviceBuffer;
-import org.hbcast.plan.Algorithm;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
 

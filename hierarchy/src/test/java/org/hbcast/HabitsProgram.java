@@ -14,7 +14,7 @@ import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import org.hbcast.call.CountRule;
+import org.hbcast.BcastOptions.CountRule;
 import org.hbcast.call.ElementType;
 import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.testing.MpiTestProgram;

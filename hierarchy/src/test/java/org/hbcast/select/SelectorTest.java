@@ -7,9 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.hbcast.BcastOptions;
 import org.hbcast.call.CallHeaders;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
@@ -32,23 +31,23 @@ import org.hbcast.tuning.TuningTable;
 import org.junit.jupiter.api.Test;
 
 class SelectorTest {
-    private static final BcastOptions AUTO = BcastOptions.fromEnvironment(Map.of());
+    private static final Choices AUTO = Choices.AUTO;
     private static final ClusterShape SHAPE = TuningFixtures.TWO_BY_TWO;
     private static final Path TABLE = Path.of("/tables/tuning-test.json");
 
     /** A host of two cores: four ranks of virtual nodes take every one. */
     private static final HostInfo TWO_CORES = new HostInfo("Test CPU 9000", 2, "", 0, "Open MPI 4.1.4");
 
-    private static Selector modelOnly(BcastOptions options, String layout, int cap) {
+    private static Selector modelOnly(Choices options, String layout, int cap) {
         return modelOnly(options, layout, cap, TuningFixtures.HOST);
     }
 
-    private static Selector modelOnly(BcastOptions options, String layout, int cap, HostInfo host) {
+    private static Selector modelOnly(Choices options, String layout, int cap, HostInfo host) {
         ClusterShape shape = ClusterShape.parse(layout);
-        return new Selector(options.planChoices(), shape, cap, TuningInputs.modelOnly(Fingerprint.of(host, shape)));
+        return new Selector(options.planChoices(), shape, cap, TuningFixtures.modelOnly(Fingerprint.of(host, shape)));
     }
 
-    private static Selector tabled(BcastOptions options) throws Exception {
+    private static Selector tabled(Choices options) throws Exception {
         return new Selector(options.planChoices(), SHAPE, Selector.AUTO_MAX_CHUNK_BYTES, tabledInputs());
     }
 
@@ -63,7 +62,7 @@ class SelectorTest {
     @Test
     void aJvmMakesTheSelectorOfTheSameInputsOnce() throws Exception {
         ClusterShape shape = ClusterShape.parse("3x4");
-        TuningInputs inputs = TuningInputs.modelOnly(TuningFixtures.fingerprint(shape));
+        TuningInputs inputs = TuningFixtures.modelOnly(TuningFixtures.fingerprint(shape));
         Selector first = Selector.of(AUTO.planChoices(), shape, 1 << 20, inputs);
         // Equal inputs made anew (as each create decodes them) give the same selector.
         assertSame(
@@ -72,7 +71,7 @@ class SelectorTest {
                         AUTO.planChoices(),
                         ClusterShape.parse("3x4"),
                         1 << 20,
-                        TuningInputs.modelOnly(TuningFixtures.fingerprint(ClusterShape.parse("3x4")))));
+                        TuningFixtures.modelOnly(TuningFixtures.fingerprint(ClusterShape.parse("3x4")))));
         // Anything that changes the plans makes another.
         assertNotSame(first, Selector.of(AUTO.planChoices(), ClusterShape.parse("3x4 virtual"), 1 << 20, inputs));
         assertNotSame(first, Selector.of(AUTO.planChoices(), shape, 1 << 19, inputs));
@@ -105,7 +104,7 @@ class SelectorTest {
 
     @Test
     void optionsWinAndChunksNeverExceedTheSlotsOrTheMessage() {
-        BcastOptions o = AUTO.withAlgorithm(Algorithm.KNOMIAL)
+        Choices o = AUTO.withAlgorithm(Algorithm.KNOMIAL)
                 .withChunkBytes(1 << 22)
                 .withRadix(4)
                 .withInter(TreeShape.KNOMIAL);
@@ -125,7 +124,19 @@ class SelectorTest {
     @Test
     void theModelAloneKeepsTheSlotsAtOneMebibyte() {
         Selector s = modelOnly(AUTO, "1x8", Selector.AUTO_MAX_CHUNK_BYTES);
-        assertTrue(s.largestChunk() <= Selector.MODEL_MAX_CHUNK_BYTES, "largest chunk " + s.largestChunk());
+        List<Plan> plans = new ArrayList<>();
+        for (int b = 0; b < 63; b++) {
+            plans.add(s.plan(1L << b, MemoryKind.HOST));
+            plans.add(s.plan(1L << b, MemoryKind.DEVICE));
+        }
+        for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+            plans.addAll(List.of(s.trialPlans(c)));
+        }
+        for (Plan p : plans) {
+            assertTrue(
+                    p.algorithm() == Algorithm.NATIVE || p.chunkBytes() <= Selector.MODEL_MAX_CHUNK_BYTES,
+                    "chunk of " + p);
+        }
         assertEquals(Selector.MODEL_MAX_CHUNK_BYTES, s.plan(1L << 34).chunkBytes());
     }
 
