@@ -216,15 +216,6 @@ public final class Selector {
         return (memory == MemoryKind.DEVICE ? devicePlans : hostPlans)[bucket(bytes)];
     }
 
-    /** The largest chunk any of our plans uses (native cuts its own): what the device ring's slots must hold. */
-    public int largestChunk() {
-        return Stream.concat(hostPlansAndTrials(), Arrays.stream(devicePlans))
-                .filter(p -> p.algorithm() != Algorithm.NATIVE)
-                .mapToInt(Plan::chunkBytes)
-                .max()
-                .orElse(1);
-    }
-
     /** The host plans that move data themselves (not native), one of each algorithm, transport and radix. */
     public List<Plan> distinctHostPlans() {
         Map<String, Plan> distinct = new LinkedHashMap<>();

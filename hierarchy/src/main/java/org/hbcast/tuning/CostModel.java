@@ -131,14 +131,6 @@ public final class CostModel {
         return n <= 1 ? 0 : (chunks + n - 2) * link.seconds(chunkBytes);
     }
 
-    /** The continuous optimum {@code c* = sqrt(m * ts * b / (n - 2))} of the ring, for {@code n > 2}. */
-    public static double ringOptimalChunk(long bytes, int n, LinkCalibration link) {
-        if (n <= 2) {
-            throw new IllegalArgumentException("a ring of " + n + " has no interior optimum: one chunk is best");
-        }
-        return Math.sqrt(bytes * link.startupSeconds() * link.bytesPerSecond() / (n - 2));
-    }
-
     /** {@code F * step + (S - 1) * R * gap} for a segmented k-nomial tree over {@code n} participants. */
     public static double tree(long chunkBytes, long chunks, int n, int radix, LinkCalibration link) {
         if (n <= 1) {
