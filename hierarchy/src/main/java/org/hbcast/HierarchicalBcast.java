@@ -122,7 +122,7 @@ public final class HierarchicalBcast implements AutoCloseable {
      * Broadcasts {@code count} elements of {@code type} in {@code buf} from {@code root} to every
      * rank: the contract of {@code Intracomm.bcast(Object, int, Datatype, int)}, Open MPI's reading
      * of it included: the root's count governs, a receiver that passed more gets the root's bytes
-     * and keeps the rest of its buffer (see {@link org.hbcast.call.CountRule} and {@link BcastOptions#counts()}).
+     * and keeps the rest of its buffer (see {@link BcastOptions.CountRule} and {@link BcastOptions#counts()}).
      *
      * @throws MPIException on a bad argument or a mismatch across ranks (a truncation, a different
      *         root: nothing sent, the next call may proceed), a timeout (naming the peer) or a failed peer
