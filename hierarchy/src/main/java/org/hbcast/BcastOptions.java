@@ -4,15 +4,12 @@ import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.IntConsumer;
 import java.util.regex.Pattern;
-import org.hbcast.call.CountRule;
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.PlanChoices;
-import org.hbcast.schedule.TreeShape;
 import org.hbcast.settings.Log;
 import org.hbcast.settings.Setting;
 
@@ -98,8 +95,93 @@ public record BcastOptions(
     }
 
     /** What these options fix of a call's plan, for the selector. */
-    public PlanChoices planChoices() {
-        return new PlanChoices(algorithm, intra, inter, chunkBytes, radix, trials);
+    PlanChoices planChoices() {
+        return PlanChoices.of(asEnvironment());
+    }
+
+    /** How a broadcast moves data ({@code HBCAST_ALGORITHM}); {@link #AUTO} lets the selector choose per call. */
+    public enum Algorithm {
+        /** The selector picks one of the others from the message size and the layout. */
+        AUTO,
+        /** Delegates to {@code Intracomm.bcast}: the baseline every benchmark compares against. */
+        NATIVE,
+        /** A flat segmented k-nomial tree over all ranks, ignoring nodes. */
+        KNOMIAL,
+        /** A tree among node leaders and a pipelined transport inside each node, both over the same chunks. */
+        HIERARCHICAL;
+
+        /** Parses {@code auto|native|knomial|hierarchical}, case-insensitively. */
+        public static Algorithm parse(String text) {
+            return valueOf(org.hbcast.plan.Algorithm.parse(text).name());
+        }
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** How a hierarchical broadcast moves chunks inside a node ({@code HBCAST_INTRA}); {@link #AUTO} lets the selector choose. */
+    public enum IntraNode {
+        /** The selector picks the ring or the fan-out per message size. */
+        AUTO,
+        /** The pipelined ring: each chunk hops rank to rank. */
+        RING,
+        /** One node-wide shared segment: the node's first rank copies each chunk in once, every other rank copies it out. */
+        FANOUT;
+
+        /** Parses {@code auto|ring|fanout}, case-insensitively; {@code name} is the setting named in the error. */
+        public static IntraNode parse(String name, String text) {
+            return valueOf(org.hbcast.plan.IntraNode.parse(name, text).name());
+        }
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** The schedule among node leaders ({@code HBCAST_INTER}); null in the options lets the selector choose. */
+    public enum TreeShape {
+        /** The segmented k-nomial tree. */
+        KNOMIAL,
+        /** The pipelined chain: each leader forwards to the next. */
+        CHAIN,
+        /** Two trees, each carrying half of the chunks. */
+        TWO_TREE;
+
+        /** Parses {@code knomial|chain|two-tree}; {@code setting} is the option named in the error. */
+        public static TreeShape parse(String setting, String text) {
+            return valueOf(org.hbcast.schedule.TreeShape.parse(setting, text).name());
+        }
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    /** Which byte count a call moves when ranks pass different counts ({@code HBCAST_COUNTS}). */
+    public enum CountRule {
+        /**
+         * Open MPI's contract, the default: the root's count governs; a receiver that passed more gets
+         * the root's bytes and keeps the rest of its buffer, one that passed less fails alone.
+         */
+        ROOT,
+        /** Every rank must pass the same byte count and root; any difference fails on every rank (check mode). */
+        EQUAL,
+        /** The program promises the same count and root on every rank and saves the check. */
+        TRUSTED;
+
+        /** Parses {@code root|equal|trusted}, case-insensitively; {@code name} is the setting named in the error. */
+        public static CountRule parse(String name, String text) {
+            return valueOf(org.hbcast.call.CountRule.parse(name, text).name());
+        }
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
     /**
@@ -146,7 +228,7 @@ public record BcastOptions(
         return fromEnvironment(Setting.environment());
     }
 
-    /** {@link #defaults()} over a given environment, for tests. */
+    /** {@link #defaults()} over a given environment: the settings a communicator agreed, or a test's. */
     public static BcastOptions fromEnvironment(Map<String, String> env) {
         String algorithm = env.get("HBCAST_ALGORITHM");
         String tuning = env.get("HBCAST_TUNING_FILE");

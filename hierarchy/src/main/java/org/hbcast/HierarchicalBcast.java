@@ -1,11 +1,14 @@
 package org.hbcast;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPIException;
 import org.hbcast.call.ElementType;
 import org.hbcast.device.DeviceBuffer;
+import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
 import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.mpi.port.BasicType;
@@ -107,7 +110,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         return new BroadcastSettings(
                 options.planChoices(),
                 options.timeout(),
-                options.counts(),
+                org.hbcast.call.CountRule.valueOf(options.counts().name()),
                 options.ringSlots(),
                 options.nodeSizes(),
                 options.tuningFile(),
@@ -119,7 +122,7 @@ public final class HierarchicalBcast implements AutoCloseable {
      * Broadcasts {@code count} elements of {@code type} in {@code buf} from {@code root} to every
      * rank: the contract of {@code Intracomm.bcast(Object, int, Datatype, int)}, Open MPI's reading
      * of it included: the root's count governs, a receiver that passed more gets the root's bytes
-     * and keeps the rest of its buffer (see {@link org.hbcast.call.CountRule} and {@link BcastOptions#counts()}).
+     * and keeps the rest of its buffer (see {@link BcastOptions.CountRule} and {@link BcastOptions#counts()}).
      *
      * @throws MPIException on a bad argument or a mismatch across ranks (a truncation, a different
      *         root: nothing sent, the next call may proceed), a timeout (naming the peer) or a failed peer
@@ -157,26 +160,40 @@ public final class HierarchicalBcast implements AutoCloseable {
      * under {@code auto}'s in-run selection, else the selector's. (Where in-run selection let the
      * header carry such messages, the call sends no plan's messages at all.)
      */
-    public Plan plan(long bytes) {
-        return calls.plan(bytes);
+    public BcastPlan plan(long bytes) {
+        return view(calls.plan(bytes));
     }
 
-    /** What a host-memory call of {@code bytes} runs and why (see {@link Explanation#text()}). */
-    public Explanation explain(long bytes) {
-        return calls.explain(bytes, MemoryKind.HOST);
+    /**
+     * What a host-memory call of {@code bytes} runs and why, the in-run trials' state for its size
+     * included (see {@link BcastExplanation#text()}).
+     */
+    public BcastExplanation explain(long bytes) {
+        String verdict = calls.trialVerdict(bytes);
+        String trials = verdict == null ? "trying" : verdict.equals("-") ? "not tried" : "kept " + verdict;
+        return explanation(calls.explain(bytes, MemoryKind.HOST), view(calls.plan(bytes)), trials);
     }
 
-    public Explanation explain(long bytes, MemoryKind memory) {
-        return calls.explain(bytes, memory);
+    /** What a device-memory call of {@code bytes} runs and why (device calls are not tried in the run). */
+    public BcastExplanation explainDevice(long bytes) {
+        Explanation e = calls.explain(bytes, MemoryKind.DEVICE);
+        return explanation(e, view(e.plan()), "not tried");
     }
 
     /** The hardware fingerprint of this run, as agreed by all ranks. */
-    public Fingerprint fingerprint() {
-        return calls.fingerprint();
+    public BcastFingerprint fingerprint() {
+        return view(calls.fingerprint());
     }
 
-    public Topology topology() {
-        return calls.topology();
+    /** The nodes of this instance's communicator, as found at create. */
+    public BcastTopology topology() {
+        Topology t = calls.topology();
+        return new BcastTopology(t.rank(), nodes(t.layout()), nodes(t.hostLayout()), t.isVirtual());
+    }
+
+    /** What this rank holds of GPU memory: IPC handles opened, a neighbour's buffer mapped now. */
+    public BcastDeviceUse deviceUse() {
+        return new BcastDeviceUse(calls.deviceIpcOpens(), calls.deviceHoldsUserMapping());
     }
 
     /** The options in force: rank 0's, as agreed at create. */
@@ -184,22 +201,48 @@ public final class HierarchicalBcast implements AutoCloseable {
         return options;
     }
 
-    /**
-     * What {@code auto}'s in-run selection keeps for host calls of {@code bytes}: {@code inline} or a
-     * plan's label; null while it still tries, {@code -} where the size is not tried. For tests and tools.
-     */
-    String trialVerdict(long bytes) {
-        return calls.trialVerdict(bytes);
+    private static BcastPlan view(Plan p) {
+        return new BcastPlan(
+                p.algorithm().toString(),
+                p.intra().toString(),
+                p.inter().toString(),
+                p.chunkBytes(),
+                p.radix(),
+                p.reason(),
+                p.predictedSeconds(),
+                p.measuredSeconds());
     }
 
-    /** CUDA IPC handles this rank has opened so far (0 before the first device call): for tests. */
-    long deviceIpcOpens() {
-        return calls.deviceIpcOpens();
+    private static BcastFingerprint view(Fingerprint f) {
+        return new BcastFingerprint(f.canonical(), f.id(), f.hardware(), f.hardwareId(), f.links(), f.layout());
     }
 
-    /** True while this rank maps a neighbour's device buffer: for tests that no mapping outlives its call. */
-    boolean deviceHoldsUserMapping() {
-        return calls.deviceHoldsUserMapping();
+    private static BcastExplanation explanation(Explanation e, BcastPlan plan, String trials) {
+        String text = e.text();
+        if (e.memory() == MemoryKind.HOST) {
+            text += "trials:      " + trials
+                    + (plan.name().equals(Explanation.name(e.plan())) ? "" : ": runs " + plan.name()) + "\n";
+        }
+        return new BcastExplanation(
+                e.bytes(),
+                e.memory().toString(),
+                plan,
+                e.shape().toString(),
+                view(e.inputs().fingerprint()),
+                trials,
+                text);
+    }
+
+    private static List<List<Integer>> nodes(NodeLayout layout) {
+        List<List<Integer>> nodes = new ArrayList<>();
+        for (int n = 0; n < layout.nodeCount(); n++) {
+            List<Integer> ranks = new ArrayList<>();
+            for (int p = 0; p < layout.nodeSize(n); p++) {
+                ranks.add(layout.rankAt(n, p));
+            }
+            nodes.add(ranks);
+        }
+        return nodes;
     }
 
     /** Frees the shared memory, IPC mappings and communicators. Collective; idempotent. */

@@ -8,9 +8,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.hbcast.call.CountRule;
+import org.hbcast.BcastOptions.CountRule;
+import org.hbcast.BcastOptions.IntraNode;
 import org.hbcast.mpi.NodeLayout;
-import org.hbcast.plan.IntraNode;
 import org.junit.jupiter.api.Test;
 
 /**

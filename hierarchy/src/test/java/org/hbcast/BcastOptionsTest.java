@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.Map;
-import org.hbcast.call.CountRule;
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.IntraNode;
-import org.hbcast.schedule.TreeShape;
+import org.hbcast.BcastOptions.Algorithm;
+import org.hbcast.BcastOptions.CountRule;
+import org.hbcast.BcastOptions.IntraNode;
+import org.hbcast.BcastOptions.TreeShape;
 import org.junit.jupiter.api.Test;
 
 class BcastOptionsTest {
@@ -84,6 +84,35 @@ class BcastOptionsTest {
                 BcastOptions.defaults().withIntra(IntraNode.RING).intra());
     }
 
+    /** The API's enums and the library's name the same choices: options map to plans by name. */
+    @Test
+    void theOptionsEnumsNameTheLibrarysChoices() {
+        assertEquals(names(org.hbcast.plan.Algorithm.values()), names(BcastOptions.Algorithm.values()));
+        assertEquals(names(org.hbcast.plan.IntraNode.values()), names(BcastOptions.IntraNode.values()));
+        assertEquals(names(org.hbcast.schedule.TreeShape.values()), names(BcastOptions.TreeShape.values()));
+        assertEquals(names(org.hbcast.call.CountRule.values()), names(BcastOptions.CountRule.values()));
+        for (BcastOptions.Algorithm a : BcastOptions.Algorithm.values()) {
+            for (BcastOptions.IntraNode i : BcastOptions.IntraNode.values()) {
+                for (BcastOptions.TreeShape t : BcastOptions.TreeShape.values()) {
+                    var c = BcastOptions.defaults()
+                            .withAlgorithm(a)
+                            .withIntra(i)
+                            .withInter(t)
+                            .planChoices();
+                    assertEquals(a.name(), c.algorithm().name());
+                    assertEquals(i.name(), c.intra().name());
+                    assertEquals(t.name(), c.inter().name());
+                    assertEquals(a.toString(), c.algorithm().toString());
+                    assertEquals(t.toString(), c.inter().toString());
+                }
+            }
+        }
+    }
+
+    private static java.util.List<String> names(Enum<?>[] values) {
+        return java.util.Arrays.stream(values).map(Enum::name).toList();
+    }
+
     @Test
     void theLeadersScheduleIsTheSelectorsUnlessOneIsAskedFor() {
         assertNull(BcastOptions.fromEnvironment(Map.of()).inter());
@@ -96,7 +125,7 @@ class BcastOptionsTest {
                 TreeShape.TWO_TREE,
                 BcastOptions.fromEnvironment(Map.of("HBCAST_INTER", "two-tree")).inter());
         assertEquals(
-                TreeShape.TWO_TREE,
+                org.hbcast.schedule.TreeShape.TWO_TREE,
                 BcastOptions.fromEnvironment(Map.of("HBCAST_INTER", "two-tree"))
                         .planChoices()
                         .inter());

@@ -8,10 +8,10 @@ import java.util.Random;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
+import org.hbcast.BcastOptions.Algorithm;
 import org.hbcast.call.ElementType;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.device.DeviceBuffer;
-import org.hbcast.plan.Algorithm;
 import org.hbcast.support.Broadcasts;
 import org.hbcast.testing.MpiTestProgram;
 import org.hbcast.testing.RankReport;
@@ -116,12 +116,12 @@ public final class DeviceBcastProgram {
                 for (int[] p : DeviceMatrix.mappingPairs(roots)) {
                     check(report, hb, world, buffers, p[1], MPI.BYTE, ElementType.BYTE, direct + 3, p[0], ++calls);
                 }
-                long opens = hb.deviceIpcOpens();
+                long opens = hb.deviceUse().ipcOpens();
                 List<int[]> reuse = DeviceMatrix.reusePairs(roots, calls);
                 int stillMapped = 0;
                 for (int[] p : reuse) {
                     check(report, hb, world, buffers, p[1], MPI.BYTE, ElementType.BYTE, direct + 3, p[0], ++calls);
-                    stillMapped += hb.deviceHoldsUserMapping() ? 1 : 0;
+                    stillMapped += hb.deviceUse().mapsPeerBuffer() ? 1 : 0;
                 }
                 int mappedAfter = stillMapped;
                 report.figure("ipcOpens " + algorithm, opens);
@@ -131,9 +131,10 @@ public final class DeviceBcastProgram {
                         throw new AssertionError("a neighbour's buffer was still mapped after " + mappedAfter + " of "
                                 + reuse.size() + " calls had returned: its owner may free it");
                     }
-                    if (hb.deviceIpcOpens() - opens > reuse.size()) {
-                        throw new AssertionError("IPC handles opened more than once per call: " + opens
-                                + " opens before " + reuse.size() + " calls, " + hb.deviceIpcOpens() + " after");
+                    if (hb.deviceUse().ipcOpens() - opens > reuse.size()) {
+                        throw new AssertionError(
+                                "IPC handles opened more than once per call: " + opens + " opens before " + reuse.size()
+                                        + " calls, " + hb.deviceUse().ipcOpens() + " after");
                     }
                 });
                 detail.append(algorithm).append(": ").append(opens).append(" IPC opens; ");
@@ -276,9 +277,9 @@ public final class DeviceBcastProgram {
                         + (i >= bytes ? " (guard zone: written past the message)" : ""));
             }
         }
-        if (bytes > 0 && hb.plan(bytes).algorithm() == Algorithm.HIERARCHICAL) {
+        if (bytes > 0 && hb.plan(bytes).hierarchical()) {
             VERIFIED[
-                    hb.topology().layout().nodeCount() > 1
+                    hb.topology().nodeCount() > 1
                             ? 2
                             : bytes < org.hbcast.transport.cuda.CudaRingMember.DIRECT_MIN_BYTES ? 0 : 1]++;
         }

@@ -109,6 +109,15 @@ class TrialsMpiTest {
      * ({@code kept=no}), or rank 0's kept file, and for each size the new instance's verdict and a
      * checked broadcast on it.
      */
+    /**
+     * The trials' state for host calls of {@code bytes}, from the explanation: the kept plan's label
+     * (or {@code inline}), null while they still try, {@code -} where the size is not tried.
+     */
+    private static String verdict(HierarchicalBcast hb, long bytes) {
+        String trials = hb.explain(bytes).trials();
+        return trials.startsWith("kept ") ? trials.substring(5) : trials.equals("not tried") ? "-" : null;
+    }
+
     static void decide(Ranks ranks) throws Exception {
         boolean kept = !ranks.arg("kept", "yes").equals("no");
         Set<Integer> untried = new HashSet<>();
@@ -137,7 +146,7 @@ class TrialsMpiTest {
                 Broadcasts.check(report, hb, world, kind, ElementType.INT, bytes / 4, (i / 3) % size, 7000 + i);
             }
             for (int bytes : BYTES) {
-                String v = hb.trialVerdict(bytes);
+                String v = verdict(hb, bytes);
                 report.check(bytes + " B decided", () -> {
                     if (untried.contains(bytes) && !"-".equals(v)) {
                         throw new AssertionError(
@@ -171,7 +180,7 @@ class TrialsMpiTest {
         world.barrier();
         try (HierarchicalBcast again = HierarchicalBcast.create(world)) {
             for (int k = 0; k < BYTES.length; k++) {
-                String v = again.trialVerdict(BYTES[k]);
+                String v = verdict(again, BYTES[k]);
                 String want = verdicts.get(k);
                 int bytes = BYTES[k];
                 report.check("a new instance starts from the kept verdict for " + bytes + " B", () -> {

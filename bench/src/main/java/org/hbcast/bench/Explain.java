@@ -10,6 +10,7 @@ import org.hbcast.BcastOptions;
 import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
+import org.hbcast.plan.PlanChoices;
 import org.hbcast.select.Explanation;
 import org.hbcast.select.Selector;
 import org.hbcast.select.TuningAgreement;
@@ -84,7 +85,7 @@ public final class Explain implements Callable<Integer> {
         TuningInputs inputs =
                 TuningAgreement.local(OpenMpi.library(), options.tuningFile(), options.keepsLearnt(), shape, env);
         Selector selector = new Selector(
-                options.planChoices(),
+                PlanChoices.of(options.asEnvironment()),
                 shape,
                 options.chunkBytes() != 0 ? options.chunkBytes() : Selector.AUTO_MAX_CHUNK_BYTES,
                 inputs);

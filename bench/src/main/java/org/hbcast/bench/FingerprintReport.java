@@ -5,10 +5,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import mpi.MPI;
 import org.hbcast.BcastOptions;
-import org.hbcast.HierarchicalBcast;
 import org.hbcast.device.CudaDevices;
 import org.hbcast.mpi.openmpi.OpenMpi;
-import org.hbcast.plan.Algorithm;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.HostInfo;
@@ -40,12 +38,10 @@ public final class FingerprintReport implements Callable<Integer> {
     public Integer call() throws Exception {
         if (layout == null && System.getenv("OMPI_COMM_WORLD_SIZE") != null) {
             MPI.Init(new String[0]);
-            try (HierarchicalBcast hb = HierarchicalBcast.create(
-                    MPI.COMM_WORLD,
-                    BcastOptions.defaults().withAlgorithm(Algorithm.NATIVE).withTuningFile(Path.of("none")))) {
-                if (MPI.COMM_WORLD.getRank() == 0) {
-                    print(hb.fingerprint());
-                }
+            AgreedInputs agreed =
+                    AgreedInputs.agree(MPI.COMM_WORLD, BcastOptions.defaults().withTuningFile(Path.of("none")));
+            if (MPI.COMM_WORLD.getRank() == 0) {
+                print(agreed.fingerprint());
             }
             MPI.Finalize();
             return 0;

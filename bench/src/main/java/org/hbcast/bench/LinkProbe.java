@@ -14,7 +14,7 @@ import mpi.Request;
 import mpi.Status;
 import org.hbcast.mpi.Topology;
 import org.hbcast.mpi.openmpi.OpenMpi;
-import org.hbcast.tuning.CostModel;
+import org.hbcast.tuning.Candidates;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -59,7 +59,7 @@ public final class LinkProbe implements Callable<Integer> {
     @Option(
             names = "--relay-bytes",
             description = "bytes of each message the chain relays (default 65472, within Open MPI's TCP eager limit)")
-    int relayBytes = CostModel.NETWORK_EAGER_CHUNK_BYTES;
+    int relayBytes = Candidates.NETWORK_EAGER_CHUNK_BYTES;
 
     @Option(names = "--relay-count", description = "messages the chain relays (default 256)")
     int relayCount = 256;

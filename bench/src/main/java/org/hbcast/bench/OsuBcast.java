@@ -17,11 +17,11 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.BcastOptions;
+import org.hbcast.BcastOptions.Algorithm;
+import org.hbcast.BcastOptions.CountRule;
+import org.hbcast.BcastOptions.IntraNode;
+import org.hbcast.BcastOptions.TreeShape;
 import org.hbcast.HierarchicalBcast;
-import org.hbcast.call.CountRule;
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.IntraNode;
-import org.hbcast.schedule.TreeShape;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -219,7 +219,11 @@ public final class OsuBcast implements Callable<Integer> {
             copy.close();
         }
         if (rank == 0) {
-            write(rows, instances.get(0).topology().layout().nodeSizes());
+            write(
+                    rows,
+                    instances.get(0).topology().nodeSizes().stream()
+                            .mapToInt(Integer::intValue)
+                            .toArray());
         }
         return allValid ? 0 : 1;
     }
@@ -331,7 +335,7 @@ public final class OsuBcast implements Callable<Integer> {
         System.out.println(
                 "# hbcast OsuBcast (Java): container " + container + ", memory " + memory + ", " + world.getSize()
                         + " ranks, ranks per node "
-                        + Arrays.toString(instances.get(0).topology().layout().nodeSizes()) + ", root " + root
+                        + instances.get(0).topology().nodeSizes() + ", root " + root
                         + (repeat > 1 ? ", median of " + repeat + " interleaved runs" : ""));
         StringBuilder sb = new StringBuilder(String.format("%-10s", "# Size"));
         boolean single = impls.size() == 1;

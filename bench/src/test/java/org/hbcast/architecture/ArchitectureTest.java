@@ -6,10 +6,21 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaMember;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.domain.JavaType;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.hbcast.transport.NodeTransport;
 import org.junit.jupiter.api.BeforeAll;
@@ -294,12 +305,69 @@ class ArchitectureTest {
                 .should()
                 .haveSimpleNameStartingWith("HierarchicalBcast")
                 .orShould()
-                .haveSimpleName("BcastOptions")
+                .haveSimpleNameStartingWith("Bcast")
                 .orShould()
                 .haveSimpleName("GpuNatives")
                 .orShould()
                 .haveSimpleName("package-info")
                 .because("org.hbcast is what programs call; the library's work lives in packages named by job")
+                .check(classes);
+    }
+
+    /**
+     * The fixed API (DESIGN.md) names one type of the library below {@code org.hbcast}: the gpu-layer's
+     * device buffer, which the device overload of {@code bcast} takes.
+     */
+    private static final Set<String> FIXED_API_TYPES = Set.of("org.hbcast.device.DeviceBuffer");
+
+    /** Whether a program may meet {@code type} in the API: the JDK's, the bindings', the API's own. */
+    private static boolean shownByTheApi(JavaClass type) {
+        String pkg = type.getPackageName();
+        return type.isPrimitive()
+                || pkg.startsWith("java.")
+                || pkg.equals("mpi")
+                || pkg.equals(API)
+                || FIXED_API_TYPES.contains(type.getName());
+    }
+
+    @Test
+    void theApiShowsOnlyApiTypes() {
+        ArchCondition<JavaClass> onlyApiTypes =
+                new ArchCondition<>(
+                        "take and return only JDK types, mpi.* types, org.hbcast types and the fixed API's device buffer") {
+                    @Override
+                    public void check(JavaClass c, ConditionEvents events) {
+                        for (JavaMember m : c.getMembers()) {
+                            if (!m.getModifiers().contains(JavaModifier.PUBLIC)
+                                    || m.getModifiers().contains(JavaModifier.SYNTHETIC)) {
+                                continue;
+                            }
+                            List<JavaType> shown = new ArrayList<>();
+                            if (m instanceof JavaCodeUnit u) {
+                                shown.add(u.getReturnType());
+                                shown.addAll(u.getParameterTypes());
+                            } else if (m instanceof JavaField f) {
+                                shown.add(f.getType());
+                            }
+                            for (JavaType t : shown) {
+                                for (JavaClass raw : t.getAllInvolvedRawTypes()) {
+                                    if (!shownByTheApi(raw)) {
+                                        events.add(SimpleConditionEvent.violated(
+                                                m, m.getFullName() + " shows the library's " + raw.getName()));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                };
+        classes()
+                .that()
+                .resideInAPackage(API)
+                .and()
+                .arePublic()
+                .should(onlyApiTypes)
+                .because("a program sees the API only: what an instance tells comes as read-only views of"
+                        + " org.hbcast, so the library's own types stay free to change")
                 .check(classes);
     }
 

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.IntraNode;
-import org.hbcast.plan.PlanChoices;
-import org.hbcast.schedule.TreeShape;
+import org.hbcast.BcastOptions;
+import org.hbcast.BcastOptions.Algorithm;
+import org.hbcast.BcastOptions.IntraNode;
+import org.hbcast.BcastOptions.TreeShape;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,7 +24,7 @@ class OsuBcastOptionsTest {
         "auto/4096, AUTO, AUTO, , 4096"
     })
     void implementationParts(String impl, Algorithm algorithm, IntraNode intra, TreeShape inter, int chunk) {
-        PlanChoices c = OsuBcast.options(new CommandLine(new OsuBcast()), impl).planChoices();
+        BcastOptions c = OsuBcast.options(new CommandLine(new OsuBcast()), impl);
         assertEquals(algorithm, c.algorithm());
         assertEquals(intra, c.intra());
         assertEquals(inter, c.inter());

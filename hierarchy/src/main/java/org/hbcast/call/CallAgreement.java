@@ -47,7 +47,7 @@ public final class CallAgreement {
     /** 1 + the highest rank that refused its own arguments, or 0: such a rank still joins, so no rank falls a call behind. */
     private static final int REFUSED_BY = 8;
 
-    private static final int WORDS = 9;
+    static final int WORDS = 9;
 
     private final MpiComm comm;
     private final int rank;
@@ -131,20 +131,6 @@ public final class CallAgreement {
         w[BYTES_MAX] = Long.MIN_VALUE;
         w[BYTES_MIN] = Long.MIN_VALUE;
         w[REFUSED_BY] = 1L + rank;
-    }
-
-    /** {@link #fill} into new words, for tests that reduce them as MPI would. */
-    static long[] words(int rank, long bytes, ElementType type, int root) {
-        long[] w = new long[WORDS];
-        fill(w, rank, bytes, type, root);
-        return w;
-    }
-
-    /** {@link #fillRefused} into new words, for tests. */
-    static long[] refusedWords(int rank, int root) {
-        long[] w = new long[WORDS];
-        fillRefused(w, rank, root);
-        return w;
     }
 
     /** The root's byte count agreed in {@code w} (the all-reduced words), or the error every rank raises. */

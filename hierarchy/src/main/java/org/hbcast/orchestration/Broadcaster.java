@@ -126,17 +126,17 @@ public final class Broadcaster implements AutoCloseable {
         }
     }
 
-    /** See {@link InRunSelection#verdict}. */
+    /** What the trials keep for host calls of {@code bytes}, for the API's explanation: see {@link InRunSelection#verdict}. */
     public String trialVerdict(long bytes) {
         return selection.verdict(bytes);
     }
 
-    /** CUDA IPC handles this rank has opened so far (0 before the first device call): for tests. */
+    /** CUDA IPC handles this rank has opened so far (0 before the first device call), for the API's {@code deviceUse}. */
     public long deviceIpcOpens() {
         return device.ipcOpens();
     }
 
-    /** True while this rank maps a neighbour's device buffer: for tests that no mapping outlives its call. */
+    /** True while this rank maps a neighbour's device buffer (never between calls that succeeded), for {@code deviceUse}. */
     public boolean deviceHoldsUserMapping() {
         return device.holdsUserMapping();
     }

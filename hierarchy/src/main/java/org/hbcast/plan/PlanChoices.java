@@ -1,5 +1,6 @@
 package org.hbcast.plan;
 
+import java.util.Map;
 import org.hbcast.schedule.TreeShape;
 
 /**
@@ -9,4 +10,21 @@ import org.hbcast.schedule.TreeShape;
  * {@code auto} to try plans in the run.
  */
 public record PlanChoices(
-        Algorithm algorithm, IntraNode intra, TreeShape inter, int chunkBytes, int radix, boolean trials) {}
+        Algorithm algorithm, IntraNode intra, TreeShape inter, int chunkBytes, int radix, boolean trials) {
+
+    /**
+     * The choices of a communicator's settings as the API writes them ({@code BcastOptions.asEnvironment()}:
+     * {@code HBCAST_ALGORITHM}, {@code HBCAST_INTRA}, {@code HBCAST_INTER}, {@code HBCAST_CHUNK_BYTES},
+     * {@code HBCAST_RADIX}, {@code HBCAST_TRIALS}, each present and valid).
+     */
+    public static PlanChoices of(Map<String, String> settings) {
+        String inter = settings.get("HBCAST_INTER");
+        return new PlanChoices(
+                Algorithm.parse(settings.get("HBCAST_ALGORITHM")),
+                IntraNode.parse("HBCAST_INTRA", settings.get("HBCAST_INTRA")),
+                inter.equals("auto") ? null : TreeShape.parse("HBCAST_INTER", inter),
+                Integer.parseInt(settings.get("HBCAST_CHUNK_BYTES")),
+                Integer.parseInt(settings.get("HBCAST_RADIX")),
+                settings.get("HBCAST_TRIALS").equals("1"));
+    }
+}

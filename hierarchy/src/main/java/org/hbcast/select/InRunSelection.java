@@ -237,7 +237,7 @@ public final class InRunSelection {
 
     /**
      * What {@code auto}'s in-run selection keeps for host calls of {@code bytes}: {@code inline} or a
-     * plan's label; null while it still tries, {@code -} where the size is not tried. For tests and tools.
+     * plan's label; null while it still tries, {@code -} where the size is not tried. For explanations.
      */
     public String verdict(long bytes) {
         int c = TrialSchedule.sizeClass(bytes);

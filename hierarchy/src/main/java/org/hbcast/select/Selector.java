@@ -7,13 +7,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
-import org.hbcast.call.CallHeaders;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
 import org.hbcast.plan.PlanChoices;
 import org.hbcast.schedule.TreeShape;
+import org.hbcast.tuning.Candidates;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Interpolation;
@@ -42,16 +42,6 @@ public final class Selector {
      * larger chunk to be faster makes them larger.
      */
     public static final int MODEL_MAX_CHUNK_BYTES = 1 << 20;
-
-    /**
-     * Bytes from which {@code auto} runs Open MPI's {@code bcast}, untried, on virtual nodes whose ranks
-     * share the host's cores: the call header's capacity, which carries every smaller message on one
-     * host. Why: between virtual nodes a plan's bytes go through Open MPI's shared memory as native's
-     * do, plus a stage of its own in each node. Where the ranks leave a core over ({@link
-     * org.hbcast.stage.ProgressWait#forSharedCores}) the plans are tried as on real nodes. Measurements:
-     * docs/tuning.md.
-     */
-    public static final long VIRTUAL_NATIVE_FROM = CallHeaders.inlineBytes(true);
 
     private static final int BUCKETS = 64;
 
@@ -130,101 +120,39 @@ public final class Selector {
         }
     }
 
-    /** Largest size class tried in the run (1 TiB): no message of the bindings' int counts comes near it. */
-    static final int LARGEST_TRIED_CLASS = 40;
-
-    /**
-     * Whether {@code auto} times plans against each other for class {@code c} in the run: when the
-     * options allow it and leave the algorithm open, and no tuning table governs the class.
-     */
+    /** Whether {@code auto} times plans against each other for class {@code c} in the run (see {@link Candidates#tried}). */
     private boolean tries(int c) {
-        return options.trials()
-                && options.algorithm() == Algorithm.AUTO
-                && shape.ranks() > 1
-                && c <= LARGEST_TRIED_CLASS
-                && (tableSizes.length == 0 || (1L << c) < tableSizes[0])
-                && !nativeOnVirtualNodes((1L << c) - 1);
+        return Candidates.tried(options, shape, cpus(), c, tableSizes.length == 0 ? Long.MAX_VALUE : tableSizes[0]);
+    }
+
+    private int cpus() {
+        return inputs.fingerprint().host().cpus();
     }
 
     /**
-     * Whether {@code auto} runs Open MPI's {@code bcast} untried at {@code size} because the nodes
-     * are virtual and their ranks take every core of the host ({@link #VIRTUAL_NATIVE_FROM}). {@link
-     * #tries} asks for the largest size below a class's largest, so a class is left untried when every
-     * size in it runs native.
-     */
-    private boolean nativeOnVirtualNodes(long size) {
-        return options.algorithm() == Algorithm.AUTO
-                && shape.virtual()
-                && shape.nodes() > 1
-                && shape.ranks() >= inputs.fingerprint().host().cpus()
-                && size >= VIRTUAL_NATIVE_FROM;
-    }
-
-    /**
-     * The model's best plan of each algorithm and transport for {@code size}, the options' fixed parts
-     * kept. Transports inside nodes: where the calibration measured them ({@link
-     * org.hbcast.tuning.NodeCurve}s), only those some chosen plan uses, since connecting another
-     * costs every {@code create} its shared memory and handshake (about 30 ms on one node x 4 here,
-     * paid by a program that makes communicators by the thousand) and connecting it on first use
-     * would be a collective without a timeout inside a call; without node curves the model's
-     * choice between them is a guess, and both are tried. Open MPI's own {@code bcast} in every
-     * class: on built-in figures the model misjudges it by more than the plans differ (on virtual
-     * nodes of one host it priced native at 179 us for 256 KiB, where it takes 60 us and the plan it
-     * chose 100), and a program must never run slower than native for want of trying it. A call that
-     * runs native waits as Open MPI does, without hbcast's timeout, as where the model chose it. The
-     * flat tree in its runner-up shape too, past {@link #SECOND_SHAPE_ABOVE}. On a single node only
-     * Open MPI's {@code bcast}, the fan-out and the model's choice ({@link #leftOutOnOneNode}).
+     * The plans the trials time for {@code size}: the model's best of each kind {@link
+     * Candidates#trialKinds} names, the options' fixed parts kept, and the flat tree's runner-up
+     * shape where {@link Candidates#secondFlatShapes} tries one.
      */
     private Plan[] trialCandidates(long size) {
         List<Plan> list = new ArrayList<>();
-        for (Algorithm a : CostModel.candidateAlgorithms(shape, MemoryKind.HOST)) {
-            for (IntraNode t : a == Algorithm.HIERARCHICAL
-                    ? CostModel.candidateIntra(shape, MemoryKind.HOST, options.intra()).stream()
-                            .filter(t -> plansUse(t)
-                                    || inputs.calibration().nodeCurves().isEmpty())
-                            .toList()
-                    : List.of(IntraNode.RING)) {
-                if (leftOutOnOneNode(size, a, t)) {
-                    continue;
-                }
-                CostModel.Choice c = trialChoice(size, a, t, options.inter());
-                list.add(trialPlan(c, size));
-                CostModel.Choice second = a == Algorithm.KNOMIAL ? secondFlatShape(size, c) : null;
-                if (second != null) {
-                    list.add(trialPlan(second, size));
-                }
+        Plan chosen = plan(size);
+        for (Candidates.Candidate kind : Candidates.trialKinds(
+                shape,
+                options.intra(),
+                this::plansUse,
+                !inputs.calibration().nodeCurves().isEmpty(),
+                chosen.algorithm(),
+                chosen.intra())) {
+            CostModel.Choice c = trialChoice(size, kind.algorithm(), kind.intra(), options.inter());
+            list.add(trialPlan(c, size));
+            CostModel.Choice second = kind.algorithm() == Algorithm.KNOMIAL ? secondFlatShape(size, c) : null;
+            if (second != null) {
+                list.add(trialPlan(second, size));
             }
         }
         return list.toArray(new Plan[0]);
     }
-
-    /**
-     * Whether the trials leave a plan out on a single node (virtual nodes play several, and keep them):
-     * the flat tree and the ring, unless the model chose them, so that the incumbent is always among
-     * the options. There the flat tree is a tree of Open MPI's point-to-point messages over the
-     * node's shared memory, which Open MPI's own {@code bcast} (tried in every class) runs without
-     * the JVM in between: it was kept in none of 89 verdicts on one node x 4. The ring copies each
-     * byte through every rank's inbox, twice the fan-out's copies for the same broadcast (one write
-     * into the node's slots, one read out of them by each other rank): on one node x 4 it ran at
-     * 0.43-1.0 of Open MPI's speed at 512 KiB-4 MiB where the fan-out ran at 1.2-1.8, and was kept in
-     * 2 of 89 verdicts. Each option's first block is cold (the ring's 4-16 ms for four calls, the
-     * flat tree's 3-10 ms at 128 KiB), and the trials fill a program's first blocks.
-     */
-    private boolean leftOutOnOneNode(long size, Algorithm a, IntraNode t) {
-        if (shape.nodes() != 1) {
-            return false;
-        }
-        Plan chosen = plan(size);
-        boolean isChosen = chosen.algorithm() == a && (a != Algorithm.HIERARCHICAL || chosen.intra() == t);
-        return !isChosen && (a == Algorithm.KNOMIAL || (a == Algorithm.HIERARCHICAL && t == IntraNode.RING));
-    }
-
-    /**
-     * Bytes above which the flat tree is tried in two shapes (the model's best and its runner-up),
-     * across real nodes only. Why: the shapes differ in what the model leaves out; inside one host
-     * they differ by less than the trials' noise (docs/tuning.md).
-     */
-    static final long SECOND_SHAPE_ABOVE = 32 << 10;
 
     private CostModel.Choice trialChoice(long size, Algorithm a, IntraNode t, TreeShape inter) {
         return model.best(
@@ -239,19 +167,10 @@ public final class Selector {
                 options.radix());
     }
 
-    /**
-     * The flat tree's best shape other than {@code best}'s, where it is tried (past {@link
-     * #SECOND_SHAPE_ABOVE}, across real nodes, the options leaving the shape open); else null.
-     */
+    /** The flat tree's best shape other than {@code best}'s, where it is tried ({@link Candidates#secondFlatShapes}); else null. */
     private CostModel.Choice secondFlatShape(long size, CostModel.Choice best) {
-        if (size <= SECOND_SHAPE_ABOVE || !shape.crossesNetwork() || options.inter() != null) {
-            return null;
-        }
         CostModel.Choice second = null;
-        for (TreeShape s : CostModel.candidateFlat(shape, null)) {
-            if (s == best.inter()) {
-                continue;
-            }
+        for (TreeShape s : Candidates.secondFlatShapes(size, shape, options.inter(), best.inter())) {
             CostModel.Choice c = trialChoice(size, Algorithm.KNOMIAL, IntraNode.RING, s);
             if (second == null || c.seconds() < second.seconds()) {
                 second = c;
@@ -295,15 +214,6 @@ public final class Selector {
 
     public Plan plan(long bytes, MemoryKind memory) {
         return (memory == MemoryKind.DEVICE ? devicePlans : hostPlans)[bucket(bytes)];
-    }
-
-    /** The largest chunk any of our plans uses (native cuts its own): what the device ring's slots must hold. */
-    public int largestChunk() {
-        return Stream.concat(hostPlansAndTrials(), Arrays.stream(devicePlans))
-                .filter(p -> p.algorithm() != Algorithm.NATIVE)
-                .mapToInt(Plan::chunkBytes)
-                .max()
-                .orElse(1);
     }
 
     /** The host plans that move data themselves (not native), one of each algorithm, transport and radix. */
@@ -372,13 +282,12 @@ public final class Selector {
                 ? Interpolation.logLog(tableTimes, bytes)
                 : Double.NaN;
         List<CostModel.Choice> alternatives = new ArrayList<>();
-        for (Algorithm a : CostModel.candidateAlgorithms(shape, memory)) {
+        for (Algorithm a : Candidates.algorithms(shape, memory)) {
             for (IntraNode t : a == Algorithm.HIERARCHICAL
-                    ? CostModel.candidateIntra(shape, memory, IntraNode.AUTO)
+                    ? Candidates.intra(shape, memory, IntraNode.AUTO)
                     : List.of(IntraNode.RING)) {
-                for (TreeShape s : a == Algorithm.HIERARCHICAL
-                        ? CostModel.candidateInter(shape, null)
-                        : List.of(TreeShape.KNOMIAL)) {
+                for (TreeShape s :
+                        a == Algorithm.HIERARCHICAL ? Candidates.inter(shape, null) : List.of(TreeShape.KNOMIAL)) {
                     alternatives.add(model.best(Math.max(bytes, 1), shape, memory, modelMaxChunk(), a, t, s, 0, 0));
                 }
             }
@@ -399,7 +308,8 @@ public final class Selector {
         if (fixed == Algorithm.AUTO && memory == MemoryKind.HOST && inputs.table() != null && size >= tableSizes[0]) {
             return fromTable(size);
         }
-        boolean virtualNative = memory == MemoryKind.HOST && nativeOnVirtualNodes(size);
+        boolean virtualNative =
+                memory == MemoryKind.HOST && Candidates.nativeOnVirtualNodes(options.algorithm(), shape, cpus(), size);
         CostModel.Choice c = model.best(
                 size,
                 shape,

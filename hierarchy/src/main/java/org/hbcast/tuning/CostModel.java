@@ -1,7 +1,5 @@
 package org.hbcast.tuning;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,7 +11,7 @@ import org.hbcast.schedule.TreeShape;
 /**
  * Predicted broadcast times from the calibrated links and curves (the formulas, with what the
  * calibration supplies, are written out in {@code docs/cost-model.md}), and the best (algorithm,
- * chunk, radix) among candidates. Pure: the same calibration and arguments give the same answer on
+ * chunk, radix) among the {@link Candidates}. Pure: the same calibration and arguments give the same answer on
  * every rank.
  *
  * <p>With {@code S = ceil(m / c)} chunks, one transfer of a chunk over a link costing
@@ -42,20 +40,8 @@ import org.hbcast.schedule.TreeShape;
  * </ul>
  */
 public final class CostModel {
-    /** Smallest chunk the search tries (below it per-chunk overhead dominates everywhere). */
-    public static final int MIN_CANDIDATE_CHUNK = 8 << 10;
-    /** Radices the search tries, where the tree has more than two participants. */
-    public static final int MAX_CANDIDATE_RADIX = 4;
     /** Open MPI tuned's segment size for large pipelined broadcasts. */
     public static final int NATIVE_SEGMENT_BYTES = 128 << 10;
-    /**
-     * Bytes: the largest chunk of a plan whose messages cross a network that no calibration timed by
-     * size. Guarantees each chunk goes eagerly over Open MPI's TCP transport (64 KiB with its
-     * headers); a larger one waits for its receiver to come back to MPI (rendezvous), which a
-     * straight-line link model cannot show (docs/tuning.md).
-     */
-    public static final int NETWORK_EAGER_CHUNK_BYTES = (64 << 10) - 64;
-
     /**
      * Fraction: how much faster two trees must be predicted than the other schedules to be chosen.
      * Why: their gain is a shorter fill, and what the model leaves out (two streams each way per
@@ -143,14 +129,6 @@ public final class CostModel {
     /** {@code T_ring = (S + n - 2) * (ts + c / b)}; 0 for a ring of one. */
     public static double ring(long chunks, long chunkBytes, int n, LinkCalibration link) {
         return n <= 1 ? 0 : (chunks + n - 2) * link.seconds(chunkBytes);
-    }
-
-    /** The continuous optimum {@code c* = sqrt(m * ts * b / (n - 2))} of the ring, for {@code n > 2}. */
-    public static double ringOptimalChunk(long bytes, int n, LinkCalibration link) {
-        if (n <= 2) {
-            throw new IllegalArgumentException("a ring of " + n + " has no interior optimum: one chunk is best");
-        }
-        return Math.sqrt(bytes * link.startupSeconds() * link.bytesPerSecond() / (n - 2));
     }
 
     /** {@code F * step + (S - 1) * R * gap} for a segmented k-nomial tree over {@code n} participants. */
@@ -322,113 +300,20 @@ public final class CostModel {
     }
 
     /**
-     * The intra-node transports worth trying: {@code requested} when it names one, else the ring and,
-     * for host memory on nodes of more than one rank, the fan-out (device buffers ride the CUDA ring).
-     */
-    public static List<IntraNode> candidateIntra(ClusterShape shape, MemoryKind memory, IntraNode requested) {
-        if (requested != IntraNode.AUTO) {
-            return List.of(memory == MemoryKind.DEVICE ? IntraNode.RING : requested);
-        }
-        return memory == MemoryKind.HOST && shape.maxNodeSize() > 1
-                ? List.of(IntraNode.RING, IntraNode.FANOUT)
-                : List.of(IntraNode.RING);
-    }
-
-    /**
-     * The leaders' schedules worth trying: {@code requested} when it names one, else the k-nomial tree,
-     * and from three nodes on (with two, every shape is the same single hop) the chain and the two trees.
-     */
-    public static List<TreeShape> candidateInter(ClusterShape shape, TreeShape requested) {
-        return candidateShapes(shape.nodes(), requested);
-    }
-
-    /** The flat tree's shapes worth trying over every rank of {@code shape}, as {@link #candidateInter} over ranks. */
-    public static List<TreeShape> candidateFlat(ClusterShape shape, TreeShape requested) {
-        return candidateShapes(shape.ranks(), requested);
-    }
-
-    private static List<TreeShape> candidateShapes(int participants, TreeShape requested) {
-        if (requested != null) {
-            return List.of(requested);
-        }
-        return participants > 2
-                ? List.of(TreeShape.KNOMIAL, TreeShape.CHAIN, TreeShape.TWO_TREE)
-                : List.of(TreeShape.KNOMIAL);
-    }
-
-    /** The algorithms worth trying on {@code shape}: the hierarchy only where some node has a ring. */
-    public static List<Algorithm> candidateAlgorithms(ClusterShape shape, MemoryKind memory) {
-        List<Algorithm> list = new ArrayList<>();
-        if (memory == MemoryKind.HOST) {
-            list.add(Algorithm.NATIVE);
-        }
-        list.add(Algorithm.KNOMIAL);
-        if (shape.maxNodeSize() > 1) {
-            list.add(Algorithm.HIERARCHICAL);
-        }
-        return list;
-    }
-
-    /** Chunk sizes tried for {@code bytes}: powers of two from {@link #MIN_CANDIDATE_CHUNK} up to {@code maxChunk}, and the whole message when it fits. */
-    public static List<Integer> candidateChunks(long bytes, int maxChunk) {
-        List<Integer> list = new ArrayList<>();
-        for (long c = MIN_CANDIDATE_CHUNK; c <= maxChunk && c < bytes; c *= 2) {
-            list.add((int) c);
-        }
-        if (bytes <= maxChunk) {
-            list.add((int) Math.max(bytes, 1));
-        } else if (list.isEmpty()) {
-            list.add(maxChunk);
-        }
-        return list;
-    }
-
-    /**
      * Whether the plans' chunks cross a network known only as a run without a calibration knows it
      * (built-in figures, or the start-up and bandwidth the leaders measure at create): the model
-     * cannot see the eager limit there, so chunks stay within it ({@link #NETWORK_EAGER_CHUNK_BYTES}).
+     * cannot see the eager limit there, so chunks stay within it ({@link Candidates#NETWORK_EAGER_CHUNK_BYTES}).
      * A calibration's transfer curves show the step, and the simulator's links have none.
      */
     public boolean untimedNetwork(ClusterShape shape) {
         return shape.crossesNetwork() && calibration.link(LinkKind.NETWORK).uncalibrated();
     }
 
-    /** {@code chunks} (ascending) with those past {@link #NETWORK_EAGER_CHUNK_BYTES} replaced by it. */
-    static List<Integer> eagerChunks(List<Integer> chunks) {
-        List<Integer> list = new ArrayList<>();
-        for (int c : chunks) {
-            int capped = Math.min(c, NETWORK_EAGER_CHUNK_BYTES);
-            if (list.isEmpty() || list.get(list.size() - 1) != capped) {
-                list.add(capped);
-            }
-        }
-        return list;
-    }
-
-    /** Radices tried for a tree of {@code participants}: only 2 where the radix cannot matter. */
-    public static List<Integer> candidateRadices(Algorithm algorithm, ClusterShape shape) {
-        return candidateRadices(algorithm, shape, MAX_CANDIDATE_RADIX);
-    }
-
-    /** Radices 2..{@code maxRadix} that make a different tree on {@code shape}. */
-    public static List<Integer> candidateRadices(Algorithm algorithm, ClusterShape shape, int maxRadix) {
-        int participants = switch (algorithm) {
-            case HIERARCHICAL -> shape.nodes();
-            case KNOMIAL -> shape.ranks();
-            default -> 1;
-        };
-        List<Integer> list = new ArrayList<>();
-        for (int k = 2; k <= maxRadix && (k == 2 || k < participants); k++) {
-            list.add(k);
-        }
-        return list;
-    }
-
     /**
-     * The fastest predicted (algorithm, intra-node transport, chunk, radix) for {@code bytes}.
-     * {@code algorithm}, {@code intra}, {@code chunkBytes} and {@code radix} restrict the search when
-     * not AUTO / 0; chunks never exceed {@code maxChunk}. Ties go to the earlier candidate, so every
-     * rank agrees.
+     * The fastest predicted (algorithm, intra-node transport, chunk, radix) for {@code bytes} among
+     * the {@link Candidates#of candidates}. {@code algorithm}, {@code intra}, {@code chunkBytes} and
+     * {@code radix} restrict the search when not AUTO / 0; chunks never exceed {@code maxChunk}. Ties
+     * go to the earlier candidate, so every rank agrees.
      */
     public Choice best(
             long bytes,
@@ -456,40 +341,15 @@ public final class CostModel {
             TreeShape inter,
             int chunkBytes,
             int radix) {
-        List<Algorithm> algorithms =
-                algorithm == Algorithm.AUTO ? candidateAlgorithms(shape, memory) : List.of(algorithm);
-        List<Integer> chunks =
-                chunkBytes > 0 ? List.of(Math.min(chunkBytes, maxChunk)) : candidateChunks(bytes, maxChunk);
-        List<Integer> networkChunks = chunkBytes > 0 || !untimedNetwork(shape) ? chunks : eagerChunks(chunks);
         Choice best = null;
         double bestRank = Double.POSITIVE_INFINITY;
-        for (Algorithm a : algorithms) {
-            List<Integer> radices = radix > 0 ? List.of(radix) : candidateRadices(a, shape);
-            List<Integer> sizes = a == Algorithm.NATIVE
-                    ? chunks.subList(chunks.size() - 1, chunks.size())
-                    : a == Algorithm.HIERARCHICAL || a == Algorithm.KNOMIAL ? networkChunks : chunks;
-            List<IntraNode> transports =
-                    a == Algorithm.HIERARCHICAL ? candidateIntra(shape, memory, intra) : List.of(IntraNode.RING);
-            List<TreeShape> shapes = switch (a) {
-                case HIERARCHICAL -> candidateInter(shape, inter);
-                case KNOMIAL -> candidateFlat(shape, inter);
-                default -> List.of(TreeShape.KNOMIAL);
-            };
-            for (IntraNode t : transports) {
-                for (TreeShape s : shapes) {
-                    for (int c : sizes) {
-                        // Only the k-nomial tree has a radix.
-                        for (int k :
-                                a == Algorithm.NATIVE || s != TreeShape.KNOMIAL ? radices.subList(0, 1) : radices) {
-                            double time = predict(a, t, s, bytes, c, k, shape, memory);
-                            double rank = s == TreeShape.TWO_TREE ? time * (1 + TWO_TREE_HANDICAP) : time;
-                            if (best == null || rank < bestRank) {
-                                best = new Choice(a, t, c, k, s, time);
-                                bestRank = rank;
-                            }
-                        }
-                    }
-                }
+        for (Candidates.Candidate c : Candidates.of(
+                bytes, shape, memory, maxChunk, algorithm, intra, inter, chunkBytes, radix, untimedNetwork(shape))) {
+            double time = predict(c.algorithm(), c.intra(), c.inter(), bytes, c.chunkBytes(), c.radix(), shape, memory);
+            double rank = c.inter() == TreeShape.TWO_TREE ? time * (1 + TWO_TREE_HANDICAP) : time;
+            if (best == null || rank < bestRank) {
+                best = new Choice(c.algorithm(), c.intra(), c.chunkBytes(), c.radix(), c.inter(), time);
+                bestRank = rank;
             }
         }
         return best;

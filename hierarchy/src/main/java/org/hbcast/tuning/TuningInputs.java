@@ -80,11 +80,6 @@ public record TuningInputs(
                 learntFile);
     }
 
-    /** No table, built-in link figures: the model alone. */
-    public static TuningInputs modelOnly(Fingerprint fingerprint) {
-        return new TuningInputs(fingerprint, null, null, Calibration.builtIn(), "built-in link figures", List.of());
-    }
-
     /**
      * Inputs from file contents.
      *

@@ -117,12 +117,8 @@ class CallAgreementTest {
 
     @Test
     void aRankThatRefusedItsArgumentsStillJoinsAndEveryOtherRankFailsTheCall() {
-        long[] reduced = CallAgreement.words(0, 64, ElementType.INT, 0);
-        long[][] others = {
-            CallAgreement.refusedWords(1, 0),
-            CallAgreement.words(2, 64, ElementType.INT, 0),
-            CallAgreement.refusedWords(3, 7)
-        };
+        long[] reduced = words(0, 64, ElementType.INT, 0);
+        long[][] others = {refusedWords(1, 0), words(2, 64, ElementType.INT, 0), refusedWords(3, 7)};
         for (long[] w : others) {
             for (int i = 0; i < w.length; i++) {
                 reduced[i] = Math.max(reduced[i], w[i]);
@@ -215,7 +211,7 @@ class CallAgreementTest {
         long[] reduced = null;
         for (int r = 0; r < calls.size(); r++) {
             Call c = calls.get(r);
-            long[] w = CallAgreement.words(r, c.bytes(), c.type(), c.root());
+            long[] w = words(r, c.bytes(), c.type(), c.root());
             if (reduced == null) {
                 reduced = w;
             } else {
@@ -226,5 +222,19 @@ class CallAgreementTest {
         }
         Call mine = calls.get(rank);
         return CallAgreement.verdict(reduced, rank, mine.bytes(), mine.type(), mine.root(), rule);
+    }
+
+    /** {@link CallAgreement#fill} into new words, to reduce them as MPI would. */
+    private static long[] words(int rank, long bytes, ElementType type, int root) {
+        long[] w = new long[CallAgreement.WORDS];
+        CallAgreement.fill(w, rank, bytes, type, root);
+        return w;
+    }
+
+    /** {@link CallAgreement#fillRefused} into new words. */
+    private static long[] refusedWords(int rank, int root) {
+        long[] w = new long[CallAgreement.WORDS];
+        CallAgreement.fillRefused(w, rank, root);
+        return w;
     }
 }

@@ -5,12 +5,12 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.BcastOptions;
+import org.hbcast.BcastOptions.Algorithm;
+import org.hbcast.BcastOptions.IntraNode;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.call.ElementType;
 import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.mpi.port.MpiErrorClass;
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.IntraNode;
 import org.hbcast.support.Broadcasts;
 import org.hbcast.support.ExpectError;
 import org.hbcast.support.Payload;
@@ -261,8 +261,11 @@ class CountsMpiTest {
     private record NodeLayoutView(int count, int firstOfLastNode) {
         NodeLayoutView(HierarchicalBcast hb) {
             this(
-                    hb.topology().hostLayout().nodeCount(),
-                    hb.topology().hostLayout().rankAt(hb.topology().hostLayout().nodeCount() - 1, 0));
+                    hb.topology().hostNodes().size(),
+                    hb.topology()
+                            .hostNodes()
+                            .get(hb.topology().hostNodes().size() - 1)
+                            .get(0));
         }
     }
 

@@ -4,23 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Map;
-import org.hbcast.BcastOptions;
 import org.hbcast.call.CallHeaders;
 import org.hbcast.mpi.HeaderRelay;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.TuningFixtures;
-import org.hbcast.tuning.TuningInputs;
 import org.junit.jupiter.api.Test;
 
 class InRunSelectionTest {
     private static Selector selector(String layout) {
         ClusterShape shape = ClusterShape.parse(layout);
         return new Selector(
-                BcastOptions.fromEnvironment(Map.of()).planChoices(),
+                Choices.AUTO.planChoices(),
                 shape,
                 Selector.AUTO_MAX_CHUNK_BYTES,
-                TuningInputs.modelOnly(TuningFixtures.fingerprint(shape)));
+                TuningFixtures.modelOnly(TuningFixtures.fingerprint(shape)));
     }
 
     /**

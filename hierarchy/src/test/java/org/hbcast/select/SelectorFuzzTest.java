@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import org.hbcast.BcastOptions;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
 import org.hbcast.tuning.ClusterShape;
@@ -47,7 +45,7 @@ class SelectorFuzzTest {
                 continue;
             }
             accepted++;
-            Selector s = new Selector(BcastOptions.fromEnvironment(Map.of()).planChoices(), SHAPE, SLOT, inputs);
+            Selector s = new Selector(Choices.AUTO.planChoices(), SHAPE, SLOT, inputs);
             for (long m = 0; m < 1L << 36; m = m * 2 + 1 + rnd.nextInt(1000)) {
                 Plan p = s.plan(m, MemoryKind.HOST);
                 assertNotNull(p);

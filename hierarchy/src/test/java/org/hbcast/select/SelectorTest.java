@@ -7,9 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.hbcast.BcastOptions;
 import org.hbcast.call.CallHeaders;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
@@ -18,6 +17,7 @@ import org.hbcast.plan.Plan;
 import org.hbcast.schedule.TreeShape;
 import org.hbcast.transport.shm.CallBoard;
 import org.hbcast.tuning.Calibration;
+import org.hbcast.tuning.Candidates;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Fingerprint;
@@ -31,23 +31,23 @@ import org.hbcast.tuning.TuningTable;
 import org.junit.jupiter.api.Test;
 
 class SelectorTest {
-    private static final BcastOptions AUTO = BcastOptions.fromEnvironment(Map.of());
+    private static final Choices AUTO = Choices.AUTO;
     private static final ClusterShape SHAPE = TuningFixtures.TWO_BY_TWO;
     private static final Path TABLE = Path.of("/tables/tuning-test.json");
 
     /** A host of two cores: four ranks of virtual nodes take every one. */
     private static final HostInfo TWO_CORES = new HostInfo("Test CPU 9000", 2, "", 0, "Open MPI 4.1.4");
 
-    private static Selector modelOnly(BcastOptions options, String layout, int cap) {
+    private static Selector modelOnly(Choices options, String layout, int cap) {
         return modelOnly(options, layout, cap, TuningFixtures.HOST);
     }
 
-    private static Selector modelOnly(BcastOptions options, String layout, int cap, HostInfo host) {
+    private static Selector modelOnly(Choices options, String layout, int cap, HostInfo host) {
         ClusterShape shape = ClusterShape.parse(layout);
-        return new Selector(options.planChoices(), shape, cap, TuningInputs.modelOnly(Fingerprint.of(host, shape)));
+        return new Selector(options.planChoices(), shape, cap, TuningFixtures.modelOnly(Fingerprint.of(host, shape)));
     }
 
-    private static Selector tabled(BcastOptions options) throws Exception {
+    private static Selector tabled(Choices options) throws Exception {
         return new Selector(options.planChoices(), SHAPE, Selector.AUTO_MAX_CHUNK_BYTES, tabledInputs());
     }
 
@@ -62,7 +62,7 @@ class SelectorTest {
     @Test
     void aJvmMakesTheSelectorOfTheSameInputsOnce() throws Exception {
         ClusterShape shape = ClusterShape.parse("3x4");
-        TuningInputs inputs = TuningInputs.modelOnly(TuningFixtures.fingerprint(shape));
+        TuningInputs inputs = TuningFixtures.modelOnly(TuningFixtures.fingerprint(shape));
         Selector first = Selector.of(AUTO.planChoices(), shape, 1 << 20, inputs);
         // Equal inputs made anew (as each create decodes them) give the same selector.
         assertSame(
@@ -71,7 +71,7 @@ class SelectorTest {
                         AUTO.planChoices(),
                         ClusterShape.parse("3x4"),
                         1 << 20,
-                        TuningInputs.modelOnly(TuningFixtures.fingerprint(ClusterShape.parse("3x4")))));
+                        TuningFixtures.modelOnly(TuningFixtures.fingerprint(ClusterShape.parse("3x4")))));
         // Anything that changes the plans makes another.
         assertNotSame(first, Selector.of(AUTO.planChoices(), ClusterShape.parse("3x4 virtual"), 1 << 20, inputs));
         assertNotSame(first, Selector.of(AUTO.planChoices(), shape, 1 << 19, inputs));
@@ -104,7 +104,7 @@ class SelectorTest {
 
     @Test
     void optionsWinAndChunksNeverExceedTheSlotsOrTheMessage() {
-        BcastOptions o = AUTO.withAlgorithm(Algorithm.KNOMIAL)
+        Choices o = AUTO.withAlgorithm(Algorithm.KNOMIAL)
                 .withChunkBytes(1 << 22)
                 .withRadix(4)
                 .withInter(TreeShape.KNOMIAL);
@@ -124,7 +124,19 @@ class SelectorTest {
     @Test
     void theModelAloneKeepsTheSlotsAtOneMebibyte() {
         Selector s = modelOnly(AUTO, "1x8", Selector.AUTO_MAX_CHUNK_BYTES);
-        assertTrue(s.largestChunk() <= Selector.MODEL_MAX_CHUNK_BYTES, "largest chunk " + s.largestChunk());
+        List<Plan> plans = new ArrayList<>();
+        for (int b = 0; b < 63; b++) {
+            plans.add(s.plan(1L << b, MemoryKind.HOST));
+            plans.add(s.plan(1L << b, MemoryKind.DEVICE));
+        }
+        for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+            plans.addAll(List.of(s.trialPlans(c)));
+        }
+        for (Plan p : plans) {
+            assertTrue(
+                    p.algorithm() == Algorithm.NATIVE || p.chunkBytes() <= Selector.MODEL_MAX_CHUNK_BYTES,
+                    "chunk of " + p);
+        }
         assertEquals(Selector.MODEL_MAX_CHUNK_BYTES, s.plan(1L << 34).chunkBytes());
     }
 
@@ -410,8 +422,8 @@ class SelectorTest {
                     boolean virtualNative = shape.virtual()
                             && shape.nodes() > 1
                             && shape.ranks() >= host.cpus()
-                            && (1L << c) > Selector.VIRTUAL_NATIVE_FROM;
-                    if (c > Selector.LARGEST_TRIED_CLASS || virtualNative) {
+                            && (1L << c) > Candidates.VIRTUAL_NATIVE_FROM;
+                    if (c > Candidates.LARGEST_TRIED_CLASS || virtualNative) {
                         assertEquals(0, plans.length, layout + " class " + c);
                         continue;
                     }
@@ -423,7 +435,7 @@ class SelectorTest {
                     }
                     // Native in every class: the model's figure for it is no reason not to time it. Past the
                     // header's sizes the flat tree in its two best shapes, across real nodes of more than two ranks.
-                    boolean twoShapes = smallest > Selector.SECOND_SHAPE_ABOVE
+                    boolean twoShapes = smallest > Candidates.SECOND_SHAPE_ABOVE
                             && shape.ranks() > 2
                             && shape.nodes() > 1
                             && !shape.virtual();
@@ -477,16 +489,16 @@ class SelectorTest {
 
     @Test
     void onVirtualNodesThatTakeEveryCoreAutoRunsNativeUntriedFromTheHeadersCapacity() {
-        assertEquals(CallBoard.INLINE_BYTES, Selector.VIRTUAL_NATIVE_FROM);
+        assertEquals(CallBoard.INLINE_BYTES, Candidates.VIRTUAL_NATIVE_FROM);
         for (String layout : new String[] {"2x2 virtual", "2,1,2 virtual", "8,3,3 virtual", "1,1 virtual"}) {
             Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES, TWO_CORES);
-            for (long size = Selector.VIRTUAL_NATIVE_FROM; size <= 1L << 36; size = size * 3 / 2) {
+            for (long size = Candidates.VIRTUAL_NATIVE_FROM; size <= 1L << 36; size = size * 3 / 2) {
                 Plan p = s.plan(size);
                 assertEquals(Algorithm.NATIVE, p.algorithm(), layout + " " + size + ": " + p);
                 assertTrue(p.reason().contains("virtual nodes share one host"), p.reason());
             }
-            assertTrue(s.trialPlans(TrialSchedule.sizeClass(Selector.VIRTUAL_NATIVE_FROM)).length > 1, layout);
-            assertEquals(0, s.trialPlans(TrialSchedule.sizeClass(Selector.VIRTUAL_NATIVE_FROM + 1)).length, layout);
+            assertTrue(s.trialPlans(TrialSchedule.sizeClass(Candidates.VIRTUAL_NATIVE_FROM)).length > 1, layout);
+            assertEquals(0, s.trialPlans(TrialSchedule.sizeClass(Candidates.VIRTUAL_NATIVE_FROM + 1)).length, layout);
             // Forced plans stay forced; device memory keeps the model.
             Selector forced = modelOnly(AUTO.withAlgorithm(Algorithm.HIERARCHICAL), layout, 1 << 20, TWO_CORES);
             assertEquals(Algorithm.HIERARCHICAL, forced.plan(8L << 20).algorithm(), layout);
@@ -506,7 +518,7 @@ class SelectorTest {
                 HostInfo host = new HostInfo("Test CPU 9000", cpus, "", 0, "Open MPI 4.1.4");
                 Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES, host);
                 boolean spare = cpus > shape.ranks();
-                for (long size = Selector.VIRTUAL_NATIVE_FROM; size <= 1L << 36; size *= 4) {
+                for (long size = Candidates.VIRTUAL_NATIVE_FROM; size <= 1L << 36; size *= 4) {
                     String where = layout + " on " + cpus + " cpus, " + size + " B";
                     assertEquals(!spare, s.plan(size).reason().contains("virtual nodes share one host"), where);
                     assertEquals(

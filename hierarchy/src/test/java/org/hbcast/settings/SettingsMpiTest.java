@@ -246,7 +246,7 @@ class SettingsMpiTest {
             throws Exception {
         report.note("algorithm", hb.options().algorithm().toString())
                 .note("chunk", Integer.toString(hb.options().chunkBytes()))
-                .note("nodes", hb.topology().layout().toString());
+                .note("nodes", hb.topology().toString());
         report.plan(CALLS);
         for (int i = 0; i < CALLS; i++) {
             Broadcasts.check(

@@ -35,7 +35,7 @@ class CostModelTest {
     void theRingsBestGridChunkBracketsTheContinuousOptimum() {
         for (int n : new int[] {3, 4, 6, 8, 16}) {
             for (long m : new long[] {1 << 20, 16 << 20, 64 << 20, 256L << 20}) {
-                double opt = CostModel.ringOptimalChunk(m, n, shm);
+                double opt = ringOptimalChunk(m, n, shm);
                 ClusterShape shape = ClusterShape.parse("1x" + n);
                 CostModel.Choice c =
                         model.best(m, shape, MemoryKind.HOST, 16 << 20, Algorithm.HIERARCHICAL, IntraNode.RING, 0, 0);
@@ -48,7 +48,15 @@ class CostModelTest {
                 assertTrue(at <= (m / (opt / 1.1) + n - 2) * shm.seconds(opt / 1.1));
             }
         }
-        assertThrows(IllegalArgumentException.class, () -> CostModel.ringOptimalChunk(1 << 20, 2, shm));
+        assertThrows(IllegalArgumentException.class, () -> ringOptimalChunk(1 << 20, 2, shm));
+    }
+
+    /** The continuous optimum {@code c* = sqrt(m * ts * b / (n - 2))} of the ring, for {@code n > 2}: DESIGN.md's formula. */
+    private static double ringOptimalChunk(long bytes, int n, LinkCalibration link) {
+        if (n <= 2) {
+            throw new IllegalArgumentException("a ring of " + n + " has no interior optimum: one chunk is best");
+        }
+        return Math.sqrt(bytes * link.startupSeconds() * link.bytesPerSecond() / (n - 2));
     }
 
     @Test

@@ -31,7 +31,7 @@ class LearntPlansTest {
         try (var listing = Files.list(file.getParent())) {
             assertEquals(1, listing.count(), "no temporary file is left beside it");
         }
-        TuningInputs inputs = TuningInputs.modelOnly(FP).withLearnt(file, Files.readAllBytes(file));
+        TuningInputs inputs = TuningFixtures.modelOnly(FP).withLearnt(file, Files.readAllBytes(file));
         assertTrue(inputs.warnings().isEmpty(), inputs.warnings().toString());
         assertEquals(plans(FP.id()), inputs.learnt());
         assertEquals(file, inputs.learntFile());
@@ -39,7 +39,7 @@ class LearntPlansTest {
 
     @Test
     void aMissingFileIsNoWarningAndNoPlans() {
-        TuningInputs inputs = TuningInputs.modelOnly(FP).withLearnt(Path.of("/nowhere/learnt.json"), null);
+        TuningInputs inputs = TuningFixtures.modelOnly(FP).withLearnt(Path.of("/nowhere/learnt.json"), null);
         assertNull(inputs.learnt());
         assertTrue(inputs.warnings().isEmpty());
     }
@@ -59,7 +59,7 @@ class LearntPlansTest {
             {"{\"formatVersion\": 1, \"verd", "not a valid record of learnt plans"}
         };
         for (String[] c : cases) {
-            TuningInputs inputs = TuningInputs.modelOnly(FP).withLearnt(file, c[0].getBytes(StandardCharsets.UTF_8));
+            TuningInputs inputs = TuningFixtures.modelOnly(FP).withLearnt(file, c[0].getBytes(StandardCharsets.UTF_8));
             assertNull(inputs.learnt(), c[1]);
             assertEquals(1, inputs.warnings().size(), c[1]);
             String w = inputs.warnings().get(0);

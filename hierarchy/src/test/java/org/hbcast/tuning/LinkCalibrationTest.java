@@ -119,7 +119,7 @@ class LinkCalibrationTest {
                         CostModel.Choice c = model.best(m, shape, MemoryKind.HOST, 4 << 20, a, IntraNode.AUTO, 0, 0);
                         if (c.algorithm() != Algorithm.NATIVE) {
                             assertTrue(
-                                    c.chunkBytes() <= CostModel.NETWORK_EAGER_CHUNK_BYTES,
+                                    c.chunkBytes() <= Candidates.NETWORK_EAGER_CHUNK_BYTES,
                                     layout + ", " + m + " B, "
                                             + cal.link(LinkKind.NETWORK).source() + ": " + c);
                         }
@@ -127,7 +127,7 @@ class LinkCalibrationTest {
                 }
             }
             // The largest chunk it may take, where a larger one would have been chosen.
-            assertEquals(CostModel.NETWORK_EAGER_CHUNK_BYTES, hierarchicalChunkAt64MiB(model, 0));
+            assertEquals(Candidates.NETWORK_EAGER_CHUNK_BYTES, hierarchicalChunkAt64MiB(model, 0));
             // A chunk the options fix is kept, and inside one host (or on virtual nodes) no network is crossed.
             assertEquals(256 << 10, hierarchicalChunkAt64MiB(model, 256 << 10));
             assertTrue(!model.untimedNetwork(ClusterShape.parse("1x4")));
@@ -135,14 +135,6 @@ class LinkCalibrationTest {
         }
         // A calibration's own figures (here a straight line) are not capped: its curves would show the step.
         assertTrue(!new CostModel(TuningFixtures.calibration()).untimedNetwork(ClusterShape.parse("4,2,2")));
-    }
-
-    @Test
-    void eagerChunksReplaceWhatIsPastTheLimitByTheLimitOnce() {
-        int e = CostModel.NETWORK_EAGER_CHUNK_BYTES;
-        assertEquals(List.of(8192, 16384, 32768, e), CostModel.eagerChunks(List.of(8192, 16384, 32768, 65536, 131072)));
-        assertEquals(List.of(8192, 40000), CostModel.eagerChunks(List.of(8192, 40000)));
-        assertEquals(List.of(e), CostModel.eagerChunks(List.of(1 << 20)));
     }
 
     /** The hierarchy's chunk for 64 MiB on 4+2+2, with {@code fixedChunk} from the options (0: open). */

@@ -13,6 +13,11 @@ public final class TuningFixtures {
 
     private TuningFixtures() {}
 
+    /** No table, built-in link figures: the model alone. */
+    public static TuningInputs modelOnly(Fingerprint fingerprint) {
+        return new TuningInputs(fingerprint, null, null, Calibration.builtIn(), "built-in link figures", List.of());
+    }
+
     public static Fingerprint fingerprint(ClusterShape shape) {
         return Fingerprint.of(HOST, shape);
     }

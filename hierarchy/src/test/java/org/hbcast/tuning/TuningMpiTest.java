@@ -11,11 +11,11 @@ import java.util.Arrays;
 import java.util.List;
 import mpi.Intracomm;
 import mpi.MPI;
+import org.hbcast.BcastPlan;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.MemoryKind;
-import org.hbcast.plan.Plan;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.hbcast.testing.RankReport;
@@ -97,8 +97,8 @@ class TuningMpiTest {
         try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
             long[] digest = new long[3];
             for (int b = 0; b < 40; b++) {
-                Plan p = hb.plan(1L << b);
-                digest[0] = digest[0] * 31 + p.algorithm().ordinal();
+                BcastPlan p = hb.plan(1L << b);
+                digest[0] = digest[0] * 31 + p.algorithm().hashCode();
                 digest[1] = digest[1] * 31 + p.chunkBytes();
                 digest[2] = digest[2] * 31 + p.radix();
             }
@@ -111,8 +111,8 @@ class TuningMpiTest {
                     throw new IllegalStateException("ranks made different plans");
                 }
             });
-            Plan p = hb.plan(256 << 10);
-            report.note("algorithm", p.algorithm().toString())
+            BcastPlan p = hb.plan(256 << 10);
+            report.note("algorithm", p.algorithm())
                     .note("reason", p.reason())
                     .figure("chunkBytes", p.chunkBytes())
                     .figure("radix", p.radix());

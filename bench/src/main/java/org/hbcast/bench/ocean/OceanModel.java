@@ -10,10 +10,10 @@ import java.util.concurrent.Callable;
 import mpi.Intracomm;
 import mpi.MPI;
 import org.hbcast.BcastOptions;
+import org.hbcast.BcastOptions.Algorithm;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.bench.MpiCommand;
 import org.hbcast.bench.report.LinkBound;
-import org.hbcast.plan.Algorithm;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -132,7 +132,7 @@ public final class OceanModel implements Callable<Integer> {
                     HierarchicalBcast.create(world, BcastOptions.defaults().withAlgorithm(e.getValue())));
         }
         OceanRun model = new OceanRun(comm, settings);
-        String nodes = instances.values().iterator().next().topology().layout().toString();
+        String nodes = instances.values().iterator().next().topology().toString();
         OceanReport report = new OceanReport(settings, world.getSize(), nodes, impls);
         if (rank == 0) {
             report.printHeader(System.out);

@@ -14,12 +14,12 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.BcastOptions;
+import org.hbcast.BcastOptions.Algorithm;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.bench.MpiCommand;
 import org.hbcast.mpi.StringExchange;
 import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.mpi.port.MpiFailure;
-import org.hbcast.plan.Algorithm;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -187,8 +187,8 @@ public final class Soak implements Callable<Integer> {
                         Locale.ROOT,
                         "soak: %d ranks on %d nodes %s, seed %d, kinds %s, algorithms %s, max %s," + " timeout %s%n",
                         ranks,
-                        any.topology().layout().nodeCount(),
-                        any.topology().layout(),
+                        any.topology().nodeCount(),
+                        any.topology(),
                         seed,
                         kindList,
                         algorithmList,

@@ -2,8 +2,8 @@ package org.hbcast.bench.soak;
 
 import java.util.List;
 import java.util.SplittableRandom;
+import org.hbcast.BcastOptions.Algorithm;
 import org.hbcast.call.ElementType;
-import org.hbcast.plan.Algorithm;
 
 /**
  * One call of a soak: drawn from (seed, call number) alone, so every rank draws the same call

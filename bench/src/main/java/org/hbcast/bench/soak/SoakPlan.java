@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.hbcast.BcastOptions;
-import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.IntraNode;
-import org.hbcast.schedule.TreeShape;
+import org.hbcast.BcastOptions.Algorithm;
+import org.hbcast.BcastOptions.IntraNode;
+import org.hbcast.BcastOptions.TreeShape;
 
 /**
  * One plan a soak segment forces ({@code --plans}): an algorithm, and for the tree algorithms the

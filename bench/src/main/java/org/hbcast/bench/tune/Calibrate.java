@@ -17,11 +17,12 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.BcastOptions;
+import org.hbcast.BcastOptions.Algorithm;
 import org.hbcast.HierarchicalBcast;
+import org.hbcast.bench.AgreedInputs;
 import org.hbcast.bench.ByteSizes;
 import org.hbcast.bench.MpiCommand;
 import org.hbcast.mpi.NodeLayout;
-import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.select.Explanation;
 import org.hbcast.tuning.Calibration;
@@ -193,14 +194,10 @@ public final class Calibrate implements Callable<Integer> {
         // Read before measuring: a file that cannot be merged fails now, not after minutes of work.
         List<Calibration> earlier = readEarlierLaunches();
         BcastOptions base = BcastOptions.defaults().withTuningFile(Path.of("none"));
-        Fingerprint fp;
-        NodeLayout layout;
-        ClusterShape shape;
-        try (HierarchicalBcast probe = HierarchicalBcast.create(world, base.withAlgorithm(Algorithm.NATIVE))) {
-            fp = probe.fingerprint();
-            layout = probe.topology().layout();
-            shape = probe.explain(1).shape();
-        }
+        AgreedInputs probed = AgreedInputs.agree(world, base);
+        Fingerprint fp = probed.fingerprint();
+        NodeLayout layout = probed.layout();
+        ClusterShape shape = probed.shape();
         for (int i = 0; i < earlier.size(); i++) {
             if (!earlier.get(i).hardware().equals(fp.hardware())) {
                 throw new CommandLine.ParameterException(
@@ -730,7 +727,8 @@ public final class Calibrate implements Callable<Integer> {
                     hbs[k][t] = HierarchicalBcast.create(
                             comm,
                             o.withChunkBytes(roundUp64((int) (long) chunkSizes.get(k)))
-                                    .withIntra(transports.get(t)));
+                                    .withIntra(BcastOptions.IntraNode.valueOf(
+                                            transports.get(t).name())));
                 }
             }
             return hbs;

@@ -11,9 +11,9 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.BcastOptions;
+import org.hbcast.BcastPlan;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.plan.Algorithm;
-import org.hbcast.plan.Plan;
 import org.hbcast.select.Explanation;
 import org.hbcast.tuning.TuningTable;
 
@@ -57,7 +57,9 @@ final class SelectorCheck {
     SelectorCheck(
             Intracomm world, BcastOptions base, Path table, ByteBuffer buf, BcastClock clock, int runs, int passes) {
         this.world = world;
-        this.auto = base.withAlgorithm(Algorithm.AUTO).withChunkBytes(0).withRadix(0);
+        this.auto = base.withAlgorithm(BcastOptions.Algorithm.AUTO)
+                .withChunkBytes(0)
+                .withRadix(0);
         this.table = table;
         this.buf = buf;
         this.clock = clock;
@@ -166,11 +168,12 @@ final class SelectorCheck {
     /** The sweep's best point as options: its algorithm, chunk, radix and transport, no table. */
     private BcastOptions fixed(TuningTable.Entry e) {
         BcastOptions o = e.algorithm() == Algorithm.NATIVE
-                ? auto.withAlgorithm(Algorithm.NATIVE)
-                : auto.withAlgorithm(e.algorithm())
+                ? auto.withAlgorithm(BcastOptions.Algorithm.NATIVE)
+                : auto.withAlgorithm(
+                                BcastOptions.Algorithm.valueOf(e.algorithm().name()))
                         .withChunkBytes(e.chunkBytes())
                         .withRadix(e.radix())
-                        .withIntra(e.intra());
+                        .withIntra(BcastOptions.IntraNode.valueOf(e.intra().name()));
         return o.withTuningFile(Path.of("none"));
     }
 
@@ -251,10 +254,10 @@ final class SelectorCheck {
         return measuredBy == 0 ? "(= best)" : describe(variant.plan(m));
     }
 
-    private static String describe(Plan p) {
-        return p.algorithm() == Algorithm.NATIVE
+    private static String describe(BcastPlan p) {
+        return p.algorithm().equals("native")
                 ? "native"
-                : Explanation.name(p.algorithm(), p.intra()) + "/"
+                : (p.hierarchical() ? p.algorithm() + "/" + p.intra() : p.algorithm()) + "/"
                         + Explanation.size(p.chunkBytes()).replace(" ", "") + "/k" + p.radix();
     }
 }

@@ -17,6 +17,7 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.BcastOptions;
 import org.hbcast.HierarchicalBcast;
+import org.hbcast.bench.AgreedInputs;
 import org.hbcast.bench.ByteSizes;
 import org.hbcast.bench.MpiCommand;
 import org.hbcast.plan.Algorithm;
@@ -24,6 +25,7 @@ import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.select.Explanation;
 import org.hbcast.tuning.Calibration;
+import org.hbcast.tuning.Candidates;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Fingerprint;
@@ -61,7 +63,7 @@ public final class Tuner implements Callable<Integer> {
     @Option(
             names = "--max-radix",
             description = "largest radix tried where the tree has room for it (default ${DEFAULT-VALUE})")
-    int maxRadix = CostModel.MAX_CANDIDATE_RADIX;
+    int maxRadix = Candidates.MAX_RADIX;
 
     @Option(names = "--algorithms", split = ",", description = "algorithms swept (default native,knomial,hierarchical)")
     List<String> algorithms = List.of("native", "knomial", "hierarchical");
@@ -157,12 +159,9 @@ public final class Tuner implements Callable<Integer> {
         }
         Calibrate calibrator = calibrator();
         BcastOptions base = BcastOptions.defaults();
-        Fingerprint fp;
-        ClusterShape shape;
-        try (HierarchicalBcast probe = probe(base)) {
-            fp = probe.fingerprint();
-            shape = probe.explain(1).shape();
-        }
+        AgreedInputs probed = probe(base);
+        Fingerprint fp = probed.fingerprint();
+        ClusterShape shape = probed.shape();
         Path table = out != null ? out : TuningFiles.defaultTable(System.getenv(), fp);
         Path png = plot != null ? plot : Path.of(table.toString().replaceFirst("\\.json$", "") + ".png");
         ByteBuffer buf = buffer(sizeList.get(sizeList.size() - 1));
@@ -186,10 +185,7 @@ public final class Tuner implements Callable<Integer> {
             }
             entries = sweep(base, shape, sizeList, chunkList, buf, clock);
             calibrate(calibrator, before);
-            Calibration calibration;
-            try (HierarchicalBcast probe = probe(base)) {
-                calibration = probe.explain(1).inputs().calibration();
-            }
+            Calibration calibration = probe(base).inputs().calibration();
             if (rank == 0) {
                 write(
                         new TuningTable(
@@ -212,9 +208,9 @@ public final class Tuner implements Callable<Integer> {
     }
 
     /** A broadcast that reads no tuning table: the fingerprint, the layout and the calibration the model reads. */
-    private HierarchicalBcast probe(BcastOptions base) throws MPIException {
-        return HierarchicalBcast.create(
-                world, base.withAlgorithm(Algorithm.NATIVE).withTuningFile(Path.of("none")));
+    /** The inputs a run of {@code base} agrees, without a table (collective). */
+    private AgreedInputs probe(BcastOptions base) throws MPIException {
+        return AgreedInputs.agree(world, base.withTuningFile(Path.of("none")));
     }
 
     /**
@@ -289,10 +285,10 @@ public final class Tuner implements Callable<Integer> {
                         .build()
                 : null) {
             for (Config c : configs) {
-                BcastOptions o = base.withAlgorithm(c.algorithm)
+                BcastOptions o = base.withAlgorithm(BcastOptions.Algorithm.valueOf(c.algorithm.name()))
                         .withChunkBytes(c.chunk)
                         .withRadix(c.radix)
-                        .withIntra(c.intra)
+                        .withIntra(BcastOptions.IntraNode.valueOf(c.intra.name()))
                         .withTuningFile(Path.of("none"));
                 try (HierarchicalBcast hb = HierarchicalBcast.create(world, o)) {
                     for (int s = 0; s < sizeList.size(); s++) {
@@ -350,7 +346,7 @@ public final class Tuner implements Callable<Integer> {
 
     private List<Config> configs(ClusterShape shape, List<Long> chunkList) {
         List<Config> list = new ArrayList<>();
-        for (Algorithm a : CostModel.candidateAlgorithms(shape, MemoryKind.HOST)) {
+        for (Algorithm a : Candidates.algorithms(shape, MemoryKind.HOST)) {
             if (!algorithms.contains(a.toString())) {
                 continue;
             }
@@ -359,13 +355,13 @@ public final class Tuner implements Callable<Integer> {
                 continue;
             }
             List<IntraNode> transports = a == Algorithm.HIERARCHICAL
-                    ? CostModel.candidateIntra(shape, MemoryKind.HOST, IntraNode.AUTO).stream()
+                    ? Candidates.intra(shape, MemoryKind.HOST, IntraNode.AUTO).stream()
                             .filter(t -> intra.contains(t.toString()))
                             .toList()
                     : List.of(IntraNode.RING);
             for (IntraNode t : transports) {
                 for (long c : chunkList) {
-                    for (int k : CostModel.candidateRadices(a, shape, maxRadix)) {
+                    for (int k : Candidates.radices(a, shape, maxRadix)) {
                         list.add(new Config(a, (int) c, k, t));
                     }
                 }

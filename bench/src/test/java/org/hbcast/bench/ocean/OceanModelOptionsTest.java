@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.hbcast.plan.Algorithm;
+import org.hbcast.BcastOptions.Algorithm;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.ParameterException;
 

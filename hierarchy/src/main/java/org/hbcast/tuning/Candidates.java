@@ -1,0 +1,302 @@
+package org.hbcast.tuning;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import org.hbcast.call.CallHeaders;
+import org.hbcast.plan.Algorithm;
+import org.hbcast.plan.IntraNode;
+import org.hbcast.plan.MemoryKind;
+import org.hbcast.plan.PlanChoices;
+import org.hbcast.schedule.TreeShape;
+
+/**
+ * Which plans are candidates: the algorithms, intra-node transports, leaders' schedules, chunks and
+ * radices worth considering for a size, a layout and a memory kind ({@link #of}, what {@link
+ * CostModel#best} prices), and which of them {@code auto} times against each other in the run. Pure
+ * functions of their arguments: every rank makes the same candidates. The {@code Selector} chooses
+ * among them; the {@link CostModel} prices them.
+ */
+public final class Candidates {
+    /** Smallest chunk the search tries (below it per-chunk overhead dominates everywhere). */
+    public static final int MIN_CHUNK = 8 << 10;
+    /** Radices the search tries, where the tree has more than two participants. */
+    public static final int MAX_RADIX = 4;
+    /**
+     * Bytes: the largest chunk of a plan whose messages cross a network that no calibration timed by
+     * size. Guarantees each chunk goes eagerly over Open MPI's TCP transport (64 KiB with its
+     * headers); a larger one waits for its receiver to come back to MPI (rendezvous), which a
+     * straight-line link model cannot show (docs/tuning.md).
+     */
+    public static final int NETWORK_EAGER_CHUNK_BYTES = (64 << 10) - 64;
+    /**
+     * Bytes from which {@code auto} runs Open MPI's {@code bcast}, untried, on virtual nodes whose ranks
+     * share the host's cores: the call header's capacity, which carries every smaller message on one
+     * host. Why: between virtual nodes a plan's bytes go through Open MPI's shared memory as native's
+     * do, plus a stage of its own in each node. Where the ranks leave a core over ({@link
+     * org.hbcast.stage.ProgressWait#forSharedCores}) the plans are tried as on real nodes. Measurements:
+     * docs/tuning.md.
+     */
+    public static final long VIRTUAL_NATIVE_FROM = CallHeaders.inlineBytes(true);
+    /** Largest size class tried in the run (1 TiB): no message of the bindings' int counts comes near it. */
+    public static final int LARGEST_TRIED_CLASS = 40;
+    /**
+     * Bytes above which the flat tree is tried in two shapes (the model's best and its runner-up),
+     * across real nodes only. Why: the shapes differ in what the model leaves out; inside one host
+     * they differ by less than the trials' noise (docs/tuning.md).
+     */
+    public static final long SECOND_SHAPE_ABOVE = 32 << 10;
+
+    private Candidates() {}
+
+    /** One candidate of a search: what the model prices. */
+    public record Candidate(Algorithm algorithm, IntraNode intra, TreeShape inter, int chunkBytes, int radix) {}
+
+    /**
+     * Every candidate of one search for {@code bytes}, in the order ties are broken (the earlier
+     * wins). {@code algorithm}, {@code intra}, {@code inter}, {@code chunkBytes} and {@code radix}
+     * restrict it when not AUTO / null / 0; chunks never exceed {@code maxChunk}, and where the
+     * network is untimed ({@link CostModel#untimedNetwork}) the tree's chunks stay within the eager
+     * limit. Open MPI's {@code bcast} cuts its own segments: one candidate, the largest chunk. Only the
+     * k-nomial tree has a radix.
+     */
+    public static List<Candidate> of(
+            long bytes,
+            ClusterShape shape,
+            MemoryKind memory,
+            int maxChunk,
+            Algorithm algorithm,
+            IntraNode intra,
+            TreeShape inter,
+            int chunkBytes,
+            int radix,
+            boolean untimedNetwork) {
+        List<Algorithm> algorithms = algorithm == Algorithm.AUTO ? algorithms(shape, memory) : List.of(algorithm);
+        List<Integer> chunks = chunkBytes > 0 ? List.of(Math.min(chunkBytes, maxChunk)) : chunks(bytes, maxChunk);
+        List<Integer> networkChunks = chunkBytes > 0 || !untimedNetwork ? chunks : eagerChunks(chunks);
+        List<Candidate> out = new ArrayList<>();
+        for (Algorithm a : algorithms) {
+            List<Integer> radices = radix > 0 ? List.of(radix) : radices(a, shape);
+            List<Integer> sizes = a == Algorithm.NATIVE
+                    ? chunks.subList(chunks.size() - 1, chunks.size())
+                    : a == Algorithm.HIERARCHICAL || a == Algorithm.KNOMIAL ? networkChunks : chunks;
+            List<IntraNode> transports =
+                    a == Algorithm.HIERARCHICAL ? intra(shape, memory, intra) : List.of(IntraNode.RING);
+            List<TreeShape> shapes = switch (a) {
+                case HIERARCHICAL -> inter(shape, inter);
+                case KNOMIAL -> flat(shape, inter);
+                default -> List.of(TreeShape.KNOMIAL);
+            };
+            for (IntraNode t : transports) {
+                for (TreeShape s : shapes) {
+                    for (int c : sizes) {
+                        for (int k :
+                                a == Algorithm.NATIVE || s != TreeShape.KNOMIAL ? radices.subList(0, 1) : radices) {
+                            out.add(new Candidate(a, t, s, c, k));
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The algorithms worth trying on {@code shape}: the hierarchy only where some node has a ring. */
+    public static List<Algorithm> algorithms(ClusterShape shape, MemoryKind memory) {
+        List<Algorithm> list = new ArrayList<>();
+        if (memory == MemoryKind.HOST) {
+            list.add(Algorithm.NATIVE);
+        }
+        list.add(Algorithm.KNOMIAL);
+        if (shape.maxNodeSize() > 1) {
+            list.add(Algorithm.HIERARCHICAL);
+        }
+        return list;
+    }
+
+    /**
+     * The intra-node transports worth trying: {@code requested} when it names one, else the ring and,
+     * for host memory on nodes of more than one rank, the fan-out (device buffers ride the CUDA ring).
+     */
+    public static List<IntraNode> intra(ClusterShape shape, MemoryKind memory, IntraNode requested) {
+        if (requested != IntraNode.AUTO) {
+            return List.of(memory == MemoryKind.DEVICE ? IntraNode.RING : requested);
+        }
+        return memory == MemoryKind.HOST && shape.maxNodeSize() > 1
+                ? List.of(IntraNode.RING, IntraNode.FANOUT)
+                : List.of(IntraNode.RING);
+    }
+
+    /**
+     * The leaders' schedules worth trying: {@code requested} when it names one, else the k-nomial tree,
+     * and from three nodes on (with two, every shape is the same single hop) the chain and the two trees.
+     */
+    public static List<TreeShape> inter(ClusterShape shape, TreeShape requested) {
+        return shapes(shape.nodes(), requested);
+    }
+
+    /** The flat tree's shapes worth trying over every rank of {@code shape}, as {@link #inter} over ranks. */
+    public static List<TreeShape> flat(ClusterShape shape, TreeShape requested) {
+        return shapes(shape.ranks(), requested);
+    }
+
+    private static List<TreeShape> shapes(int participants, TreeShape requested) {
+        if (requested != null) {
+            return List.of(requested);
+        }
+        return participants > 2
+                ? List.of(TreeShape.KNOMIAL, TreeShape.CHAIN, TreeShape.TWO_TREE)
+                : List.of(TreeShape.KNOMIAL);
+    }
+
+    /** Chunk sizes tried for {@code bytes}: powers of two from {@link #MIN_CHUNK} up to {@code maxChunk}, and the whole message when it fits. */
+    public static List<Integer> chunks(long bytes, int maxChunk) {
+        List<Integer> list = new ArrayList<>();
+        for (long c = MIN_CHUNK; c <= maxChunk && c < bytes; c *= 2) {
+            list.add((int) c);
+        }
+        if (bytes <= maxChunk) {
+            list.add((int) Math.max(bytes, 1));
+        } else if (list.isEmpty()) {
+            list.add(maxChunk);
+        }
+        return list;
+    }
+
+    /** {@code chunks} (ascending) with those past {@link #NETWORK_EAGER_CHUNK_BYTES} replaced by it. */
+    public static List<Integer> eagerChunks(List<Integer> chunks) {
+        List<Integer> list = new ArrayList<>();
+        for (int c : chunks) {
+            int capped = Math.min(c, NETWORK_EAGER_CHUNK_BYTES);
+            if (list.isEmpty() || list.get(list.size() - 1) != capped) {
+                list.add(capped);
+            }
+        }
+        return list;
+    }
+
+    /** Radices tried for a tree of {@code participants}: only 2 where the radix cannot matter. */
+    public static List<Integer> radices(Algorithm algorithm, ClusterShape shape) {
+        return radices(algorithm, shape, MAX_RADIX);
+    }
+
+    /** Radices 2..{@code maxRadix} that make a different tree on {@code shape}. */
+    public static List<Integer> radices(Algorithm algorithm, ClusterShape shape, int maxRadix) {
+        int participants = switch (algorithm) {
+            case HIERARCHICAL -> shape.nodes();
+            case KNOMIAL -> shape.ranks();
+            default -> 1;
+        };
+        List<Integer> list = new ArrayList<>();
+        for (int k = 2; k <= maxRadix && (k == 2 || k < participants); k++) {
+            list.add(k);
+        }
+        return list;
+    }
+
+    /**
+     * Whether {@code auto} runs Open MPI's {@code bcast} untried at {@code size} because the nodes
+     * are virtual and their ranks take every core of the host ({@link #VIRTUAL_NATIVE_FROM}).
+     *
+     * @param cpus the host's cores
+     */
+    public static boolean nativeOnVirtualNodes(Algorithm requested, ClusterShape shape, int cpus, long size) {
+        return requested == Algorithm.AUTO
+                && shape.virtual()
+                && shape.nodes() > 1
+                && shape.ranks() >= cpus
+                && size >= VIRTUAL_NATIVE_FROM;
+    }
+
+    /**
+     * Whether {@code auto} times plans against each other for size class {@code c} ({@code [2^c,
+     * 2^(c+1))}) in the run: when the options allow it and leave the algorithm open, and no tuning
+     * table governs the class. A class is left untried when every size in it runs native
+     * ({@link #nativeOnVirtualNodes}, asked for its largest size).
+     *
+     * @param firstTableBytes the tuning table's smallest size, {@link Long#MAX_VALUE} without a table
+     */
+    public static boolean tried(PlanChoices options, ClusterShape shape, int cpus, int c, long firstTableBytes) {
+        return options.trials()
+                && options.algorithm() == Algorithm.AUTO
+                && shape.ranks() > 1
+                && c <= LARGEST_TRIED_CLASS
+                && (1L << c) < firstTableBytes
+                && !nativeOnVirtualNodes(options.algorithm(), shape, cpus, (1L << c) - 1);
+    }
+
+    /**
+     * The algorithm and transport pairs the trials time, in order: each algorithm of {@link
+     * #algorithms} on host memory, the hierarchy with each transport of {@link #intra} that
+     * {@code planned} (a plan chosen without trying uses it) or, without node curves, every one;
+     * less those {@link #leftOutOnOneNode}. The selector times the model's best of each, and the flat
+     * tree's runner-up shape past {@link #SECOND_SHAPE_ABOVE} ({@link #secondFlatShapes}).
+     *
+     * <p>Transports inside nodes: where the calibration measured them ({@link NodeCurve}s), only those
+     * some chosen plan uses, since connecting another costs every {@code create} its shared memory
+     * and handshake (about 30 ms on one node x 4 here, paid by a program that makes communicators by
+     * the thousand) and connecting it on first use would be a collective without a timeout inside a
+     * call; without node curves the model's choice between them is a guess, and both are tried. Open
+     * MPI's own {@code bcast} in every class: on built-in figures the model misjudges it by more than
+     * the plans differ (on virtual nodes of one host it priced native at 179 us for 256 KiB, where it
+     * takes 60 us and the plan it chose 100), and a program must never run slower than native for
+     * want of trying it. A call that runs native waits as Open MPI does, without hbcast's timeout, as
+     * where the model chose it. On a single node only Open MPI's {@code bcast}, the fan-out and the
+     * model's choice.
+     *
+     * @param chosen the algorithm and transport {@code auto} chooses without trying at this size
+     */
+    public static List<Candidate> trialKinds(
+            ClusterShape shape,
+            IntraNode requested,
+            Predicate<IntraNode> planned,
+            boolean nodeCurves,
+            Algorithm chosenAlgorithm,
+            IntraNode chosenIntra) {
+        List<Candidate> out = new ArrayList<>();
+        for (Algorithm a : algorithms(shape, MemoryKind.HOST)) {
+            for (IntraNode t : a == Algorithm.HIERARCHICAL
+                    ? intra(shape, MemoryKind.HOST, requested).stream()
+                            .filter(t -> planned.test(t) || !nodeCurves)
+                            .toList()
+                    : List.of(IntraNode.RING)) {
+                if (!leftOutOnOneNode(shape, chosenAlgorithm, chosenIntra, a, t)) {
+                    out.add(new Candidate(a, t, TreeShape.KNOMIAL, 0, 0));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Whether the trials leave a plan out on a single node (virtual nodes play several, and keep them):
+     * the flat tree and the ring, unless the model chose them, so that the incumbent is always among
+     * the options. There the flat tree is a tree of Open MPI's point-to-point messages over the
+     * node's shared memory, which Open MPI's own {@code bcast} (tried in every class) runs without
+     * the JVM in between: it was kept in none of 89 verdicts on one node x 4. The ring copies each
+     * byte through every rank's inbox, twice the fan-out's copies for the same broadcast (one write
+     * into the node's slots, one read out of them by each other rank): on one node x 4 it ran at
+     * 0.43-1.0 of Open MPI's speed at 512 KiB-4 MiB where the fan-out ran at 1.2-1.8, and was kept in
+     * 2 of 89 verdicts. Each option's first block is cold (the ring's 4-16 ms for four calls, the
+     * flat tree's 3-10 ms at 128 KiB), and the trials fill a program's first blocks.
+     */
+    public static boolean leftOutOnOneNode(
+            ClusterShape shape, Algorithm chosenAlgorithm, IntraNode chosenIntra, Algorithm a, IntraNode t) {
+        if (shape.nodes() != 1) {
+            return false;
+        }
+        boolean isChosen = chosenAlgorithm == a && (a != Algorithm.HIERARCHICAL || chosenIntra == t);
+        return !isChosen && (a == Algorithm.KNOMIAL || (a == Algorithm.HIERARCHICAL && t == IntraNode.RING));
+    }
+
+    /**
+     * The flat tree's shapes other than {@code best} among which the trials' runner-up is sought: past
+     * {@link #SECOND_SHAPE_ABOVE}, across real nodes, the options leaving the shape open; else none.
+     */
+    public static List<TreeShape> secondFlatShapes(long size, ClusterShape shape, TreeShape requested, TreeShape best) {
+        if (size <= SECOND_SHAPE_ABOVE || !shape.crossesNetwork() || requested != null) {
+            return List.of();
+        }
+        return flat(shape, null).stream().filter(s -> s != best).toList();
+    }
+}
