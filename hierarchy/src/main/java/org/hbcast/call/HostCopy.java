@@ -27,7 +27,7 @@ public final class HostCopy {
                 null, address, array, UnsafeAccess.UNSAFE.arrayBaseOffset(array.getClass()), bytes);
     }
 
-    static void memoryToMemory(long from, long to, long bytes) {
+    public static void memoryToMemory(long from, long to, long bytes) {
         UnsafeAccess.UNSAFE.copyMemory(from, to, bytes);
     }
 

@@ -132,7 +132,7 @@ public final class Message {
     }
 
     /** Copies this message's bytes to memory at {@code address} (the root's side of a header's payload). */
-    void copyTo(long address) {
+    public void copyTo(long address) {
         if (isArray()) {
             HostCopy.arrayToMemory(buffer, address, bytes);
         } else {
@@ -141,7 +141,7 @@ public final class Message {
     }
 
     /** Fills this message's bytes from memory at {@code address} (a receiver's side of a header's payload). */
-    void copyFrom(long address) {
+    public void copyFrom(long address) {
         if (isArray()) {
             HostCopy.memoryToArray(address, buffer, bytes);
         } else {

@@ -1,5 +1,5 @@
 /**
- * One call's arguments and header: element types, counts and buffers checked before anything is
- * sent, the header that tells every rank the root's count, and the collectives that agree on it.
+ * One call's arguments: element types, counts and buffers checked before anything is sent, the
+ * count rules, and the per-call all-reduce that agrees on counts where no header carries them.
  */
 package org.hbcast.call;

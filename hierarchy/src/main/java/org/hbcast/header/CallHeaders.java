@@ -1,8 +1,9 @@
-package org.hbcast.call;
+package org.hbcast.header;
 
-import org.hbcast.mpi.HeaderRelay;
+import org.hbcast.call.ElementType;
+import org.hbcast.call.HostCopy;
+import org.hbcast.call.Message;
 import org.hbcast.mpi.NodeLayout;
-import org.hbcast.mpi.RootRefusals;
 import org.hbcast.mpi.port.MpiErrorClass;
 import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.stage.Awaited;

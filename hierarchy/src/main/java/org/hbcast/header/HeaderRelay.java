@@ -1,7 +1,8 @@
-package org.hbcast.mpi;
+package org.hbcast.header;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.port.MpiComm;
 import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.mpi.port.MpiRequest;

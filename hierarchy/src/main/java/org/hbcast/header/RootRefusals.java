@@ -1,8 +1,9 @@
-package org.hbcast.mpi;
+package org.hbcast.header;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.port.MpiComm;
 import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.mpi.port.MpiPersistentRequest;

@@ -2,11 +2,11 @@ package org.hbcast.orchestration;
 
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
-import org.hbcast.call.CallHeaders;
 import org.hbcast.call.CountRule;
 import org.hbcast.call.ElementType;
 import org.hbcast.call.HostCopy;
 import org.hbcast.call.Message;
+import org.hbcast.header.CallHeaders;
 import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.port.MpiComm;
 import org.hbcast.mpi.port.MpiErrorClass;

@@ -1,8 +1,8 @@
 package org.hbcast.orchestration;
 
 import java.nio.ByteBuffer;
-import org.hbcast.call.CallHeaders;
-import org.hbcast.mpi.HeaderRelay;
+import org.hbcast.header.CallHeaders;
+import org.hbcast.header.HeaderRelay;
 import org.hbcast.mpi.port.MpiComm;
 import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.mpi.port.ReduceOp;

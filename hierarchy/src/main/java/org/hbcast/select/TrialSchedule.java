@@ -1,6 +1,6 @@
 package org.hbcast.select;
 
-import org.hbcast.mpi.HeaderRelay;
+import org.hbcast.header.HeaderRelay;
 import org.hbcast.plan.Plan;
 
 /**

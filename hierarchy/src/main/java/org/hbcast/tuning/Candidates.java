@@ -3,7 +3,7 @@ package org.hbcast.tuning;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
-import org.hbcast.call.CallHeaders;
+import org.hbcast.header.CallHeaders;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;

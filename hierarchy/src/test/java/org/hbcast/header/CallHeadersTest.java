@@ -1,4 +1,4 @@
-package org.hbcast.call;
+package org.hbcast.header;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +15,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.hbcast.call.ElementType;
+import org.hbcast.call.Message;
 import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.WaitLimit;
 import org.hbcast.transport.shm.CallBoard;

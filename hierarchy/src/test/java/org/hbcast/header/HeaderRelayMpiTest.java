@@ -1,4 +1,4 @@
-package org.hbcast.mpi;
+package org.hbcast.header;
 
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;

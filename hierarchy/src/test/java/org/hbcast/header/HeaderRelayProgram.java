@@ -1,4 +1,4 @@
-package org.hbcast.mpi;
+package org.hbcast.header;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.hbcast.call.CallHeaders;
-import org.hbcast.mpi.HeaderRelay;
+import org.hbcast.header.CallHeaders;
+import org.hbcast.header.HeaderRelay;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.TuningFixtures;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,5 @@
 /**
- * Everything hbcast does over MPI between ranks: the topology (nodes and leaders), the leaders'
- * pipelined trees, the header relay between hosts, refusals and stop notices, and MPI's errors.
+ * Everything hbcast does over MPI between ranks below the call's protocol: the topology (nodes and
+ * leaders), the leaders' pipelined trees, stop notices, and MPI's errors.
  */
 package org.hbcast.mpi;
