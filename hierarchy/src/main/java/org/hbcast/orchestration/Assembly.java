@@ -61,6 +61,10 @@ final class Assembly {
     private InRunSelection selection;
     private HostCall host;
     private Broadcaster made;
+    /** Parts of {@link #wire} that hold MPI requests, kept as made so that a failure later in it frees them. */
+    private PlanDriver driver;
+
+    private RootRefusals refusals;
 
     private Assembly(MpiComm comm) {
         this.comm = comm;
@@ -193,7 +197,7 @@ final class Assembly {
         numbers = new CallNumbers(waits);
         InstanceStop stop = new InstanceStop(rank, topology.position(), notices, ring, fanout, numbers::programCalls);
         ProgressWait progress = ProgressWait.forSharedCores(topology.ranksOnMachine(), waits);
-        PlanDriver driver = new PlanDriver(comm, topology, waits);
+        driver = new PlanDriver(comm, topology, waits);
         CountAgreement counts =
                 new CountAgreement(new CallAgreement(comm, rank, progress), settings.counts(), comm.size(), stop);
         // The header needs only shared memory, so virtual nodes of one host share its board: no
@@ -201,7 +205,7 @@ final class Assembly {
         NodeLayout hosts = topology.hostLayout();
         boolean auto = settings.choices().algorithm() == Algorithm.AUTO;
         boolean headed = settings.counts() == CountRule.ROOT && comm.size() > 1;
-        RootRefusals refusals = headed && hosts.nodeCount() > 1 ? new RootRefusals(comm, hosts) : null;
+        refusals = headed && hosts.nodeCount() > 1 ? new RootRefusals(comm, hosts) : null;
         CallHeaders headers = !headed
                 ? null
                 : new CallHeaders(
@@ -274,7 +278,9 @@ final class Assembly {
         if (made != null) {
             made.release();
         } else {
-            QuietRelease.closeQuietly(topology, board, fanout, ring);
+            // A failure inside wire: the tree's persistent requests and rank 0's pending refusal receive
+            // go before the communicator they were posted on.
+            QuietRelease.closeQuietly(topology, driver == null ? null : driver::close, refusals, board, fanout, ring);
             QuietRelease.freeQuietly(comm);
         }
     }
