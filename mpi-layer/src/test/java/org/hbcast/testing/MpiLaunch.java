@@ -384,10 +384,7 @@ public final class MpiLaunch {
             }
             collector.join(GRACE.toMillis());
             int exit = finished ? process.exitValue() : -1;
-            List<String> leaked = new ArrayList<>(SharedMemory.hbcastSegments());
-            leaked.removeAll(before);
-            // A segment whose creator still runs is another job's, made while this launch ran beside it.
-            leaked.removeIf(SharedMemory::creatorStillRuns);
+            List<String> leaked = SharedMemory.newSegments(before);
             MpiOutcome outcome = new MpiOutcome(
                     description,
                     body != null,

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,6 +36,29 @@ public final class SharedMemory {
                     .toList();
         } catch (IOException e) {
             return List.of();
+        }
+    }
+
+    /** Longest wait for a creator that still runs to exit: a rank of the launch may still be exiting. */
+    private static final long SETTLE_MS = 2_000;
+
+    /**
+     * The segments made since {@code before} that no running process owns: a launch's leaks. A
+     * segment whose creator still runs is another job's, made beside the launch, unless that
+     * creator exits within {@link #SETTLE_MS} (a rank of the launch still tearing down): the listing
+     * is taken again until no new segment's creator runs or the time is up.
+     */
+    static List<String> newSegments(List<String> before) throws InterruptedException {
+        long deadline = System.nanoTime() + SETTLE_MS * 1_000_000;
+        while (true) {
+            List<String> made = new ArrayList<>(hbcastSegments());
+            made.removeAll(before);
+            boolean running = made.stream().anyMatch(SharedMemory::creatorStillRuns);
+            if (!running || System.nanoTime() > deadline) {
+                made.removeIf(SharedMemory::creatorStillRuns);
+                return made;
+            }
+            Thread.sleep(100);
         }
     }
 
