@@ -1,6 +1,13 @@
 package org.hbcast.device;
 
+import java.io.IOException;
 import java.util.Arrays;
+import jcuda.Pointer;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUmemorytype;
+import jcuda.driver.CUpointer_attribute;
+import jcuda.driver.CUresult;
+import jcuda.driver.JCudaDriver;
 import jcuda.runtime.JCuda;
 import jcuda.runtime.cudaError;
 import jcuda.runtime.cudaEvent_t;
@@ -24,7 +31,14 @@ public final class JCudaCalls implements CudaCalls {
     /** A direct call maps and unmaps its neighbour's buffer: one handle per thread, reused. */
     private static final ThreadLocal<cudaIpcMemHandle> HANDLES = ThreadLocal.withInitial(cudaIpcMemHandle::new);
 
+    /** A call's per-call allocation check: the queried address and the answer's cell, one pair per thread. */
+    private static final ThreadLocal<Object[]> ATTRIBUTE_CELLS = ThreadLocal.withInitial(() -> {
+        final long[] cell = new long[1];
+        return new Object[] {new CUdeviceptr(), cell, Pointer.to(cell)};
+    });
+
     private final Object lock = new Object();
+    private volatile boolean driverReady;
     private volatile cudaStream_t[] streams = new cudaStream_t[0];
     private volatile cudaEvent_t[] events = new cudaEvent_t[0];
     private volatile int[] eventDevices = new int[0];
@@ -181,6 +195,84 @@ public final class JCudaCalls implements CudaCalls {
                 JCuda.cudaDeviceCanAccessPeer(can, device, peer),
                 "cudaDeviceCanAccessPeer(" + device + ", " + peer + ")");
         return can[0] != 0;
+    }
+
+    @Override
+    public PointerAttributes pointerAttributes(final long address) {
+        driver();
+        final CUdeviceptr at = DevicePointer.place(new CUdeviceptr(), address);
+        final int[] type = new int[1];
+        if (JCudaDriver.cuPointerGetAttribute(
+                        Pointer.to(type), CUpointer_attribute.CU_POINTER_ATTRIBUTE_MEMORY_TYPE, at)
+                != CUresult.CUDA_SUCCESS) {
+            // CUDA_ERROR_INVALID_VALUE: an address no allocation of CUDA's covers.
+            return PointerAttributes.unknown();
+        }
+        final boolean managed = intAttribute(at, CUpointer_attribute.CU_POINTER_ATTRIBUTE_IS_MANAGED, 0) != 0;
+        final PointerAttributes.Kind kind = managed
+                ? PointerAttributes.Kind.MANAGED
+                : type[0] == CUmemorytype.CU_MEMORYTYPE_DEVICE
+                        ? PointerAttributes.Kind.DEVICE
+                        : type[0] == CUmemorytype.CU_MEMORYTYPE_HOST
+                                ? PointerAttributes.Kind.HOST
+                                : PointerAttributes.Kind.UNKNOWN;
+        final int device = kind == PointerAttributes.Kind.DEVICE || kind == PointerAttributes.Kind.MANAGED
+                ? intAttribute(at, CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, -1)
+                : -1;
+        final CUdeviceptr base = new CUdeviceptr();
+        final long[] size = new long[1];
+        final boolean ranged = JCudaDriver.cuMemGetAddressRange(base, size, at) == CUresult.CUDA_SUCCESS;
+        final long[] id = new long[1];
+        JCudaDriver.cuPointerGetAttribute(Pointer.to(id), CUpointer_attribute.CU_POINTER_ATTRIBUTE_BUFFER_ID, at);
+        final boolean ipc =
+                intAttribute(at, CUpointer_attribute.CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE, 0) != 0;
+        final long[] pool = new long[1];
+        final boolean pooled = JCudaDriver.cuPointerGetAttribute(
+                                Pointer.to(pool), CUpointer_attribute.CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, at)
+                        == CUresult.CUDA_SUCCESS
+                && pool[0] != 0;
+        return new PointerAttributes(
+                kind, device, ranged ? DevicePointer.addressOf(base) : 0, ranged ? size[0] : 0, id[0], ipc, pooled);
+    }
+
+    @Override
+    public long bufferId(final long address) {
+        driver();
+        final Object[] cells = ATTRIBUTE_CELLS.get();
+        final long[] cell = (long[]) cells[1];
+        cell[0] = 0;
+        final int rc = JCudaDriver.cuPointerGetAttribute(
+                (Pointer) cells[2],
+                CUpointer_attribute.CU_POINTER_ATTRIBUTE_BUFFER_ID,
+                DevicePointer.place((CUdeviceptr) cells[0], address));
+        return rc == CUresult.CUDA_SUCCESS ? cell[0] : 0;
+    }
+
+    private static int intAttribute(final CUdeviceptr at, final int attribute, final int otherwise) {
+        final int[] value = new int[1];
+        return JCudaDriver.cuPointerGetAttribute(Pointer.to(value), attribute, at) == CUresult.CUDA_SUCCESS
+                ? value[0]
+                : otherwise;
+    }
+
+    /** The driver API, once: its natives put in place safely, initialized (the runtime API shares it). */
+    private void driver() {
+        if (driverReady) {
+            return;
+        }
+        synchronized (lock) {
+            if (!driverReady) {
+                try {
+                    JCudaNatives.prepare();
+                } catch (final IOException ex) {
+                    throw new CudaException(
+                            "JCuda natives: " + ex.getMessage(), cudaError.cudaErrorInitializationError);
+                }
+                JCudaDriver.setExceptionsEnabled(false);
+                CudaException.check(JCudaDriver.cuInit(0), "cuInit");
+                driverReady = true;
+            }
+        }
     }
 
     private static int kindOf(final CopyKind kind) {
