@@ -1,5 +1,6 @@
 package org.hbcast.transport.cuda;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -7,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
+import java.util.Random;
 import org.hbcast.device.DeviceBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -78,6 +81,59 @@ class UserDeviceMemoryTest {
                     ring.cuda.free(0, address);
                 }
                 assertEquals("[]", ring.cuda.violations().toString(), "freed by the program after its calls");
+            }
+        }
+    }
+
+    /**
+     * The staging plan's data path as a device call runs it (DeviceMemory.stagedNative): the root's
+     * whole message device to pinned host in one copy, the host broadcast (here a copy between the
+     * ranks' pinned buffers), host to device at each receiver, on the program's own memory.
+     */
+    @Test
+    void theStagingPathMovesTheProgramsMemoryWholeThroughTheHost() {
+        for (int seed = 1; seed <= 4; seed++) {
+            final FakeCuda cuda = new FakeCuda(seed);
+            for (final int bytes : new int[] {1, 4097, (1 << 20) + 3}) {
+                final DeviceBuffer[] ranks = new DeviceBuffer[4];
+                final long[] hosts = new long[4];
+                for (int r = 0; r < ranks.length; r++) {
+                    ranks[r] = DeviceBuffer.ofUserMemory(cuda.malloc(0, bytes), bytes, 0, cuda);
+                    hosts[r] = cuda.hostAlloc(bytes);
+                    final byte[] stale = new byte[bytes];
+                    Arrays.fill(stale, (byte) 0x5A);
+                    cuda.write(ranks[r].address(), stale);
+                }
+                final byte[] data = new byte[bytes];
+                new Random(seed * 31L + bytes).nextBytes(data);
+                cuda.write(ranks[0].address(), data);
+                copyWhole(cuda, true, ranks[0], hosts[0], bytes);
+                final byte[] onHost = cuda.read(hosts[0], bytes);
+                for (int r = 1; r < ranks.length; r++) {
+                    cuda.write(hosts[r], onHost);
+                    copyWhole(cuda, false, ranks[r], hosts[r], bytes);
+                }
+                for (int r = 0; r < ranks.length; r++) {
+                    assertArrayEquals(data, cuda.read(ranks[r].address(), bytes), "rank " + r + ", " + bytes + " B");
+                    final long address = ranks[r].address();
+                    ranks[r].close();
+                    cuda.free(0, address);
+                }
+                assertEquals("[]", cuda.violations().toString(), bytes + " B");
+            }
+        }
+    }
+
+    /** One whole-message copy as DeviceMemory.copyWhole makes it: one chunk, driven until it landed. */
+    private static void copyWhole(
+            final FakeCuda cuda, final boolean toHost, final DeviceBuffer buffer, final long host, final int bytes) {
+        try (StagingCopies copy = new StagingCopies(cuda, 0, 16)) {
+            copy.start(toHost, buffer, host, bytes, bytes, false);
+            for (int round = 0; !copy.isDone(); round++) {
+                if (round > 1_000_000) {
+                    throw new AssertionError("whole copy hung: " + copy.describeWait());
+                }
+                copy.progress();
             }
         }
     }
