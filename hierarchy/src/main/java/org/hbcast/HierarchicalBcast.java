@@ -143,7 +143,8 @@ public final class HierarchicalBcast implements AutoCloseable {
      * network. The root's data must be complete on its device when it calls (synchronize its streams
      * first); on return every rank's buffer holds the message. The first device call sets up the CUDA
      * ring (collective).
-     * Memory the program allocated itself is passed as {@link DeviceBuffer#ofUserMemory}: never freed
+     *
+     * <p>Memory the program allocated itself is passed as {@link DeviceBuffer#ofUserMemory}: never freed
      * here, and refused on every rank, before anything is sent, where CUDA IPC cannot export it
      * (managed, stream-ordered pool or host memory). Small messages may be staged through the host
      * where the cost model finds that faster (see {@link #explainDevice}).

@@ -31,11 +31,15 @@ public final class JCudaCalls implements CudaCalls {
     /** A direct call maps and unmaps its neighbour's buffer: one handle per thread, reused. */
     private static final ThreadLocal<cudaIpcMemHandle> HANDLES = ThreadLocal.withInitial(cudaIpcMemHandle::new);
 
-    /** A call's per-call allocation check: the queried address and the answer's cell, one pair per thread. */
-    private static final ThreadLocal<Object[]> ATTRIBUTE_CELLS = ThreadLocal.withInitial(() -> {
-        final long[] cell = new long[1];
-        return new Object[] {new CUdeviceptr(), cell, Pointer.to(cell)};
-    });
+    /** The per-call allocation check's queried address and answer, one set per thread: it allocates nothing. */
+    private static final ThreadLocal<AttributeQuery> QUERIES = ThreadLocal.withInitial(AttributeQuery::new);
+
+    /** A reusable {@code cuPointerGetAttribute} of one 8-byte attribute. */
+    private static final class AttributeQuery {
+        final CUdeviceptr at = new CUdeviceptr();
+        final long[] value = new long[1];
+        final Pointer to = Pointer.to(value);
+    }
 
     private final Object lock = new Object();
     private volatile boolean driverReady;
@@ -201,19 +205,17 @@ public final class JCudaCalls implements CudaCalls {
     public PointerAttributes pointerAttributes(final long address) {
         driver();
         final CUdeviceptr at = DevicePointer.place(new CUdeviceptr(), address);
-        final int[] type = new int[1];
-        if (JCudaDriver.cuPointerGetAttribute(
-                        Pointer.to(type), CUpointer_attribute.CU_POINTER_ATTRIBUTE_MEMORY_TYPE, at)
-                != CUresult.CUDA_SUCCESS) {
+        final int type = intAttribute(at, CUpointer_attribute.CU_POINTER_ATTRIBUTE_MEMORY_TYPE, 0);
+        if (type == 0) {
             // CUDA_ERROR_INVALID_VALUE: an address no allocation of CUDA's covers.
             return PointerAttributes.unknown();
         }
         final boolean managed = intAttribute(at, CUpointer_attribute.CU_POINTER_ATTRIBUTE_IS_MANAGED, 0) != 0;
         final PointerAttributes.Kind kind = managed
                 ? PointerAttributes.Kind.MANAGED
-                : type[0] == CUmemorytype.CU_MEMORYTYPE_DEVICE
+                : type == CUmemorytype.CU_MEMORYTYPE_DEVICE
                         ? PointerAttributes.Kind.DEVICE
-                        : type[0] == CUmemorytype.CU_MEMORYTYPE_HOST
+                        : type == CUmemorytype.CU_MEMORYTYPE_HOST
                                 ? PointerAttributes.Kind.HOST
                                 : PointerAttributes.Kind.UNKNOWN;
         final int device = kind == PointerAttributes.Kind.DEVICE || kind == PointerAttributes.Kind.MANAGED
@@ -221,38 +223,59 @@ public final class JCudaCalls implements CudaCalls {
                 : -1;
         final CUdeviceptr base = new CUdeviceptr();
         final long[] size = new long[1];
-        final boolean ranged = JCudaDriver.cuMemGetAddressRange(base, size, at) == CUresult.CUDA_SUCCESS;
-        final long[] id = new long[1];
-        JCudaDriver.cuPointerGetAttribute(Pointer.to(id), CUpointer_attribute.CU_POINTER_ATTRIBUTE_BUFFER_ID, at);
+        final boolean ranged = driverCall(() -> JCudaDriver.cuMemGetAddressRange(base, size, at));
         final boolean ipc =
                 intAttribute(at, CUpointer_attribute.CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE, 0) != 0;
-        final long[] pool = new long[1];
-        final boolean pooled = JCudaDriver.cuPointerGetAttribute(
-                                Pointer.to(pool), CUpointer_attribute.CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, at)
-                        == CUresult.CUDA_SUCCESS
-                && pool[0] != 0;
         return new PointerAttributes(
-                kind, device, ranged ? DevicePointer.addressOf(base) : 0, ranged ? size[0] : 0, id[0], ipc, pooled);
+                kind,
+                device,
+                ranged ? DevicePointer.addressOf(base) : 0,
+                ranged ? size[0] : 0,
+                longAttribute(at, CUpointer_attribute.CU_POINTER_ATTRIBUTE_BUFFER_ID),
+                ipc,
+                longAttribute(at, CUpointer_attribute.CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE) != 0);
     }
 
     @Override
     public long bufferId(final long address) {
         driver();
-        final Object[] cells = ATTRIBUTE_CELLS.get();
-        final long[] cell = (long[]) cells[1];
-        cell[0] = 0;
-        final int rc = JCudaDriver.cuPointerGetAttribute(
-                (Pointer) cells[2],
-                CUpointer_attribute.CU_POINTER_ATTRIBUTE_BUFFER_ID,
-                DevicePointer.place((CUdeviceptr) cells[0], address));
-        return rc == CUresult.CUDA_SUCCESS ? cell[0] : 0;
+        final AttributeQuery q = QUERIES.get();
+        q.value[0] = 0;
+        DevicePointer.place(q.at, address);
+        try {
+            return JCudaDriver.cuPointerGetAttribute(q.to, CUpointer_attribute.CU_POINTER_ATTRIBUTE_BUFFER_ID, q.at)
+                            == CUresult.CUDA_SUCCESS
+                    ? q.value[0]
+                    : 0;
+        } catch (final jcuda.CudaException ex) {
+            // The program enabled JCuda's exceptions: an address CUDA does not know.
+            return 0;
+        }
     }
 
     private static int intAttribute(final CUdeviceptr at, final int attribute, final int otherwise) {
         final int[] value = new int[1];
-        return JCudaDriver.cuPointerGetAttribute(Pointer.to(value), attribute, at) == CUresult.CUDA_SUCCESS
+        return driverCall(() -> JCudaDriver.cuPointerGetAttribute(Pointer.to(value), attribute, at))
                 ? value[0]
                 : otherwise;
+    }
+
+    /** An 8-byte attribute, 0 where CUDA gives none. */
+    private static long longAttribute(final CUdeviceptr at, final int attribute) {
+        final long[] value = new long[1];
+        return driverCall(() -> JCudaDriver.cuPointerGetAttribute(Pointer.to(value), attribute, at)) ? value[0] : 0;
+    }
+
+    /**
+     * Whether a driver call succeeded, whether or not the program turned JCuda's exceptions on
+     * (hbcast leaves that setting to the program).
+     */
+    private static boolean driverCall(final java.util.function.IntSupplier call) {
+        try {
+            return call.getAsInt() == CUresult.CUDA_SUCCESS;
+        } catch (final jcuda.CudaException ex) {
+            return false;
+        }
     }
 
     /** The driver API, once: its natives put in place safely, initialized (the runtime API shares it). */
@@ -268,8 +291,9 @@ public final class JCudaCalls implements CudaCalls {
                     throw new CudaException(
                             "JCuda natives: " + ex.getMessage(), cudaError.cudaErrorInitializationError);
                 }
-                JCudaDriver.setExceptionsEnabled(false);
-                CudaException.check(JCudaDriver.cuInit(0), "cuInit");
+                if (!driverCall(() -> JCudaDriver.cuInit(0))) {
+                    throw new CudaException("cuInit failed: no usable CUDA driver");
+                }
                 driverReady = true;
             }
         }
