@@ -71,4 +71,18 @@ public interface CudaCalls {
 
     /** True when {@code device} can access memory on {@code peer} ({@code cudaDeviceCanAccessPeer}). */
     boolean canAccessPeer(int device, int peer);
+
+    /**
+     * What CUDA says about the memory at {@code address}: its kind, device, allocation range and id,
+     * and whether it can be exported for IPC. {@link PointerAttributes#unknown()} where CUDA knows no
+     * such memory (pageable host memory, freed memory); never throws for that.
+     */
+    PointerAttributes pointerAttributes(long address);
+
+    /**
+     * The driver's identifier of the allocation holding {@code address}
+     * ({@code CU_POINTER_ATTRIBUTE_BUFFER_ID}), 0 where CUDA knows none: how a caller learns, once per
+     * call and without allocating, that memory it was given was freed or replaced.
+     */
+    long bufferId(long address);
 }

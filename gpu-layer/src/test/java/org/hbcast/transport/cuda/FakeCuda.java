@@ -14,6 +14,7 @@ import org.agrona.BufferUtil;
 import org.agrona.UnsafeAccess;
 import org.hbcast.device.CudaCalls;
 import org.hbcast.device.CudaException;
+import org.hbcast.device.PointerAttributes;
 
 /**
  * An in-process stand-in for a GPU that is as unhelpful as CUDA allows: every queued copy, memset
@@ -57,6 +58,7 @@ final class FakeCuda implements CudaCalls {
     private long failHandleOf;
     private long failOpen = -1;
     private long openAttempts;
+    private long nextBufferId = 1;
 
     FakeCuda(final long seed) {
         this.random = new Random(seed);
@@ -127,6 +129,30 @@ final class FakeCuda implements CudaCalls {
         return allocate(bytes, -1).base;
     }
 
+    /** Managed memory of {@code bytes} on {@code device} ({@code cudaMallocManaged}): not IPC-exportable. */
+    synchronized long managedAlloc(final long bytes, final int device) {
+        final Region region = allocate(bytes, device);
+        region.kind = PointerAttributes.Kind.MANAGED;
+        region.ipcCapable = false;
+        return region.base;
+    }
+
+    /**
+     * The allocation at {@code address} is freed and another made at the very same address, as an
+     * allocator that reuses addresses does: same memory, a new driver id.
+     */
+    synchronized void reallocateInPlace(final long address) {
+        regions.get(address).bufferId = nextBufferId++;
+    }
+
+    /** Stream-ordered pool memory of {@code bytes} on {@code device} ({@code cudaMallocAsync}): not legacy-IPC-exportable. */
+    synchronized long poolAlloc(final long bytes, final int device) {
+        final Region region = allocate(bytes, device);
+        region.fromPool = true;
+        region.ipcCapable = false;
+        return region.base;
+    }
+
     /** Writes {@code data} at {@code address} at once (a test filling a root's buffer). */
     synchronized void write(final long address, final byte[] data) {
         final long physical = physical(address, data.length, "write");
@@ -153,6 +179,9 @@ final class FakeCuda implements CudaCalls {
     private Region allocate(final long bytes, final int device) {
         final ByteBuffer memory = ByteBuffer.allocateDirect((int) bytes);
         final Region region = new Region(BufferUtil.address(memory), bytes, device, memory, null);
+        region.kind = device < 0 ? PointerAttributes.Kind.HOST : PointerAttributes.Kind.DEVICE;
+        region.ipcCapable = device >= 0;
+        region.bufferId = nextBufferId++;
         regions.put(region.base, region);
         return region;
     }
@@ -180,7 +209,7 @@ final class FakeCuda implements CudaCalls {
     @Override
     public synchronized byte[] ipcGetHandle(final int device, final long address) {
         final Region region = regions.get(address);
-        if (region == null || region.target != null || address == failHandleOf) {
+        if (region == null || region.target != null || address == failHandleOf || !region.ipcCapable) {
             throw new CudaException("cudaIpcGetMemHandle", cudaError.cudaErrorInvalidValue);
         }
         if (region.handle == 0) {
@@ -328,6 +357,36 @@ final class FakeCuda implements CudaCalls {
     public synchronized boolean canAccessPeer(final int device, final int peer) {
         peerQueries++;
         return peerAccess.test(device, peer);
+    }
+
+    @Override
+    public synchronized PointerAttributes pointerAttributes(final long address) {
+        final Region region = allocationAt(address);
+        return region == null
+                ? PointerAttributes.unknown()
+                : new PointerAttributes(
+                        region.kind,
+                        region.device,
+                        region.base,
+                        region.bytes,
+                        region.bufferId,
+                        region.ipcCapable,
+                        region.fromPool);
+    }
+
+    @Override
+    public synchronized long bufferId(final long address) {
+        final Region region = allocationAt(address);
+        return region == null ? 0 : region.bufferId;
+    }
+
+    /** The live allocation (not a mapping) covering {@code address}, or null: what the driver's pointer queries see. */
+    private Region allocationAt(final long address) {
+        final Map.Entry<Long, Region> entry = regions.floorEntry(address);
+        if (entry == null || entry.getValue().target != null || address >= entry.getKey() + entry.getValue().bytes) {
+            return null;
+        }
+        return entry.getValue();
     }
 
     /** Runs a random few queued operations of random streams: how far the GPU got meanwhile. */
@@ -520,6 +579,10 @@ final class FakeCuda implements CudaCalls {
         final Region target;
         long handle;
         int mappedBy;
+        PointerAttributes.Kind kind = PointerAttributes.Kind.DEVICE;
+        long bufferId;
+        boolean ipcCapable;
+        boolean fromPool;
 
         Region(final long base, final long bytes, final int device, final ByteBuffer memory, final Region target) {
             this.base = base;
