@@ -71,4 +71,11 @@ public interface CudaCalls {
 
     /** True when {@code device} can access memory on {@code peer} ({@code cudaDeviceCanAccessPeer}). */
     boolean canAccessPeer(int device, int peer);
+
+    /**
+     * The 16-byte UUID of the physical GPU this process sees as {@code device}. Device indices differ
+     * between processes whose {@code CUDA_VISIBLE_DEVICES} differ; the UUID does not, so ranks that
+     * share a GPU find each other by it.
+     */
+    byte[] deviceUuid(int device);
 }

@@ -2,6 +2,7 @@ package org.hbcast.device;
 
 import java.util.Arrays;
 import jcuda.runtime.JCuda;
+import jcuda.runtime.cudaDeviceProp;
 import jcuda.runtime.cudaError;
 import jcuda.runtime.cudaEvent_t;
 import jcuda.runtime.cudaIpcMemHandle;
@@ -181,6 +182,17 @@ public final class JCudaCalls implements CudaCalls {
                 JCuda.cudaDeviceCanAccessPeer(can, device, peer),
                 "cudaDeviceCanAccessPeer(" + device + ", " + peer + ")");
         return can[0] != 0;
+    }
+
+    @Override
+    public byte[] deviceUuid(final int device) {
+        final cudaDeviceProp properties = new cudaDeviceProp();
+        CudaException.check(
+                JCuda.cudaGetDeviceProperties(properties, device), "cudaGetDeviceProperties(" + device + ")");
+        if (properties.uuid == null || properties.uuid.bytes == null || properties.uuid.bytes.length != 16) {
+            throw new IllegalStateException("CUDA device " + device + " reported no 16-byte UUID");
+        }
+        return properties.uuid.bytes.clone();
     }
 
     private static int kindOf(final CopyKind kind) {

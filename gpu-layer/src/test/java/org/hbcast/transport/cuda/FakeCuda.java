@@ -33,6 +33,15 @@ import org.hbcast.device.CudaException;
  * With {@link #lieAboutEvents} events report completion at once, which a correct protocol notices as
  * wrong bytes: the proof that the tests can fail. One lock guards everything: ranks may start a call
  * on their own threads.
+ *
+ * <p>It has a topology: {@code gpus} physical GPUs, each with its own UUID, peer access present or
+ * absent per pair ({@link #peerAccess}), and per process a view ({@link #process}) that numbers the
+ * GPUs as that process's {@code CUDA_VISIBLE_DEVICES} would, so node rank 1's device 0 may be node rank
+ * 2's device 1. Used directly, the fake is a process that sees every GPU in order. A device-to-device
+ * copy that touches another GPU's memory without peer access between the two is recorded, and so is
+ * a copy through a stale mapping (its allocation freed, even if a new one took the same address:
+ * {@link #reuseFreedAddresses}); opening another GPU's handle without peer access fails, as
+ * {@code cudaIpcOpenMemHandle} does.
  */
 final class FakeCuda implements CudaCalls {
     /** Where IPC mappings live: far above any native address, so a mapped address is never mistaken. */
@@ -57,9 +66,51 @@ final class FakeCuda implements CudaCalls {
     private long failHandleOf;
     private long failOpen = -1;
     private long openAttempts;
+    private final int gpus;
+    private boolean reuseAddresses;
+    private final Map<Long, ArrayDeque<ByteBuffer>> freedMemory = new HashMap<>();
 
     FakeCuda(final long seed) {
+        this(seed, 1);
+    }
+
+    /** A fake with {@code gpus} physical GPUs, every pair reaching each other unless told otherwise. */
+    FakeCuda(final long seed, final int gpus) {
+        if (gpus < 1) {
+            throw new IllegalArgumentException("a fake needs at least one GPU: " + gpus);
+        }
         this.random = new Random(seed);
+        this.gpus = gpus;
+    }
+
+    /** Physical GPUs. */
+    int gpus() {
+        return gpus;
+    }
+
+    /**
+     * The CUDA of one process whose {@code CUDA_VISIBLE_DEVICES} lists physical GPUs {@code visible} in
+     * this order: its device {@code i} is physical GPU {@code visible[i]}.
+     */
+    CudaCalls process(final int... visible) {
+        for (final int gpu : visible) {
+            if (gpu < 0 || gpu >= gpus) {
+                throw new IllegalArgumentException("no physical GPU " + gpu + " among " + gpus);
+            }
+        }
+        return new ProcessView(visible.clone());
+    }
+
+    /** A freed allocation's address is handed out again to the next allocation of the same size, as CUDA may. */
+    synchronized FakeCuda reuseFreedAddresses() {
+        reuseAddresses = true;
+        return this;
+    }
+
+    /** The physical GPU a device address (an allocation or a mapping) lies on, or -1 for host memory. */
+    synchronized int gpuOf(final long address) {
+        final Region region = region(address, 1);
+        return (region.target != null ? region.target : region).device;
     }
 
     /** Copy number {@code n} (from 1) fails when queued. */
@@ -151,7 +202,10 @@ final class FakeCuda implements CudaCalls {
     }
 
     private Region allocate(final long bytes, final int device) {
-        final ByteBuffer memory = ByteBuffer.allocateDirect((int) bytes);
+        checkGpu(device);
+        final ArrayDeque<ByteBuffer> freed = reuseAddresses ? freedMemory.get(bytes) : null;
+        final ByteBuffer memory =
+                freed != null && !freed.isEmpty() ? freed.poll() : ByteBuffer.allocateDirect((int) bytes);
         final Region region = new Region(BufferUtil.address(memory), bytes, device, memory, null);
         regions.put(region.base, region);
         return region;
@@ -175,6 +229,9 @@ final class FakeCuda implements CudaCalls {
         }
         regions.remove(address);
         byHandle.values().remove(region);
+        if (reuseAddresses) {
+            freedMemory.computeIfAbsent(region.bytes, b -> new ArrayDeque<>()).add(region.memory);
+        }
     }
 
     @Override
@@ -201,6 +258,11 @@ final class FakeCuda implements CudaCalls {
         if (target == null) {
             // A freed allocation's handle: CUDA reports an invalid handle (or maps garbage).
             throw new CudaException("cudaIpcOpenMemHandle", cudaError.cudaErrorInvalidResourceHandle);
+        }
+        checkGpu(device);
+        if (target.device != device && !peerAccess.test(device, target.device)) {
+            // cudaIpcMemLazyEnablePeerAccess cannot enable what the hardware lacks.
+            throw new CudaException("cudaIpcOpenMemHandle", cudaError.cudaErrorPeerAccessUnsupported);
         }
         final Region mapping = new Region(nextMapping, target.bytes, device, null, target);
         nextMapping += 1L << 40;
@@ -230,7 +292,8 @@ final class FakeCuda implements CudaCalls {
 
     @Override
     public synchronized long streamCreate(final int device) {
-        streams.add(new Stream(streams.size()));
+        checkGpu(device);
+        streams.add(new Stream(streams.size(), device));
         return streams.size() - 1;
     }
 
@@ -303,6 +366,8 @@ final class FakeCuda implements CudaCalls {
         }
         s.throwIfFailed("cudaMemcpyAsync");
         final Op copy = new Op(s, to, from, bytes, -1, region(to, bytes), region(from, bytes));
+        checkReach(s, copy.toRegion, copy);
+        checkReach(s, copy.fromRegion, copy);
         copy.failing = copiesQueued == failRunningCopy;
         s.queue.add(copy);
         step();
@@ -326,8 +391,32 @@ final class FakeCuda implements CudaCalls {
 
     @Override
     public synchronized boolean canAccessPeer(final int device, final int peer) {
+        checkGpu(device);
+        checkGpu(peer);
         peerQueries++;
         return peerAccess.test(device, peer);
+    }
+
+    @Override
+    public synchronized byte[] deviceUuid(final int device) {
+        checkGpu(device);
+        final byte[] uuid = new byte[16];
+        ByteBuffer.wrap(uuid).putLong(0x6670_7567_6675_6b65L).putLong(device);
+        return uuid;
+    }
+
+    private void checkGpu(final int device) {
+        if (device < -1 || device >= gpus) {
+            throw new CudaException("physical GPU " + device + " of " + gpus, cudaError.cudaErrorInvalidDevice);
+        }
+    }
+
+    /** A stream's copy reaches memory of its own GPU, host memory, or a peer GPU with peer access. */
+    private void checkReach(final Stream stream, final Region region, final Op op) {
+        final int gpu = (region.target != null ? region.target : region).device;
+        if (gpu >= 0 && gpu != stream.gpu && !peerAccess.test(stream.gpu, gpu)) {
+            violations.add(op + " on GPU " + stream.gpu + " touched GPU " + gpu + "'s memory without peer access");
+        }
     }
 
     /** Runs a random few queued operations of random streams: how far the GPU got meanwhile. */
@@ -399,8 +488,9 @@ final class FakeCuda implements CudaCalls {
     private long physical(final long address, final long bytes, final String what) {
         final Region region = region(address, bytes);
         final Region memory = region.target != null ? region.target : region;
-        if (!regions.containsKey(memory.base) || memory.memory == null) {
-            violations.add(what + " reached freed memory");
+        if (regions.get(memory.base) != memory || memory.memory == null) {
+            // Identity, not the address: a new allocation at a freed one's address is not what a stale mapping names.
+            violations.add(what + " reached freed memory" + (region.target != null ? " through a stale mapping" : ""));
             throw new CudaException(what, cudaError.cudaErrorIllegalAddress);
         }
         return memory.base + (address - region.base);
@@ -491,12 +581,14 @@ final class FakeCuda implements CudaCalls {
 
     private static final class Stream {
         final int id;
+        final int gpu;
         final ArrayDeque<Op> queue = new ArrayDeque<>();
         boolean failed;
         boolean destroyed;
 
-        Stream(final int id) {
+        Stream(final int id, final int gpu) {
             this.id = id;
+            this.gpu = gpu;
         }
 
         void throwIfFailed(final String call) {
@@ -533,6 +625,113 @@ final class FakeCuda implements CudaCalls {
         public String toString() {
             return (target != null ? "mapping of " + target : "allocation of " + bytes + " bytes on device " + device)
                     + " at 0x" + Long.toHexString(base);
+        }
+    }
+
+    /** One process's CUDA: its device indices name the physical GPUs its visible list gives, in order. */
+    private final class ProcessView implements CudaCalls {
+        private final int[] visible;
+
+        ProcessView(final int[] visible) {
+            this.visible = visible;
+        }
+
+        private int gpu(final int device) {
+            if (device < 0 || device >= visible.length) {
+                throw new CudaException("device " + device + " of " + visible.length, cudaError.cudaErrorInvalidDevice);
+            }
+            return visible[device];
+        }
+
+        @Override
+        public long malloc(final int device, final long bytes) {
+            return FakeCuda.this.malloc(gpu(device), bytes);
+        }
+
+        @Override
+        public void free(final int device, final long address) {
+            FakeCuda.this.free(gpu(device), address);
+        }
+
+        @Override
+        public byte[] ipcGetHandle(final int device, final long address) {
+            return FakeCuda.this.ipcGetHandle(gpu(device), address);
+        }
+
+        @Override
+        public long ipcOpen(final int device, final byte[] record, final int offset) {
+            return FakeCuda.this.ipcOpen(gpu(device), record, offset);
+        }
+
+        @Override
+        public void ipcClose(final int device, final long address) {
+            FakeCuda.this.ipcClose(gpu(device), address);
+        }
+
+        @Override
+        public long streamCreate(final int device) {
+            return FakeCuda.this.streamCreate(gpu(device));
+        }
+
+        @Override
+        public void streamSynchronize(final long stream) {
+            FakeCuda.this.streamSynchronize(stream);
+        }
+
+        @Override
+        public void streamDestroy(final long stream) {
+            FakeCuda.this.streamDestroy(stream);
+        }
+
+        @Override
+        public long eventCreate(final int device) {
+            return FakeCuda.this.eventCreate(gpu(device));
+        }
+
+        @Override
+        public void eventRecord(final long event, final long stream) {
+            FakeCuda.this.eventRecord(event, stream);
+        }
+
+        @Override
+        public boolean eventQuery(final long event) {
+            return FakeCuda.this.eventQuery(event);
+        }
+
+        @Override
+        public void eventSynchronize(final long event) {
+            FakeCuda.this.eventSynchronize(event);
+        }
+
+        @Override
+        public void eventDestroy(final long event) {
+            FakeCuda.this.eventDestroy(event);
+        }
+
+        @Override
+        public void copyAsync(
+                final long to, final long from, final long bytes, final CopyKind kind, final long stream) {
+            FakeCuda.this.copyAsync(to, from, bytes, kind, stream);
+        }
+
+        @Override
+        public void memsetAsync(final long address, final int value, final long bytes, final long stream) {
+            FakeCuda.this.memsetAsync(address, value, bytes, stream);
+        }
+
+        @Override
+        public boolean canAccessPeer(final int device, final int peer) {
+            return FakeCuda.this.canAccessPeer(gpu(device), gpu(peer));
+        }
+
+        @Override
+        public byte[] deviceUuid(final int device) {
+            return FakeCuda.this.deviceUuid(gpu(device));
+        }
+
+        @Override
+        public String toString() {
+            return "a process of " + FakeCuda.this + " seeing GPUs " + java.util.Arrays.toString(visible);
         }
     }
 }
