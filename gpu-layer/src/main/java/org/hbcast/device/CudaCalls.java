@@ -78,4 +78,7 @@ public interface CudaCalls {
      * share a GPU find each other by it.
      */
     byte[] deviceUuid(int device);
+
+    /** Devices this process sees ({@code cudaGetDeviceCount}): indices {@code 0 .. count - 1}. */
+    int deviceCount();
 }

@@ -195,6 +195,13 @@ public final class JCudaCalls implements CudaCalls {
         return properties.uuid.bytes.clone();
     }
 
+    @Override
+    public int deviceCount() {
+        final int[] count = new int[1];
+        CudaException.check(JCuda.cudaGetDeviceCount(count), "cudaGetDeviceCount");
+        return count[0];
+    }
+
     private static int kindOf(final CopyKind kind) {
         return switch (kind) {
             case DEVICE_TO_DEVICE -> cudaMemcpyKind.cudaMemcpyDeviceToDevice;

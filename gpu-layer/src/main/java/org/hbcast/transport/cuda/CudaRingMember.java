@@ -242,6 +242,11 @@ public final class CudaRingMember implements AutoCloseable {
         abortLinks();
     }
 
+    /** Sets the abort word of both links on this rank's behalf, so neither neighbour waits for it. */
+    public void abort() {
+        abortLinks();
+    }
+
     private void abortLinks() {
         if (sender != null) {
             sender.abort(position);
@@ -313,6 +318,11 @@ public final class CudaRingMember implements AutoCloseable {
     /** Largest chunk the links carry. */
     public int maxChunkBytes() {
         return slots.slotBytes();
+    }
+
+    /** The stream every copy of this rank's links is queued on. */
+    public CudaStream stream() {
+        return stream;
     }
 
     /** The CUDA device of this rank. */

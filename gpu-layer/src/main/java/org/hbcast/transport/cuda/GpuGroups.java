@@ -83,6 +83,11 @@ public final class GpuGroups {
         return new GpuGroups(groupUuids, groupOf, members, hops);
     }
 
+    /** Ranks of the node. */
+    public int nodeSize() {
+        return groupOf.length;
+    }
+
     /** Number of GPUs (groups) the node's ranks use. */
     public int groupCount() {
         return members.length;

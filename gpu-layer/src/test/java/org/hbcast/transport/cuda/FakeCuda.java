@@ -93,12 +93,22 @@ final class FakeCuda implements CudaCalls {
      * this order: its device {@code i} is physical GPU {@code visible[i]}.
      */
     CudaCalls process(final int... visible) {
+        return view(visible);
+    }
+
+    /** As {@link #process}, with the copy count a test reads ({@link #copiesOf}). */
+    private ProcessView view(final int... visible) {
         for (final int gpu : visible) {
             if (gpu < 0 || gpu >= gpus) {
                 throw new IllegalArgumentException("no physical GPU " + gpu + " among " + gpus);
             }
         }
         return new ProcessView(visible.clone());
+    }
+
+    /** Copies queued so far by a process made by {@link #process}. */
+    static long copiesOf(final CudaCalls process) {
+        return ((ProcessView) process).copies();
     }
 
     /** A freed allocation's address is handed out again to the next allocation of the same size, as CUDA may. */
@@ -405,6 +415,11 @@ final class FakeCuda implements CudaCalls {
         return uuid;
     }
 
+    @Override
+    public int deviceCount() {
+        return gpus;
+    }
+
     private void checkGpu(final int device) {
         if (device < -1 || device >= gpus) {
             throw new CudaException("physical GPU " + device + " of " + gpus, cudaError.cudaErrorInvalidDevice);
@@ -631,6 +646,7 @@ final class FakeCuda implements CudaCalls {
     /** One process's CUDA: its device indices name the physical GPUs its visible list gives, in order. */
     private final class ProcessView implements CudaCalls {
         private final int[] visible;
+        private long copies;
 
         ProcessView(final int[] visible) {
             this.visible = visible;
@@ -711,7 +727,13 @@ final class FakeCuda implements CudaCalls {
         @Override
         public void copyAsync(
                 final long to, final long from, final long bytes, final CopyKind kind, final long stream) {
+            copies++;
             FakeCuda.this.copyAsync(to, from, bytes, kind, stream);
+        }
+
+        /** Copies this process has queued. */
+        long copies() {
+            return copies;
         }
 
         @Override
@@ -727,6 +749,11 @@ final class FakeCuda implements CudaCalls {
         @Override
         public byte[] deviceUuid(final int device) {
             return FakeCuda.this.deviceUuid(gpu(device));
+        }
+
+        @Override
+        public int deviceCount() {
+            return visible.length;
         }
 
         @Override
