@@ -87,7 +87,7 @@ final class DeviceCall implements AutoCloseable {
             return;
         }
         if (device == null) {
-            device = DeviceMemory.connect(comm, topology, cudaRing, waits);
+            device = DeviceMemory.connect(comm, topology, cudaRing.slots(), cudaRing.slotBytes(), waits);
         }
         Plan plan = selector.plan(bytes, MemoryKind.DEVICE);
         try {

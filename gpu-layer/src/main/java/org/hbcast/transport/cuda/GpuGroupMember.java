@@ -369,6 +369,28 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
         return call;
     }
 
+    /**
+     * This rank gives up a call it has not started (its staging memory could not be allocated, say): it
+     * still joins the call's gather, with a refusal, so every rank fails at once, and sets the abort
+     * word of its links. Failures of the gather itself are dropped: the caller reports its own.
+     */
+    public void refuse(final GroupExchange wire) {
+        IpcDescriptor.encodeRefusal(mine, 0);
+        // Announces nothing: what it was to free waits for a call that goes through.
+        java.util.Arrays.fill(mine, RETIRED_OFFSET, RECORD_BYTES, (byte) 0);
+        try {
+            wire.allGather(mine, all);
+        } catch (final RuntimeException alreadyFailing) {
+            // The caller's failure is the one to report.
+        }
+        abortLinks();
+    }
+
+    /** Largest chunk the links carry. */
+    public int maxChunkBytes() {
+        return DeviceSlots.of(slotCount, maxChunkBytes).slotBytes();
+    }
+
     /** Moves up to {@link #RETIRED_PER_CALL} buffers closed since the last call into this call's record. */
     private void announce() {
         for (DeviceBuffer closed; (closed = freeRequests.poll()) != null; ) {
