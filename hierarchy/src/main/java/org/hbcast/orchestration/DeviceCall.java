@@ -108,6 +108,11 @@ final class DeviceCall implements AutoCloseable {
         return device == null ? 0 : device.ipcOpens();
     }
 
+    /** The node's GPU groups for a call from node rank {@code first}, in words; null before the first device call. */
+    String groupPlan(int first) {
+        return device == null ? null : device.groupPlan(first);
+    }
+
     /** True while this rank maps a neighbour's device buffer. */
     boolean holdsUserMapping() {
         return device != null && device.holdsUserMapping();
