@@ -127,6 +127,22 @@ final class DeviceMemory implements CallMemory, AutoCloseable {
         return made;
     }
 
+    /**
+     * Joins the first device call's set-up as a rank that refused its arguments, step for step with
+     * the others' {@link #connect}: the node's placement gather (refused, so its node fails there),
+     * then the handshake's agreement over {@code comm}, where every rank fails with the first reason.
+     * Always throws.
+     */
+    static void refuseConnect(MpiComm comm, Topology topology, String reason) throws MpiFailure {
+        MpiComm node = topology.nodeComm();
+        StringExchange.allGatherAny(node, REFUSED + reason);
+        NodeHandshake.refuse(
+                comm,
+                comm.rank(),
+                new GpuGroupTransport(SharedSegment.DEFAULT_DIRECTORY, node.rank(), -1, null, 1, 1),
+                reason);
+    }
+
     /** Marks a placement that could not be made; what follows is why. */
     private static final String REFUSED = "!";
 
