@@ -79,6 +79,15 @@ public interface CudaCalls {
      */
     byte[] deviceUuid(int device);
 
+    /**
+     * Pins {@code bytes} of host memory at {@code address} (a shared-memory mapping) so that
+     * asynchronous copies reach it by DMA ({@code cudaHostRegister}, portable to every device).
+     */
+    void hostRegister(long address, long bytes);
+
+    /** Unpins memory pinned by {@link #hostRegister} ({@code cudaHostUnregister}). */
+    void hostUnregister(long address);
+
     /** Devices this process sees ({@code cudaGetDeviceCount}): indices {@code 0 .. count - 1}. */
     int deviceCount();
 }

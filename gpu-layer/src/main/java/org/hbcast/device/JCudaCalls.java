@@ -196,6 +196,18 @@ public final class JCudaCalls implements CudaCalls {
     }
 
     @Override
+    public void hostRegister(final long address, final long bytes) {
+        CudaException.check(
+                JCuda.cudaHostRegister(new DevicePointer(address), bytes, JCuda.cudaHostRegisterPortable),
+                "cudaHostRegister(" + bytes + " bytes)");
+    }
+
+    @Override
+    public void hostUnregister(final long address) {
+        CudaException.check(JCuda.cudaHostUnregister(new DevicePointer(address)), "cudaHostUnregister");
+    }
+
+    @Override
     public int deviceCount() {
         final int[] count = new int[1];
         CudaException.check(JCuda.cudaGetDeviceCount(count), "cudaGetDeviceCount");

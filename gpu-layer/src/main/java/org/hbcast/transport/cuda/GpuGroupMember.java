@@ -16,7 +16,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.hbcast.device.CudaCalls;
 import org.hbcast.device.CudaStream;
 import org.hbcast.device.DeviceBuffer;
-import org.hbcast.engine.RingPipeline;
 import org.hbcast.stage.Stage;
 import org.hbcast.stage.StageException;
 import org.hbcast.transport.shm.LinkLayout;
@@ -70,6 +69,11 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
     private final int[] members;
     private final ShmInbox inbox;
     private final CudaRingMember ring;
+    /** On a leader whose GPUs cannot all reach each other: its pinned host slots, written by the previous leader. */
+    private final ShmInbox hostInbox;
+
+    private ShmOutbox hostOutbox;
+    private HostHop hostHop;
     private final CudaStream stream;
     private final boolean ownsStream;
     private final int slotCount;
@@ -82,6 +86,10 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
     private final byte[] mine = new byte[RECORD_BYTES];
     private final byte[] all;
     private final byte[] rightLeader = new byte[IpcDescriptor.BYTES];
+    /** The leaders' ring learns the next leader's buffer from the call's gather; made once, so a call allocates nothing. */
+    private final NeighbourExchange fromGather =
+            (toLeft, fromRight) -> System.arraycopy(rightLeader, 0, fromRight, 0, fromRight.length);
+
     private final ConcurrentLinkedQueue<DeviceBuffer> freeRequests = new ConcurrentLinkedQueue<>();
     private final ArrayDeque<DeviceBuffer> pending = new ArrayDeque<>();
     private final DeviceBuffer[] announcing = new DeviceBuffer[RETIRED_PER_CALL];
@@ -98,9 +106,11 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
             final GpuGroups groups,
             final ShmInbox inbox,
             final CudaRingMember ring,
+            final ShmInbox hostInbox,
             final CudaStream stream,
             final int slotCount,
             final int maxChunkBytes) {
+        this.hostInbox = hostInbox;
         this.calls = calls;
         this.position = position;
         this.nodeSize = groups.nodeSize();
@@ -160,8 +170,8 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
      * several GPUs, its ring member between GPUs ({@code slotCount} device slots of
      * {@code maxChunkBytes}).
      *
-     * @throws IllegalStateException when a hop between GPUs has no peer access (through the host is
-     *     not built yet)
+     * Where some pair of neighbouring GPUs cannot reach each other, every hop between GPUs goes
+     * through the leaders' pinned host slots instead ({@link HostHop}).
      */
     public static GpuGroupMember create(
             final CudaCalls calls,
@@ -172,27 +182,36 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
             final int slotCount,
             final int maxChunkBytes)
             throws IOException {
-        if (!groups.allPeer()) {
-            throw new IllegalStateException("the node's GPUs cannot all reach their ring neighbour's memory ("
-                    + groups.describe(0) + "); the hop through pinned host memory is not built yet:"
-                    + " make the GPUs visible to the ranks (CUDA_VISIBLE_DEVICES) only in groups that reach each"
-                    + " other, or broadcast host memory");
-        }
         final int group = groups.groupOf(position);
         final boolean leads = groups.leader(group) == position && groups.groupCount() > 1;
         final ShmInbox inbox = ShmInbox.create(directory, position, slotCount, LinkLayout.SLOT_ALIGNMENT);
         CudaRingMember ring = null;
         CudaStream stream = null;
+        ShmInbox hostInbox = null;
+        boolean pinned = false;
         try {
-            if (leads) {
+            if (leads && groups.allPeer()) {
                 ring = CudaRingMember.create(
                         calls, directory, group, groups.groupCount(), device, slotCount, maxChunkBytes);
             } else {
                 stream = new CudaStream(calls, device);
             }
-            return new GpuGroupMember(calls, position, device, groups, inbox, ring, stream, slotCount, maxChunkBytes);
+            if (leads && !groups.allPeer()) {
+                hostInbox = ShmInbox.create(directory, position, slotCount, maxChunkBytes);
+                calls.hostRegister(hostInbox.slotsAddress(), (long) slotCount * hostInbox.maxChunkBytes());
+                pinned = true;
+            }
+            return new GpuGroupMember(
+                    calls, position, device, groups, inbox, ring, hostInbox, stream, slotCount, maxChunkBytes);
         } catch (final IOException | RuntimeException ex) {
             final Closer closer = new Closer();
+            if (pinned) {
+                final long slots = hostInbox.slotsAddress();
+                closer.run(() -> calls.hostUnregister(slots));
+            }
+            if (hostInbox != null) {
+                closer.run(hostInbox::close);
+            }
             if (ring != null) {
                 closer.run(ring::close);
             }
@@ -208,6 +227,9 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
     /** What the node's other ranks need to connect: the control block's path and, on a leader, its ring's. */
     public String descriptor() {
         final String base = inbox.path().toString();
+        if (hostInbox != null) {
+            return base + SEPARATOR + hostInbox.path();
+        }
         return ring == null
                 ? base
                 : base
@@ -236,6 +258,12 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
                 throw ex;
             }
         }
+        if (hostInbox != null) {
+            final int next = groups.leader((group + 1) % groups.groupCount());
+            hostOutbox = ShmOutbox.open(Path.of(field(descriptors, next, 1)), position, next);
+            calls.hostRegister(hostOutbox.slotsAddress(), (long) slotCount * hostOutbox.maxChunkBytes());
+            hostHop = new HostHop(calls, stream, position, hostInbox, hostOutbox);
+        }
         if (ring != null) {
             final int count = groups.groupCount();
             final String[] paths = new String[count];
@@ -262,6 +290,9 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
     /** Removes the control blocks' files; call once every rank has connected. */
     public void unlinkControl() throws IOException {
         inbox.unlink();
+        if (hostInbox != null) {
+            hostInbox.unlink();
+        }
         if (ring != null) {
             ring.unlinkControl();
         }
@@ -322,6 +353,9 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
         if (ring != null) {
             ring.abort();
         }
+        if (hostHop != null) {
+            hostHop.abort();
+        }
     }
 
     private Stage startParts(
@@ -351,19 +385,25 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
             wait.start(copier, bytes, chunkBytes);
             waiting = wait;
         }
-        RingPipeline<DeviceBuffer> ringPart = null;
+        Stage ringPart = null;
         boolean ringFed = false;
+        if (hostHop != null) {
+            final int count = groups.groupCount();
+            ringFed = (isFirst && fed) || (group == firstGroup && !isFirst);
+            hostHop.start(
+                    group != firstGroup,
+                    (group + 1) % count != firstGroup,
+                    ringFed,
+                    buffer.address(),
+                    bytes,
+                    chunkBytes);
+            ringPart = hostHop;
+        }
         if (ring != null) {
             ringFed = (isFirst && fed) || (group == firstGroup && !isFirst);
             final int right = groups.leader((group + 1) % groups.groupCount());
             System.arraycopy(all, right * RECORD_BYTES, rightLeader, 0, IpcDescriptor.BYTES);
-            ringPart = ring.start(
-                    buffer,
-                    bytes,
-                    chunkBytes,
-                    firstGroup,
-                    ringFed,
-                    (toLeft, fromRight) -> System.arraycopy(rightLeader, 0, fromRight, 0, fromRight.length));
+            ringPart = ring.start(buffer, bytes, chunkBytes, firstGroup, ringFed, fromGather);
         }
         call.start(isFirst, fed, bytes, chunkBytes, waiting, ringPart, ringFed, copies);
         return call;
@@ -497,6 +537,14 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
         if (ring != null) {
             closer.run(ring::unmapPeers);
         }
+        if (hostHop != null) {
+            closer.run(hostHop::close);
+        }
+        if (hostOutbox != null) {
+            final long slots = hostOutbox.slotsAddress();
+            closer.run(() -> calls.hostUnregister(slots));
+            closer.run(hostOutbox::close);
+        }
         closer.rethrow();
     }
 
@@ -531,6 +579,11 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
         }
         if (ownsStream) {
             closer.run(stream::close);
+        }
+        if (hostInbox != null) {
+            final long slots = hostInbox.slotsAddress();
+            closer.run(() -> calls.hostUnregister(slots));
+            closer.run(hostInbox::close);
         }
         closer.run(inbox::close);
         closer.rethrow();

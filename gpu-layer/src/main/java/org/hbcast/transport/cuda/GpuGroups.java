@@ -138,7 +138,8 @@ public final class GpuGroups {
         for (int step = 0; step < members.length; step++) {
             final int g = (start + step) % members.length;
             if (step > 0) {
-                text.append(hops[(g - 1 + members.length) % members.length] == Hop.PEER ? " -peer-> " : " -host-> ");
+                // One hop without peer access sends the whole chain through the host (GpuGroupMember).
+                text.append(allPeer() ? " -peer-> " : " -host-> ");
             }
             text.append("GPU ")
                     .append(uuids[g], 0, Math.min(8, uuids[g].length()))

@@ -1,6 +1,5 @@
 package org.hbcast.transport.cuda;
 
-import org.hbcast.device.DeviceBuffer;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.stage.Chunks;
 import org.hbcast.stage.Stage;
@@ -8,8 +7,8 @@ import org.hbcast.stage.Stage;
 /**
  * One rank's part of a GPU group call as one {@link Stage}: up to three parts, each fed by what is
  * whole in this rank's buffer. A member whose copier is another rank only waits ({@link CopierWait});
- * a group leader runs the ring between GPUs ({@link RingPipeline}: fed by its wait in the first GPU,
- * receiving elsewhere); the copier copies into its group ({@link CopierFanout}), fed by the first
+ * a group leader runs the chain between GPUs ({@link RingPipeline} peer to peer, or {@link HostHop}
+ * through the host: fed by its wait in the first GPU, receiving elsewhere); the copier copies into its group ({@link CopierFanout}), fed by the first
  * rank's data or the leader's ring.
  *
  * <pre>
@@ -19,7 +18,7 @@ import org.hbcast.stage.Stage;
  */
 final class GroupCall implements Stage {
     private CopierWait wait;
-    private RingPipeline<DeviceBuffer> ring;
+    private Stage ring;
     private boolean ringFed;
     private CopierFanout fanout;
     private boolean first;
@@ -34,7 +33,7 @@ final class GroupCall implements Stage {
             final long bytes,
             final int chunkBytes,
             final CopierWait wait,
-            final RingPipeline<DeviceBuffer> ring,
+            final Stage ring,
             final boolean ringFed,
             final CopierFanout fanout) {
         this.first = first;

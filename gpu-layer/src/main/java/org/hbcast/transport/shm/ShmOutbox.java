@@ -135,6 +135,11 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
         knownHead = control.head();
     }
 
+    /** Address in this process of the first slot (page-aligned): chunk {@code s} is at {@code s mod slotCount} slots on. */
+    public long slotsAddress() {
+        return buffer.addressOffset() + LinkLayout.SLOTS_OFFSET;
+    }
+
     public long head() {
         return control.head();
     }

@@ -178,7 +178,7 @@ final class FakeCuda implements CudaCalls {
     synchronized int liveAllocations() {
         int live = 0;
         for (final Region region : regions.values()) {
-            live += region.target == null ? 1 : 0;
+            live += region.target == null && !region.external ? 1 : 0;
         }
         return live;
     }
@@ -216,7 +216,7 @@ final class FakeCuda implements CudaCalls {
         final ArrayDeque<ByteBuffer> freed = reuseAddresses ? freedMemory.get(bytes) : null;
         final ByteBuffer memory =
                 freed != null && !freed.isEmpty() ? freed.poll() : ByteBuffer.allocateDirect((int) bytes);
-        final Region region = new Region(BufferUtil.address(memory), bytes, device, memory, null);
+        final Region region = new Region(BufferUtil.address(memory), bytes, device, memory, null, false);
         regions.put(region.base, region);
         return region;
     }
@@ -274,7 +274,7 @@ final class FakeCuda implements CudaCalls {
             // cudaIpcMemLazyEnablePeerAccess cannot enable what the hardware lacks.
             throw new CudaException("cudaIpcOpenMemHandle", cudaError.cudaErrorPeerAccessUnsupported);
         }
-        final Region mapping = new Region(nextMapping, target.bytes, device, null, target);
+        final Region mapping = new Region(nextMapping, target.bytes, device, null, target, false);
         nextMapping += 1L << 40;
         target.mappedBy++;
         regions.put(mapping.base, mapping);
@@ -411,13 +411,39 @@ final class FakeCuda implements CudaCalls {
     public synchronized byte[] deviceUuid(final int device) {
         checkGpu(device);
         final byte[] uuid = new byte[16];
-        ByteBuffer.wrap(uuid).putLong(0x6670_7567_6675_6b65L).putLong(device);
+        // GPUs differ in the first bytes, as real (random) UUIDs do: explain prints only those.
+        ByteBuffer.wrap(uuid).putInt(0x6670_0000 + device).putInt(0x7567_6675).putLong(device);
         return uuid;
     }
 
     @Override
     public int deviceCount() {
         return gpus;
+    }
+
+    @Override
+    public synchronized void hostRegister(final long address, final long bytes) {
+        final Map.Entry<Long, Region> below = regions.floorEntry(address + bytes - 1);
+        if (below != null && below.getKey() + below.getValue().bytes > address) {
+            throw new CudaException("cudaHostRegister", cudaError.cudaErrorHostMemoryAlreadyRegistered);
+        }
+        regions.put(address, new Region(address, bytes, -1, null, null, true));
+    }
+
+    @Override
+    public synchronized void hostUnregister(final long address) {
+        final Region region = regions.get(address);
+        if (region == null || !region.external) {
+            throw new CudaException("cudaHostUnregister", cudaError.cudaErrorHostMemoryNotRegistered);
+        }
+        for (final Stream stream : streams) {
+            for (final Op op : stream.queue) {
+                if (op.toRegion == region || op.fromRegion == region) {
+                    violations.add("unregistered " + region + " under a queued " + op);
+                }
+            }
+        }
+        regions.remove(address);
     }
 
     private void checkGpu(final int device) {
@@ -503,6 +529,9 @@ final class FakeCuda implements CudaCalls {
     private long physical(final long address, final long bytes, final String what) {
         final Region region = region(address, bytes);
         final Region memory = region.target != null ? region.target : region;
+        if (memory.external && regions.get(memory.base) == memory) {
+            return address;
+        }
         if (regions.get(memory.base) != memory || memory.memory == null) {
             // Identity, not the address: a new allocation at a freed one's address is not what a stale mapping names.
             violations.add(what + " reached freed memory" + (region.target != null ? " through a stale mapping" : ""));
@@ -625,10 +654,20 @@ final class FakeCuda implements CudaCalls {
         final int device;
         final ByteBuffer memory;
         final Region target;
+        /** Host memory of someone else's (a shared-memory mapping), pinned by hostRegister. */
+        final boolean external;
+
         long handle;
         int mappedBy;
 
-        Region(final long base, final long bytes, final int device, final ByteBuffer memory, final Region target) {
+        Region(
+                final long base,
+                final long bytes,
+                final int device,
+                final ByteBuffer memory,
+                final Region target,
+                final boolean external) {
+            this.external = external;
             this.base = base;
             this.bytes = bytes;
             this.device = device;
@@ -754,6 +793,16 @@ final class FakeCuda implements CudaCalls {
         @Override
         public int deviceCount() {
             return visible.length;
+        }
+
+        @Override
+        public void hostRegister(final long address, final long bytes) {
+            FakeCuda.this.hostRegister(address, bytes);
+        }
+
+        @Override
+        public void hostUnregister(final long address) {
+            FakeCuda.this.hostUnregister(address);
         }
 
         @Override

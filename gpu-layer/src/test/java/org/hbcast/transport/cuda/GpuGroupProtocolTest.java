@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
@@ -158,31 +157,48 @@ class GpuGroupProtocolTest {
     }
 
     @Test
-    void gpusWithoutPeerAccessAreRefusedAtSetUpNamingThePlan() {
-        final FakeCuda cuda = new FakeCuda(19, 2).peerAccess((device, peer) -> false);
-        final IllegalStateException refused = assertThrows(
-                IllegalStateException.class, () -> new FakeGpuNode(cuda, 4, r -> r % 2, SLOTS, CHUNK).close());
-        assertTrue(refused.getMessage().contains("-host->"), refused.getMessage());
-        assertEquals(0, cuda.openMappings());
+    void gpusThatCannotReachEachOtherChainThroughPinnedHostMemory() throws Exception {
+        // On 3 and 4 GPUs only GPUs 0 and 1 reach each other, on 2 none do: the chain goes through the host.
+        for (final int[] layout : new int[][] {{2, 1}, {3, 2}, {4, 3}}) {
+            final int gpus = layout[0];
+            final int ranks = gpus * layout[1];
+            final FakeCuda cuda =
+                    new FakeCuda(ranks + 19L, gpus).peerAccess((device, peer) -> gpus > 2 && device < 2 && peer < 2);
+            try (FakeGpuNode node = new FakeGpuNode(cuda, ranks, place(layout, true), SLOTS, CHUNK)) {
+                assertTrue(
+                        node.groups().describe(0).contains("-host->"),
+                        node.groups().describe(0));
+                final DeviceBuffer[] buffers = node.buffers(BYTES);
+                for (int root = 0; root < ranks; root++) {
+                    broadcastAndCheck(node, root, buffers, BYTES, root * 7L + ranks);
+                }
+                closeAll(buffers);
+            }
+            assertEquals("[]", lastViolations, Arrays.toString(layout));
+            assertEquals(0, cuda.liveAllocations(), "everything freed, the pinned host memory unregistered");
+        }
     }
 
     @Test
     void aCopyThatFailsQueuedOrRunningOrAnOpenThatFailsEndsTheCallWithoutAHang() throws Exception {
         for (int kind = 0; kind < 3; kind++) {
             for (long n = 1; n <= 25; n += 4) {
-                final FakeCuda cuda = new FakeCuda(n, 2);
+                // Every other case chains the two GPUs through the host instead of peer to peer.
+                final boolean host = (n / 4) % 2 == 1;
+                final FakeCuda cuda = new FakeCuda(n, 2).peerAccess((device, peer) -> !host);
                 if (kind == 0) {
                     cuda.failQueuedCopy(n);
                 } else if (kind == 1) {
                     cuda.failRunningCopy(n);
                 } else {
-                    // Opens 1-2 map the leaders' slots at set-up; 3-6 the members' buffers in the call.
+                    // Peer to peer, opens 1-2 map the leaders' slots at set-up; the next four the members' buffers.
                     cuda.failIpcOpen(3 + (n % 4));
                 }
                 final FakeGpuNode node = new FakeGpuNode(cuda, 6, r -> r % 2, SLOTS, CHUNK);
                 final DeviceBuffer[] buffers = node.buffers(BYTES);
                 final Throwable[] outcome = node.broadcast(1, buffers, BYTES, CHUNK);
-                final String what = "failure kind " + kind + " at " + n + ": " + Arrays.toString(outcome);
+                final String what =
+                        "failure kind " + kind + " at " + n + (host ? " (host)" : "") + ": " + Arrays.toString(outcome);
                 assertTrue(Arrays.stream(outcome).anyMatch(t -> t instanceof CudaException), what);
                 node.closeAfterFailure();
                 closeAll(buffers);
@@ -195,8 +211,14 @@ class GpuGroupProtocolTest {
     void theFakeCatchesACopierThatTrustsCopiesBeforeTheyComplete() throws Exception {
         int caught = 0;
         for (int seed = 1; seed <= 4; seed++) {
-            final FakeGpuNode node =
-                    new FakeGpuNode(new FakeCuda(seed, 2).lieAboutEvents(), 4, r -> r % 2, SLOTS, CHUNK);
+            // Seeds 3 and 4 chain the GPUs through the host.
+            final boolean host = seed > 2;
+            final FakeGpuNode node = new FakeGpuNode(
+                    new FakeCuda(seed, 2).lieAboutEvents().peerAccess((device, peer) -> !host),
+                    4,
+                    r -> r % 2,
+                    SLOTS,
+                    CHUNK);
             final DeviceBuffer[] buffers = node.buffers(BYTES);
             try {
                 broadcastAndCheck(node, 0, buffers, BYTES, seed);
