@@ -6,10 +6,10 @@ package org.hbcast;
  * maps each member's {@code DeviceBuffer} once and keeps the mapping while the buffer lives (closing
  * such a buffer defers its free until every copier has unmapped it, at most two device calls later
  * or at {@code close}). Between GPUs the leaders map the next leader's ring slots once and, from
- * 32 MiB, its buffer for one call only.
+ * 32 MiB, its buffer once, kept the same way.
  *
  * @param ipcOpens CUDA IPC handles this rank has opened so far (0 before the first device call)
- * @param mapsPeerBuffer whether this rank, as a GPU leader, maps the next leader's buffer for the call
- *        now: false between calls that succeeded (the copiers' kept mappings are not counted here)
+ * @param mapsPeerBuffer whether this rank maps a neighbour's buffer for one call only now: false
+ *        between calls that succeeded (the kept mappings above are not counted here)
  */
 public record BcastDeviceUse(long ipcOpens, boolean mapsPeerBuffer) {}

@@ -80,6 +80,9 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
     private final int maxChunkBytes;
     private final CudaIpcSender[] toMember;
     private final IpcHandleCache mappings;
+    /** On a leader with a peer-to-peer ring: the next leader's buffers, mapped once, keyed by its group. */
+    private final IpcHandleCache leaderMappings;
+
     private final CopierFanout fanout;
     private final CopierWait wait;
     private final GroupCall call = new GroupCall();
@@ -126,6 +129,10 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
         this.maxChunkBytes = maxChunkBytes;
         this.toMember = new CudaIpcSender[nodeSize];
         this.mappings = new IpcHandleCache(calls, device, MAPPINGS_PER_MEMBER);
+        this.leaderMappings = ring == null ? null : new IpcHandleCache(calls, device, MAPPINGS_PER_MEMBER);
+        if (ring != null) {
+            ring.keepMappingsIn(leaderMappings);
+        }
         this.fanout = new CopierFanout(position, members.length);
         this.wait = new CopierWait(inbox);
         this.all = new byte[nodeSize * RECORD_BYTES];
@@ -360,7 +367,8 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
 
     private Stage startParts(
             final DeviceBuffer buffer, final long bytes, final int chunkBytes, final int first, final boolean fed) {
-        if (members.length > 1 && !buffer.guardedBy(this)) {
+        // Copiers of this GPU map it, and so does the previous GPU's leader where this rank leads its GPU.
+        if ((members.length > 1 || ring != null) && !buffer.guardedBy(this)) {
             buffer.guard(this);
             guarded.add(buffer);
         }
@@ -458,6 +466,14 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
     }
 
     private void closeRetiredMappings() {
+        if (ring != null) {
+            final int next = (group + 1) % groups.groupCount();
+            final int at = groups.leader(next) * RECORD_BYTES + RETIRED_OFFSET;
+            final long count = (long) LONGS.get(all, at);
+            for (int i = 0; i < count && i < RETIRED_PER_CALL; i++) {
+                leaderMappings.forget(next, (long) LONGS.get(all, at + 8 + 8 * i));
+            }
+        }
         for (final int m : members) {
             if (m == position) {
                 continue;
@@ -486,9 +502,9 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
         return freeRequests.size() + pending.size() + announcingCount + announcedCount;
     }
 
-    /** IPC opens of members' buffers so far: grows only for allocations not seen before. */
+    /** IPC opens of members' buffers (and, on a leader, the next leader's) so far: only for allocations not seen before. */
     public long memberMappingOpens() {
-        return mappings.opens();
+        return mappings.opens() + (leaderMappings == null ? 0 : leaderMappings.opens());
     }
 
     /** Members' buffers mapped now. */
@@ -534,6 +550,9 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
             }
         }
         closer.run(mappings::close);
+        if (leaderMappings != null) {
+            closer.run(leaderMappings::close);
+        }
         if (ring != null) {
             closer.run(ring::unmapPeers);
         }

@@ -141,6 +141,35 @@ class GpuGroupProtocolTest {
     }
 
     @Test
+    void theLeadersKeepTheNextLeadersBufferMappedInBufferToBufferCalls() throws Exception {
+        final long bytes = CudaRingMember.DIRECT_MIN_BYTES + 5;
+        final FakeCuda cuda = new FakeCuda(23, 2);
+        try (FakeGpuNode node = new FakeGpuNode(cuda, 4, r -> r / 2, SLOTS, CHUNK)) {
+            final DeviceBuffer[] buffers = node.buffers(bytes);
+            for (final int root : new int[] {0, 1, 2, 3}) {
+                broadcastAndCheck(node, root, buffers, bytes, root);
+            }
+            final long before = cuda.ipcOpens();
+            for (final int root : new int[] {3, 2, 1, 0}) {
+                broadcastAndCheck(node, root, buffers, bytes, 10 + root);
+            }
+            assertEquals(LinkMode.DIRECT, node.members[0].ring().senderMode(), "leader to leader, buffer to buffer");
+            assertEquals(0, cuda.ipcOpens() - before, "buffer-to-buffer calls map nothing once every buffer is known");
+            // The second GPU's leader closes its buffer: freed two calls later, never while the first maps it.
+            final DeviceBuffer old = buffers[2];
+            old.close();
+            buffers[2] = node.buffer(2, bytes);
+            broadcastAndCheck(node, 0, buffers, bytes, 20);
+            assertFalse(old.isFreed());
+            broadcastAndCheck(node, 1, buffers, bytes, 21);
+            assertTrue(old.isFreed());
+            closeAll(buffers);
+        }
+        assertEquals("[]", lastViolations);
+        assertEquals(0, cuda.openMappings(), "every mapping closed");
+    }
+
+    @Test
     void theFakeCatchesAFreeThatDoesNotWaitForTheCopiersMapping() throws Exception {
         final FakeCuda cuda = new FakeCuda(17, 1);
         try (FakeGpuNode node = new FakeGpuNode(cuda, 2, r -> 0, SLOTS, CHUNK)) {
