@@ -185,7 +185,19 @@ public final class HierarchicalBcast implements AutoCloseable {
      */
     public BcastExplanation explainDevice(long bytes) {
         Explanation e = calls.explain(bytes, MemoryKind.DEVICE);
-        return explanation(e, view(e.plan()), "not tried");
+        BcastExplanation made = explanation(e, view(e.plan()), "not tried");
+        String groups = calls.deviceGroupPlan(0);
+        // Inside a node the call's first rank copies for its GPU, every other GPU's lowest rank for its own.
+        String line = "gpu groups:  "
+                + (groups == null ? "formed at the first device call" : groups + " (a call from node rank 0)") + "\n";
+        return new BcastExplanation(
+                made.bytes(),
+                made.memory(),
+                made.plan(),
+                made.layout(),
+                made.fingerprint(),
+                made.trials(),
+                made.text() + line);
     }
 
     /** The hardware fingerprint of this run, as agreed by all ranks. */

@@ -40,6 +40,20 @@ public final class DeviceBuffer implements AutoCloseable {
 
     private byte[] ipcHandle;
     private boolean closed;
+    private boolean freed;
+    /** Who maps this buffer in other processes and must close those mappings before it is freed. */
+    private final java.util.List<FreeGuard> guards = new java.util.ArrayList<>(1);
+
+    /**
+     * Something that keeps IPC mappings of a buffer open in other processes across calls (a GPU
+     * group's copiers cache their members' buffers). CUDA leaves freeing memory that another process
+     * still maps undefined, so while a buffer has a guard, {@link #close()} only asks it to have the
+     * mappings closed; the memory is freed when the last guard {@link #release}s it.
+     */
+    public interface FreeGuard {
+        /** {@code buffer} was closed by its owner: close the peers' mappings, then {@link #release} it. */
+        void freeRequested(DeviceBuffer buffer);
+    }
 
     private DeviceBuffer(final CudaCalls calls, final DevicePointer pointer, final long bytes, final int device) {
         this.calls = calls;
@@ -299,19 +313,82 @@ public final class DeviceBuffer implements AutoCloseable {
         }
     }
 
-    /** True once freed. */
+    /** True once closed by its owner (the memory itself may wait for its guards: {@link #isFreed()}). */
     public boolean isClosed() {
         return closed;
     }
 
-    /** Frees the memory ({@code cudaFree}); for the program's own memory only forgets it. Idempotent. */
+    /** True once the memory has been given back to CUDA. */
+    public synchronized boolean isFreed() {
+        return freed;
+    }
+
+    /**
+     * From now on {@link #close()} leaves the free to {@code guard} (and any other guard). Idempotent;
+     * allocation-free after the first time for the same guard.
+     */
+    public synchronized void guard(final FreeGuard guard) {
+        requireOpen();
+        if (userAttributes != null) {
+            throw new IllegalStateException(
+                    "the program's own device memory cannot be guarded: the library never frees it");
+        }
+        if (!guards.contains(guard)) {
+            guards.add(guard);
+        }
+    }
+
+    /** True while {@code guard} holds the buffer's free. */
+    public synchronized boolean guardedBy(final FreeGuard guard) {
+        return guards.contains(guard);
+    }
+
+    /**
+     * {@code guard} no longer maps the buffer anywhere: once closed and without guards, the memory is
+     * freed now. Idempotent.
+     */
+    public void release(final FreeGuard guard) {
+        final boolean freeNow;
+        synchronized (this) {
+            guards.remove(guard);
+            freeNow = closed && guards.isEmpty() && !freed;
+            freed |= freeNow;
+        }
+        if (freeNow) {
+            calls.free(device, pointer.address());
+        }
+    }
+
+    /**
+     * Frees the memory ({@code cudaFree}), or, while peers may map it ({@link #guard}), asks each guard
+     * to have their mappings closed first and frees it when the last has ({@link #release}). Either
+     * way the buffer is unusable from here on. The program's own memory is never freed: closing only
+     * forgets it. Idempotent.
+     */
     @Override
     public void close() {
-        if (!closed) {
-            closed = true;
-            if (userAttributes == null) {
-                calls.free(device, pointer.address());
+        final FreeGuard[] asked;
+        synchronized (this) {
+            if (closed) {
+                return;
             }
+            closed = true;
+            if (userAttributes != null) {
+                return;
+            }
+            if (guards.isEmpty()) {
+                freed = true;
+                asked = null;
+            } else {
+                asked = guards.toArray(new FreeGuard[0]);
+            }
+        }
+        if (asked == null) {
+            calls.free(device, pointer.address());
+            return;
+        }
+        for (final FreeGuard guard : asked) {
+            guard.freeRequested(this);
         }
     }
 

@@ -9,6 +9,7 @@ import jcuda.driver.CUpointer_attribute;
 import jcuda.driver.CUresult;
 import jcuda.driver.JCudaDriver;
 import jcuda.runtime.JCuda;
+import jcuda.runtime.cudaDeviceProp;
 import jcuda.runtime.cudaError;
 import jcuda.runtime.cudaEvent_t;
 import jcuda.runtime.cudaIpcMemHandle;
@@ -297,6 +298,36 @@ public final class JCudaCalls implements CudaCalls {
                 driverReady = true;
             }
         }
+    }
+
+    @Override
+    public byte[] deviceUuid(final int device) {
+        final cudaDeviceProp properties = new cudaDeviceProp();
+        CudaException.check(
+                JCuda.cudaGetDeviceProperties(properties, device), "cudaGetDeviceProperties(" + device + ")");
+        if (properties.uuid == null || properties.uuid.bytes == null || properties.uuid.bytes.length != 16) {
+            throw new IllegalStateException("CUDA device " + device + " reported no 16-byte UUID");
+        }
+        return properties.uuid.bytes.clone();
+    }
+
+    @Override
+    public void hostRegister(final long address, final long bytes) {
+        CudaException.check(
+                JCuda.cudaHostRegister(new DevicePointer(address), bytes, JCuda.cudaHostRegisterPortable),
+                "cudaHostRegister(" + bytes + " bytes)");
+    }
+
+    @Override
+    public void hostUnregister(final long address) {
+        CudaException.check(JCuda.cudaHostUnregister(new DevicePointer(address)), "cudaHostUnregister");
+    }
+
+    @Override
+    public int deviceCount() {
+        final int[] count = new int[1];
+        CudaException.check(JCuda.cudaGetDeviceCount(count), "cudaGetDeviceCount");
+        return count[0];
     }
 
     private static int kindOf(final CopyKind kind) {
