@@ -186,6 +186,7 @@ public final class Broadcaster implements AutoCloseable {
         if (comm.rank() == 0) {
             selection.keepLearnt();
         }
+        host.printBreakdown(topology.host(), topology.hostPosition());
         release();
     }
 
