@@ -36,6 +36,11 @@ public enum Setting {
     TRIALS_LOG("0, 1 or 2", "", "0", "rank 0 prints the trials' verdicts (1) and every block's time (2)"),
     TIMEOUT_S("decimal", "s", "60", "a wait without progress this long is reported on stderr, and waited on"),
     TIMEOUT_FAILS("flag", "", "0", "1: a call that waits longer than HBCAST_TIMEOUT_S fails (not MPI's semantics)"),
+    PROGRESS_THREAD(
+            "flag",
+            "",
+            "0",
+            "1: a thread per instance moves iBcast calls while the program computes (THREAD_MULTIPLE)"),
     TUNING_FILE("path", "", "", "a measured tuning table, or none; empty: the cache's table for this machine"),
     CALIBRATION_FILE("path", "", "", "the cost model's calibration; empty: the cache's for this hardware"),
     CACHE_DIR(
