@@ -118,7 +118,7 @@ public final class Redirect {
         boolean outer = !inside[0];
         inside[0] = true;
         try {
-            return r.test();
+            return r.moved();
         } finally {
             if (outer) {
                 inside[0] = false;

@@ -19,7 +19,7 @@ final class RedirectedRequest extends Request {
     }
 
     /** Moves the broadcast; true once it is complete (then the hbcast request is let go). */
-    boolean test() throws MPIException {
+    boolean moved() throws MPIException {
         if (call != null && call.test()) {
             call = null;
         }

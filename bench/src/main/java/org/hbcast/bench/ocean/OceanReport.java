@@ -155,7 +155,30 @@ public final class OceanReport {
                 o.totalS(),
                 o.bcastS(),
                 hideable > 0 ? 100 * (b.totalS() - o.totalS()) / hideable : Double.NaN);
+        if (runs.get(blocking).size() > 1) {
+            // The A/A floor: the same configuration against itself in this run, in hidden-fraction terms.
+            out.printf(
+                    Locale.ROOT,
+                    "# overlap %s A/A: blocking totals spread %.3f s over %d runs (%.0f%% of min(broadcast,"
+                            + " computation)), overlapped %.3f s%n",
+                    blocking,
+                    spread(blocking),
+                    runs.get(blocking).size(),
+                    hideable > 0 ? 100 * spread(blocking) / hideable : Double.NaN,
+                    spread(overlapped));
+        }
         out.flush();
+    }
+
+    /** Largest less smallest total of an implementation's runs. */
+    private double spread(String impl) {
+        double min = Double.MAX_VALUE;
+        double max = 0;
+        for (RunResult r : runs.get(impl)) {
+            min = Math.min(min, r.totalS());
+            max = Math.max(max, r.totalS());
+        }
+        return max - min;
     }
 
     /**
