@@ -138,8 +138,10 @@ final class HostCall {
         // A non-blocking call across hosts inlines only what leaves eagerly, so its root never waits
         // in a test for a leader's receive.
         boolean inline = ok
-                && selection.inlines(message.bytes())
-                && (blocking || oneHost || message.bytes() <= HeaderRelay.FIRST_PAYLOAD);
+                && (blocking
+                        ? selection.inlines(message.bytes())
+                        : selection.keptInlines(message.bytes())
+                                && (oneHost || message.bytes() <= HeaderRelay.FIRST_PAYLOAD));
         switch (headers.exchange(
                 refused,
                 root,
@@ -153,7 +155,7 @@ final class HostCall {
                 message.adopt(headers.rootBytes());
                 boolean moves = message.bytes() > 0 && !headers.inlined();
                 if (!blocking) {
-                    return !moves || beginNonBlocking(selection.plan(message.bytes()), type);
+                    return !moves || beginNonBlocking(selection.keptPlan(message.bytes()), type);
                 }
                 if (moves) {
                     run(selection.plan(message.bytes()), type);
@@ -167,7 +169,12 @@ final class HostCall {
                 if (bytes > 0 && !headers.inlined()) {
                     scratch = HostCopy.atLeast(scratch, bytes);
                     message.bind(scratch, (int) bytes, ElementType.BYTE, headers.root(), rank, size, null);
-                    run(selection.plan(bytes), ElementType.BYTE);
+                    if (blocking) {
+                        run(selection.plan(bytes), ElementType.BYTE);
+                    } else if (!beginNonBlocking(selection.keptPlan(bytes), ElementType.BYTE)) {
+                        // The same collective as the others' (MPI_Ibcast matches no blocking bcast), run out.
+                        complete();
+                    }
                 }
                 if (blocking) {
                     learn(bytes, headers.root(), start);
@@ -307,7 +314,7 @@ final class HostCall {
                 throw MpiErrors.badArgument(openRefused);
             }
             message.adopt(counts.agree(message.bytes(), message.type(), openRoot));
-            done = message.bytes() == 0 || beginNonBlocking(selection.plan(message.bytes()), openType);
+            done = message.bytes() == 0 || beginNonBlocking(selection.keptPlan(message.bytes()), openType);
             return done;
         } finally {
             if (done) {
