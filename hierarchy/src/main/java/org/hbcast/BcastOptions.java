@@ -44,6 +44,10 @@ import org.hbcast.settings.Setting;
  *        waited for) and leaves the instance unusable, instead of reporting and waiting on
  *        ({@code HBCAST_TIMEOUT_FAILS=1|0}, default off). A departure from MPI's semantics, opt-in:
  *        Open MPI waits for a late root or peer as long as it takes
+ * @param progressThread whether a thread of each instance moves its non-blocking calls
+ *        ({@link HierarchicalBcast#iBcast}) while the program computes, besides their tests and the
+ *        instance's later calls ({@code HBCAST_PROGRESS_THREAD=1|0}, default off); needs MPI
+ *        initialised with {@code MPI.THREAD_MULTIPLE}
  */
 public record BcastOptions(
         Algorithm algorithm,
@@ -57,7 +61,56 @@ public record BcastOptions(
         IntraNode intra,
         TreeShape inter,
         boolean trials,
-        boolean timeoutFails) {
+        boolean timeoutFails,
+        boolean progressThread) {
+
+    /** The options without a progress thread (see {@link #progressThread()}): the form before it existed. */
+    public BcastOptions(
+            Algorithm algorithm,
+            int chunkBytes,
+            int radix,
+            Path tuningFile,
+            Duration timeout,
+            String nodeSizes,
+            CountRule counts,
+            int ringSlots,
+            IntraNode intra,
+            TreeShape inter,
+            boolean trials,
+            boolean timeoutFails) {
+        this(
+                algorithm,
+                chunkBytes,
+                radix,
+                tuningFile,
+                timeout,
+                nodeSizes,
+                counts,
+                ringSlots,
+                intra,
+                inter,
+                trials,
+                timeoutFails,
+                false);
+    }
+
+    /** A thread of the instance moves its non-blocking calls ({@code true}), or only its calls do (the default). */
+    public BcastOptions withProgressThread(boolean on) {
+        return new BcastOptions(
+                algorithm,
+                chunkBytes,
+                radix,
+                tuningFile,
+                timeout,
+                nodeSizes,
+                counts,
+                ringSlots,
+                intra,
+                inter,
+                trials,
+                timeoutFails,
+                on);
+    }
 
     /** Largest chunk: bounds the ring's slots (and so its shared memory). */
     public static final int MAX_CHUNK_BYTES = 16 << 20;
@@ -221,6 +274,7 @@ public record BcastOptions(
         env.put("HBCAST_INTER", inter == null ? "auto" : inter.toString());
         env.put("HBCAST_TRIALS", trials ? "1" : "0");
         env.put("HBCAST_TIMEOUT_FAILS", timeoutFails ? "1" : "0");
+        env.put("HBCAST_PROGRESS_THREAD", progressThread ? "1" : "0");
         return env;
     }
 
@@ -251,7 +305,8 @@ public record BcastOptions(
                 intraVar(env, "HBCAST_INTRA"),
                 interVar(env, "HBCAST_INTER"),
                 boolVar(env, "HBCAST_TRIALS", true),
-                boolVar(env, "HBCAST_TIMEOUT_FAILS", false));
+                boolVar(env, "HBCAST_TIMEOUT_FAILS", false),
+                boolVar(env, "HBCAST_PROGRESS_THREAD", false));
     }
 
     private static IntraNode intraVar(Map<String, String> env, String name) {
@@ -362,7 +417,8 @@ public record BcastOptions(
                 intra,
                 inter,
                 trials,
-                timeoutFails);
+                timeoutFails,
+                progressThread);
     }
 
     public BcastOptions withChunkBytes(int bytes) {
@@ -378,7 +434,8 @@ public record BcastOptions(
                 intra,
                 inter,
                 trials,
-                timeoutFails);
+                timeoutFails,
+                progressThread);
     }
 
     public BcastOptions withRadix(int k) {
@@ -394,7 +451,8 @@ public record BcastOptions(
                 intra,
                 inter,
                 trials,
-                timeoutFails);
+                timeoutFails,
+                progressThread);
     }
 
     /** A tuning table to use; {@code Path.of("none")} for none (the model alone). */
@@ -411,7 +469,8 @@ public record BcastOptions(
                 intra,
                 inter,
                 trials,
-                timeoutFails);
+                timeoutFails,
+                progressThread);
     }
 
     public BcastOptions withNodeSizes(String sizes) {
@@ -427,7 +486,8 @@ public record BcastOptions(
                 intra,
                 inter,
                 trials,
-                timeoutFails);
+                timeoutFails,
+                progressThread);
     }
 
     /** Check mode on ({@link CountRule#EQUAL}) or off (back to {@link CountRule#ROOT}). */
@@ -448,7 +508,8 @@ public record BcastOptions(
                 intra,
                 inter,
                 trials,
-                timeoutFails);
+                timeoutFails,
+                progressThread);
     }
 
     /** In-run selection on or off (see {@link #trials()}). */
@@ -482,7 +543,8 @@ public record BcastOptions(
                 intra,
                 shape,
                 trials,
-                timeoutFails);
+                timeoutFails,
+                progressThread);
     }
 
     public BcastOptions withIntra(IntraNode i) {
@@ -498,7 +560,8 @@ public record BcastOptions(
                 i,
                 inter,
                 trials,
-                timeoutFails);
+                timeoutFails,
+                progressThread);
     }
 
     /**
@@ -518,6 +581,7 @@ public record BcastOptions(
                 intra,
                 inter,
                 trials,
-                fails);
+                fails,
+                progressThread);
     }
 }

@@ -16,6 +16,7 @@ import org.hbcast.mpi.port.MpiComm;
 import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.orchestration.BroadcastSettings;
 import org.hbcast.orchestration.Broadcaster;
+import org.hbcast.orchestration.PendingBcast;
 import org.hbcast.orchestration.SettingsProposal;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
@@ -51,9 +52,13 @@ public final class HierarchicalBcast implements AutoCloseable {
     private final Broadcaster calls;
     private final BcastOptions options;
 
+    /** The request objects of the instance's non-blocking calls, one per slot of its queue, made once. */
+    private final BcastRequest[] requests;
+
     private HierarchicalBcast(Broadcaster calls, BcastOptions options) {
         this.calls = calls;
         this.options = options;
+        this.requests = new BcastRequest[Broadcaster.MAX_OUTSTANDING];
     }
 
     /**
@@ -115,7 +120,8 @@ public final class HierarchicalBcast implements AutoCloseable {
                 options.nodeSizes(),
                 options.tuningFile(),
                 options.keepsLearnt(),
-                options.timeoutFails());
+                options.timeoutFails(),
+                options.progressThread());
     }
 
     /**
@@ -132,6 +138,46 @@ public final class HierarchicalBcast implements AutoCloseable {
         BasicType basic = OpenMpi.basicType(type);
         try {
             calls.bcast(buf, count, ElementType.of(basic), basic == null ? OpenMpi.describe(type) : null, root);
+        } catch (MpiFailure f) {
+            throw OpenMpi.mpiException(f);
+        }
+    }
+
+    /**
+     * Starts a broadcast of {@code count} elements of {@code type} in {@code buf} from {@code root}
+     * and returns at once, as {@code Intracomm.iBcast} does: the same contract, counts and errors as
+     * {@link #bcast(Object, int, Datatype, int)}, on Java primitive arrays and direct buffers. The
+     * buffer is the library's until the request completes: the root must not change it, the others
+     * must not read it. Every rank issues its broadcasts in the same order, blocking and
+     * non-blocking, as MPI requires; they complete in that order (a blocking {@code bcast} or
+     * {@code close} first completes the non-blocking calls issued before it).
+     *
+     * <p>The call moves inside {@link BcastRequest#test()} and {@link BcastRequest#waitFor()} of any
+     * of the instance's requests, inside the instance's later calls and, with
+     * {@link BcastOptions#progressThread()}, on a thread of its own while the program computes. A bad
+     * argument (or a count that does not match the root's) fails the request when it is tested or
+     * waited for, with the message {@code bcast} would throw; nothing of it is sent. At most
+     * {@value org.hbcast.orchestration.Broadcaster#MAX_OUTSTANDING} requests of an instance may be
+     * outstanding (issued and not yet seen complete); the next one is refused here. Device memory has
+     * no non-blocking call yet: its staging copies and CUDA ring wait on the GPU inside a call.
+     *
+     * @return the request: test or wait for it once; once it has said it is complete it stands for
+     *         nothing (a later {@code iBcast} may return the same object)
+     * @throws MPIException when too many requests are outstanding, or the instance is closed or
+     *         stopped by an earlier failure
+     */
+    public BcastRequest iBcast(Object buf, int count, Datatype type, int root) throws MPIException {
+        BasicType basic = OpenMpi.basicType(type);
+        try {
+            PendingBcast p = calls.iBcast(
+                    buf, count, ElementType.of(basic), basic == null ? OpenMpi.describe(type) : null, root);
+            BcastRequest r = requests[p.index()];
+            if (r == null) {
+                // Made once per slot, at the first calls: later ones allocate nothing.
+                r = new BcastRequest(calls, p);
+                requests[p.index()] = r;
+            }
+            return r;
         } catch (MpiFailure f) {
             throw OpenMpi.mpiException(f);
         }

@@ -9,13 +9,17 @@ import java.net.URL;
 import java.util.Enumeration;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
 import org.hbcast.GpuNatives;
 
 /**
  * The Java agent ({@code -javaagent:hbcast-agent.jar}) that gives an unmodified MPI Java program
  * hbcast: it weaves small pieces of advice into Open MPI's bindings when they load, so that
  * {@code Comm.bcast} goes to a {@link org.hbcast.HierarchicalBcast} of the communicator where hbcast
- * supports the call, {@code Comm.free} and {@code Comm.disconnect} close that instance, and
+ * supports the call, {@code Comm.iBcast} to its non-blocking call (the program's {@code mpi.Request}
+ * then tests and waits through hbcast: {@code test}, {@code waitFor}, {@code testStatus},
+ * {@code waitStatus}, {@code getStatus}, {@code isNull}, {@code waitAll}, {@code testAll}; not yet
+ * {@code waitAny} or {@code testAny}), {@code Comm.free} and {@code Comm.disconnect} close that instance, and
  * {@code MPI.Finalize} closes the rest (see {@link Redirect}). Everything else runs in the bindings
  * as before.
  */
@@ -38,8 +42,24 @@ public final class BcastAgent {
                 .type(named("mpi.Comm"))
                 .transform((builder, type, loader, module, domain) -> builder.visit(
                                 Advice.to(BcastAdvice.class).on(named("bcast").and(takesArguments(4))))
+                        .visit(Advice.to(IBcastAdvice.class).on(named("iBcast").and(takesArguments(4))))
                         .visit(Advice.to(FreeAdvice.class)
                                 .on(named("free").or(named("disconnect")).and(takesArguments(0)))))
+                .type(named("mpi.Request"))
+                .transform((builder, type, loader, module, domain) -> builder.visit(
+                                Advice.to(TestAdvice.class).on(named("test").and(takesArguments(0))))
+                        .visit(Advice.to(WaitAdvice.class).on(named("waitFor").and(takesArguments(0))))
+                        .visit(Advice.to(TestStatusAdvice.class)
+                                .on(named("testStatus").and(takesArguments(0))))
+                        .visit(Advice.to(WaitStatusAdvice.class)
+                                .on(named("waitStatus").or(named("getStatus")).and(takesArguments(0))))
+                        .visit(Advice.to(IsNullAdvice.class).on(named("isNull").and(takesArguments(0))))
+                        .visit(Advice.to(FreeRequestAdvice.class)
+                                .on(named("free").or(named("cancel")).and(takesArguments(0))))
+                        .visit(Advice.to(WaitAllAdvice.class)
+                                .on(named("waitAll").and(takesArguments(1))))
+                        .visit(Advice.to(TestAllAdvice.class)
+                                .on(named("testAll").and(takesArguments(1)))))
                 .type(named("mpi.MPI"))
                 .transform((builder, type, loader, module, domain) -> builder.visit(
                         Advice.to(FinalizeAdvice.class).on(named("Finalize").and(takesArguments(0)))))
@@ -93,6 +113,151 @@ public final class BcastAgent {
                 @Advice.Argument(3) int root)
                 throws Exception {
             return Redirect.bcast(comm, buf, count, type, root);
+        }
+    }
+
+    /** Woven into {@code Comm.iBcast(Buffer, int, Datatype, int)}: hbcast's request where hbcast took the call. */
+    static final class IBcastAdvice {
+        private IBcastAdvice() {}
+
+        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
+        static Object enter(
+                @Advice.This Object comm,
+                @Advice.Argument(0) Object buf,
+                @Advice.Argument(1) int count,
+                @Advice.Argument(2) Object type,
+                @Advice.Argument(3) int root)
+                throws Exception {
+            return Redirect.iBcast(comm, buf, count, type, root);
+        }
+
+        @Advice.OnMethodExit
+        static void exit(
+                @Advice.Enter Object mine,
+                @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object request) {
+            if (mine != null) {
+                request = mine;
+            }
+        }
+    }
+
+    /** Woven into {@code Request.test()}: a redirected broadcast's own test. */
+    static final class TestAdvice {
+        private TestAdvice() {}
+
+        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
+        static Boolean enter(@Advice.This Object request) throws Exception {
+            return Redirect.test(request);
+        }
+
+        @Advice.OnMethodExit
+        static void exit(@Advice.Enter Boolean mine, @Advice.Return(readOnly = false) boolean done) {
+            if (mine != null) {
+                done = mine;
+            }
+        }
+    }
+
+    /** Woven into {@code Request.testStatus()}: null until a redirected broadcast completes, then an empty status. */
+    static final class TestStatusAdvice {
+        private TestStatusAdvice() {}
+
+        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
+        static Boolean enter(@Advice.This Object request) throws Exception {
+            return Redirect.test(request);
+        }
+
+        @Advice.OnMethodExit
+        static void exit(
+                @Advice.Enter Boolean mine,
+                @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object status) {
+            if (mine != null) {
+                status = mine ? Redirect.emptyStatus() : null;
+            }
+        }
+    }
+
+    /** Woven into {@code Request.waitFor()}: waits for a redirected broadcast. */
+    static final class WaitAdvice {
+        private WaitAdvice() {}
+
+        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
+        static boolean enter(@Advice.This Object request) throws Exception {
+            return Redirect.await(request);
+        }
+    }
+
+    /** Woven into {@code Request.waitStatus()} and {@code getStatus()}: waits, then an empty status. */
+    static final class WaitStatusAdvice {
+        private WaitStatusAdvice() {}
+
+        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
+        static boolean enter(@Advice.This Object request) throws Exception {
+            return Redirect.await(request);
+        }
+
+        @Advice.OnMethodExit
+        static void exit(
+                @Advice.Enter boolean mine,
+                @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object status) {
+            if (mine) {
+                status = Redirect.emptyStatus();
+            }
+        }
+    }
+
+    /** Woven into {@code Request.isNull()}: a redirected broadcast is the null request once complete. */
+    static final class IsNullAdvice {
+        private IsNullAdvice() {}
+
+        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
+        static Boolean enter(@Advice.This Object request) {
+            return Redirect.isNull(request);
+        }
+
+        @Advice.OnMethodExit
+        static void exit(@Advice.Enter Boolean mine, @Advice.Return(readOnly = false) boolean isNull) {
+            if (mine != null) {
+                isNull = mine;
+            }
+        }
+    }
+
+    /**
+     * Woven into {@code Request.free()} and {@code cancel()}: nothing for a redirected broadcast (MPI
+     * cannot cancel a collective; a freed one still completes, in issue order, inside later calls).
+     */
+    static final class FreeRequestAdvice {
+        private FreeRequestAdvice() {}
+
+        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
+        static boolean enter(@Advice.This Object request) {
+            return Redirect.isNull(request) != null;
+        }
+    }
+
+    /** Woven into {@code Request.waitAll(Request[])}: the redirected broadcasts complete first. */
+    static final class WaitAllAdvice {
+        private WaitAllAdvice() {}
+
+        @Advice.OnMethodEnter
+        static void enter(@Advice.Argument(0) Object[] requests) throws Exception {
+            Redirect.awaitAll(requests);
+        }
+    }
+
+    /** Woven into {@code Request.testAll(Request[])}: true only when the redirected broadcasts completed too. */
+    static final class TestAllAdvice {
+        private TestAllAdvice() {}
+
+        @Advice.OnMethodEnter
+        static boolean enter(@Advice.Argument(0) Object[] requests) throws Exception {
+            return Redirect.testAll(requests);
+        }
+
+        @Advice.OnMethodExit
+        static void exit(@Advice.Enter boolean mine, @Advice.Return(readOnly = false) boolean all) {
+            all = all && mine;
         }
     }
 

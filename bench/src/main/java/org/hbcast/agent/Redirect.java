@@ -80,6 +80,107 @@ public final class Redirect {
         return true;
     }
 
+    /**
+     * {@code Comm.iBcast}: hbcast's non-blocking broadcast of the communicator's instance, returned as
+     * a {@link RedirectedRequest}; null to let the bindings run it.
+     */
+    public static Object iBcast(Object comm, Object buf, int count, Object type, int root) throws MPIException {
+        boolean[] inside = INSIDE.get();
+        if (inside[0]) {
+            return null;
+        }
+        if (!(comm instanceof Intracomm intra) || !supported(buf, type) || UNSUPPORTED.contains(comm)) {
+            PASSED.incrementAndGet();
+            return null;
+        }
+        inside[0] = true;
+        RedirectedRequest request;
+        try {
+            HierarchicalBcast hb = instance(intra);
+            if (hb == null) {
+                PASSED.incrementAndGet();
+                return null;
+            }
+            request = new RedirectedRequest(hb.iBcast(buf, count, (Datatype) type, root));
+        } finally {
+            inside[0] = false;
+        }
+        REDIRECTED.incrementAndGet();
+        return request;
+    }
+
+    /** {@code Request.test()} and {@code testStatus()}: null for a request of the bindings, else whether it completed. */
+    public static Boolean test(Object request) throws MPIException {
+        if (!(request instanceof RedirectedRequest r)) {
+            return null;
+        }
+        boolean[] inside = INSIDE.get();
+        boolean outer = !inside[0];
+        inside[0] = true;
+        try {
+            return r.moved();
+        } finally {
+            if (outer) {
+                inside[0] = false;
+            }
+        }
+    }
+
+    /** {@code Request.waitFor()} and {@code waitStatus()}: false for a request of the bindings, else waits. */
+    public static boolean await(Object request) throws MPIException {
+        if (!(request instanceof RedirectedRequest r)) {
+            return false;
+        }
+        boolean[] inside = INSIDE.get();
+        boolean outer = !inside[0];
+        inside[0] = true;
+        try {
+            r.await();
+        } finally {
+            if (outer) {
+                inside[0] = false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code Request.waitAll}: completes the redirected requests among {@code requests} first. */
+    public static void awaitAll(Object[] requests) throws MPIException {
+        if (requests != null) {
+            for (Object r : requests) {
+                await(r);
+            }
+        }
+    }
+
+    /** {@code Request.testAll}: tests the redirected requests among {@code requests}; whether all of them completed. */
+    public static boolean testAll(Object[] requests) throws MPIException {
+        boolean all = true;
+        if (requests != null) {
+            for (Object r : requests) {
+                Boolean done = test(r);
+                all &= done == null || done;
+            }
+        }
+        return all;
+    }
+
+    /** {@code Request.isNull()}: null for a request of the bindings, else whether it completed. */
+    public static Boolean isNull(Object request) {
+        return request instanceof RedirectedRequest r ? r.complete() : null;
+    }
+
+    /** The status of a completed broadcast: empty, as MPI leaves a collective's. */
+    public static Object emptyStatus() {
+        try {
+            var make = mpi.Status.class.getDeclaredConstructor();
+            make.setAccessible(true);
+            return make.newInstance();
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalStateException("hbcast agent: cannot make an mpi.Status: " + e, e);
+        }
+    }
+
     private static boolean supported(Object buf, Object type) {
         if (!(type instanceof Datatype datatype) || OpenMpi.basicType(datatype) == null || buf == null) {
             return false;
@@ -99,7 +200,9 @@ public final class Redirect {
         HierarchicalBcast hb = INSTANCES.get(comm);
         if (hb == null) {
             try {
-                hb = HierarchicalBcast.create(comm, BcastOptions.defaults().withTimeoutFails(false));
+                // A progress thread's own MPI calls would come back here from a thread of its own.
+                hb = HierarchicalBcast.create(
+                        comm, BcastOptions.defaults().withTimeoutFails(false).withProgressThread(false));
             } catch (MPIException | IllegalArgumentException e) {
                 unsupported(comm, e);
                 return null;

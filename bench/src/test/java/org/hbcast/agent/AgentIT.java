@@ -32,11 +32,15 @@ class AgentIT {
             Pattern.compile("hbcast agent: (\\d+) bcast calls redirected, (\\d+) passed to Open MPI");
 
     private static String programClasspath() throws URISyntaxException {
+        return programClasspath(PlainMpiProgram.class);
+    }
+
+    private static String programClasspath(Class<?> program) throws URISyntaxException {
         String mpiJar = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(e -> e.contains("org/open-mpi/mpi"))
                 .findFirst()
                 .orElseThrow();
-        return String.join(File.pathSeparator, location(PlainMpiProgram.class), location(MpiTestProgram.class), mpiJar);
+        return String.join(File.pathSeparator, location(program), location(MpiTestProgram.class), mpiJar);
     }
 
     private static String location(Class<?> c) throws URISyntaxException {
@@ -155,6 +159,31 @@ class AgentIT {
                     before, out.figure(r, "shmAfter"), out.describe("rank " + r + ": still mapped after disconnect"));
         }
         out.assertNoLeakedSegments();
+    }
+
+    /**
+     * {@code Comm.iBcast} of an unmodified program goes to hbcast and its requests test, wait and
+     * wait-all through hbcast; every byte right, on one node and on two virtual nodes.
+     */
+    @Test
+    void anUnmodifiedProgramsIBcastsOnOneNodeAndOnVirtualNodes() throws Exception {
+        for (String nodes : new String[] {"4", "2,2"}) {
+            MpiLaunch launch = MpiLaunch.program(IBcastProgram.class)
+                    .classpath(programClasspath(IBcastProgram.class))
+                    .agent()
+                    .env("HBCAST_AGENT_REPORT", "1");
+            MpiOutcome out = (nodes.equals("4") ? launch.ranks(4) : launch.nodeSizes(nodes)).run();
+            out.assertAllRanksOk().assertCasesOnEveryRank(3 * 4);
+            Matcher m = REPORT.matcher(out.output());
+            int reports = 0;
+            while (m.find()) {
+                assertEquals(IBcastProgram.redirected(4), Integer.parseInt(m.group(1)), out.describe("redirected"));
+                assertEquals(0, Integer.parseInt(m.group(2)), out.describe("passed"));
+                reports++;
+            }
+            assertEquals(4, reports, out.describe("one report per rank"));
+            out.assertNoLeakedSegments();
+        }
     }
 
     @Test

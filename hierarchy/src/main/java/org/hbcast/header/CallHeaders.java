@@ -106,6 +106,11 @@ public final class CallHeaders {
     private int awaitedRoot;
 
     private long call;
+    /** The call whose header the relay's receive is posted for (by {@link #ready} or the exchange), else 0. */
+    private long expected;
+    /** Whether the header of call {@link #expected} has arrived (seen by {@link #ready} before the exchange). */
+    private boolean expectedArrived;
+
     private long rootBytes;
     private int root;
     private boolean inlined;
@@ -148,6 +153,45 @@ public final class CallHeaders {
         this.inlineCapacity = inlineBytes(relay == null);
         this.wait = wait;
         this.networkWait = ProgressWait.yieldingLonger(wait.limit());
+    }
+
+    /**
+     * Whether {@link #exchange} of the next call, with these arguments, would find its header (or room
+     * to post it) without waiting: a look that never blocks, for the progress of a non-blocking call.
+     * Across nodes a leader posts the header's receive here, once per call. A rank that passed a root
+     * out of range is always ready: its exchange takes part in the refusal protocol at once.
+     */
+    public boolean ready(String refused, int root, boolean rootInRange) throws MpiFailure {
+        long c = call + 1;
+        if (!rootInRange) {
+            return true;
+        }
+        if (root == rank || (refused != null && relay == null)) {
+            return board == null || board.hasRoom(c, 0);
+        }
+        if (relay != null && position == 0) {
+            return headerArrived(c) || (board != null && board.isPosted(c));
+        }
+        return board == null || board.isPosted(c);
+    }
+
+    /** Posts the relay's receive for call {@code c} once, then looks whether its header arrived. */
+    private boolean headerArrived(long c) throws MpiFailure {
+        if (expected != c) {
+            relay.expect(c);
+            expected = c;
+            expectedArrived = false;
+        }
+        if (!expectedArrived) {
+            expectedArrived = relay.arrived();
+        }
+        return expectedArrived;
+    }
+
+    /** Cancels the relay's posted receive (see {@link HeaderRelay#withdraw()}); the next look posts anew. */
+    private boolean withdraw() throws MpiFailure {
+        expected = 0;
+        return relay.withdraw();
     }
 
     /** Most bytes of a message that ride in its header: on one host (no network between its nodes) or across one. */
@@ -254,8 +298,7 @@ public final class CallHeaders {
         awaitedRoot = rootInRange ? root : -1;
         boolean answered = false;
         do {
-            relay.expect(c);
-            boolean arrived = relay.arrived();
+            boolean arrived = headerArrived(c);
             while (!arrived) {
                 if (rank != 0
                         && root == 0
@@ -267,7 +310,7 @@ public final class CallHeaders {
                     answered = true;
                 }
                 if (rank == 0 && (++rounds & REFUSAL_POLL_MASK) == 0 && noHeaderCanCome(c, root, rootInRange)) {
-                    if (relay.withdraw()) {
+                    if (withdraw()) {
                         Outcome refusal = post(c, refused != null ? refused : refusedRoot(c, root), 0, null, null);
                         // A rank of this node claimed first after all: its header is the call's.
                         return refusal != null ? refusal : member(c, refused, root, rootInRange, bytes, type, data);
@@ -275,21 +318,23 @@ public final class CallHeaders {
                     break;
                 }
                 if (board != null && board.isPosted(c)) {
-                    if (relay.withdraw()) {
+                    if (withdraw()) {
                         return member(c, refused, root, rootInRange, bytes, type, data);
                     }
                     return conflict("call " + c + " had a root on this node (rank " + board.rank(c)
                             + ") and another that sent its header over the network");
                 }
                 if (networkWait.timedOut(0, headerFromNetwork)) {
-                    if (relay.withdraw()) {
+                    if (withdraw()) {
                         problem = wait.limit().timedOut(headerFromNetwork);
                         return Outcome.TIMED_OUT;
                     }
                     break;
                 }
-                arrived = relay.arrived();
+                arrived = headerArrived(c);
             }
+            // The next look (a header of an earlier call left behind) posts a new receive.
+            expected = 0;
             // A header of an earlier call under the same tag is one a disagreeing root left behind: drop it.
         } while (relay.call() < c);
         long posted = relay.bytes();

@@ -17,6 +17,7 @@ import org.hbcast.mpi.StopNotices;
 import org.hbcast.mpi.Topology;
 import org.hbcast.mpi.port.MpiComm;
 import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.mpi.port.ThreadLevel;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.Plan;
@@ -163,6 +164,9 @@ final class Assembly {
         if (comm.rank() == 0) {
             CreateLine.log(comm, topology, settings, selection::plan);
         }
+        if (settings.progressThread()) {
+            made.startProgressThread();
+        }
         return made;
     }
 
@@ -194,7 +198,12 @@ final class Assembly {
         StopNotices notices = new StopNotices(comm, rank);
         WaitLimit waits = WaitLimit.ofCalls(settings.timeout().toNanos(), settings.timeoutFails(), rank)
                 .drivingProgress(notices);
-        ThreadGuard guard = new ThreadGuard(comm.library().threadLevel(), rank);
+        ThreadLevel level = comm.library().threadLevel();
+        if (settings.progressThread() && level != ThreadLevel.MULTIPLE) {
+            throw new IllegalStateException("HBCAST_PROGRESS_THREAD=1 needs MPI initialised with"
+                    + " MPI.InitThread(args, MPI.THREAD_MULTIPLE), but MPI provides " + level.threadName());
+        }
+        ThreadGuard guard = new ThreadGuard(level, rank);
         numbers = new CallNumbers(waits);
         InstanceStop stop = new InstanceStop(rank, topology.position(), notices, ring, fanout, numbers::programCalls);
         ProgressWait progress = ProgressWait.forSharedCores(topology.ranksOnMachine(), waits);
@@ -226,7 +235,8 @@ final class Assembly {
                         auto,
                         progress);
         selection = new InRunSelection(comm, selector, headers != null && auto, progress);
-        host = new HostCall(comm, headers, selection, driver, new HostMemory(ring, fanout), counts, stop);
+        host = new HostCall(
+                comm, headers, selection, driver, new HostMemory(ring, fanout), counts, stop, hosts.nodeCount() == 1);
         DeviceCall device = new DeviceCall(comm, topology, settings, selector, driver, waits, counts, stop);
         // Released in this order: the tree's requests, the header's receives, the CUDA ring, then the
         // node's board, fan-out and ring, as they were made.

@@ -1,6 +1,7 @@
 package org.hbcast.orchestration;
 
 import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.hbcast.call.CountRule;
 import org.hbcast.call.ElementType;
@@ -24,6 +25,9 @@ import org.hbcast.tuning.Fingerprint;
  * ({@link InstanceStop}) and releases what it holds at close.
  */
 public final class Broadcaster implements AutoCloseable {
+    /** Most non-blocking calls of an instance issued and not yet seen complete. */
+    public static final int MAX_OUTSTANDING = RequestQueue.MAX_OUTSTANDING;
+
     private final MpiComm comm;
     private final Topology topology;
     /** The settings as agreed at create, by variable name: rank 0's. */
@@ -39,6 +43,12 @@ public final class Broadcaster implements AutoCloseable {
     private final StopNotices notices;
     /** What {@link #release} closes before the topology, in order (nulls skipped). */
     private final AutoCloseable[] held;
+    /** The non-blocking calls not yet seen complete. */
+    private final RequestQueue requests;
+    /** Between the program's calls and the progress thread, where there is one. */
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Moves the non-blocking calls between the program's calls; null unless the settings start one. */
+    private ProgressThread progressThread;
 
     Broadcaster(
             MpiComm comm,
@@ -52,7 +62,8 @@ public final class Broadcaster implements AutoCloseable {
             HostCall host,
             DeviceCall device,
             StopNotices notices,
-            AutoCloseable... held) {
+            AutoCloseable... held)
+            throws MpiFailure {
         this.comm = comm;
         this.topology = topology;
         this.agreed = agreed;
@@ -65,6 +76,44 @@ public final class Broadcaster implements AutoCloseable {
         this.device = device;
         this.notices = notices;
         this.held = held;
+        this.requests = new RequestQueue(comm.rank());
+    }
+
+    /**
+     * Starts the thread that moves non-blocking calls between the program's calls (a daemon, stopped
+     * at close); needs MPI's {@code THREAD_MULTIPLE}, which {@link Assembly} checks first.
+     */
+    void startProgressThread() throws MpiFailure {
+        progressThread = new ProgressThread("hbcast-progress-" + comm.rank(), this::progressOnce);
+        progressThread.start();
+    }
+
+    /** One turn of the progress thread: true when calls are still waiting. */
+    private boolean progressOnce() {
+        lock.lock();
+        try {
+            if (requests.isEmpty() || stop.isStopped()) {
+                return false;
+            }
+            guard.enter();
+            try {
+                progress();
+            } finally {
+                guard.exit();
+            }
+            return !requests.isEmpty();
+        } catch (MpiFailure e) {
+            // Another thread's call on another communicator without THREAD_MULTIPLE: try again later.
+            return true;
+        } catch (RuntimeException | Error e) {
+            MpiFailure f = stop.broken(e);
+            synchronized (requests) {
+                requests.failAll(f);
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -93,13 +142,206 @@ public final class Broadcaster implements AutoCloseable {
      */
     public void bcast(Object buf, int count, ElementType type, String unsupported, int root) throws MpiFailure {
         stop.requireUsable();
-        guard.enter();
+        enter();
         try {
+            // Earlier non-blocking calls come first, as MPI matches collectives in issue order.
+            drain();
+            stop.requireUsable();
             host.call(numbers.next(), buf, count, type, unsupported, root);
         } catch (RuntimeException | Error e) {
             throw stop.broken(e);
         } finally {
-            guard.exit();
+            exit();
+        }
+    }
+
+    /**
+     * Starts a non-blocking broadcast with {@link #bcast(Object, int, ElementType, String, int)}'s
+     * contract: queued behind the instance's earlier non-blocking calls, it moves inside
+     * {@link #test}, {@link #await} and any later call of this instance (and on the progress thread
+     * where the settings start one). The program must not touch {@code buf} until the call is done.
+     * A bad argument fails the call when it is tested or awaited (it is refused in the call's header,
+     * so no other rank waits for it); nothing of it is sent.
+     *
+     * @throws MpiFailure when {@link RequestQueue#MAX_OUTSTANDING} calls are not yet seen complete
+     *         (nothing sent), or the instance is closed or stopped
+     */
+    public PendingBcast iBcast(Object buf, int count, ElementType type, String unsupported, int root)
+            throws MpiFailure {
+        stop.requireUsable();
+        enter();
+        try {
+            PendingBcast p;
+            synchronized (requests) {
+                p = requests.add(buf, count, type, unsupported, root);
+            }
+            progress();
+            return p;
+        } catch (RuntimeException | Error e) {
+            throw stop.broken(e);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * Moves the instance's non-blocking calls as far as they go without waiting, then tells whether
+     * {@code p} is complete; once it says so, {@code p} is freed (a later {@code iBcast} may reuse it).
+     *
+     * @throws MpiFailure when {@code p} failed (its error, as the blocking call would throw it)
+     */
+    public boolean test(PendingBcast p) throws MpiFailure {
+        if (!p.isDone()) {
+            if (progressThread != null && !lock.tryLock()) {
+                // The progress thread is moving the calls now.
+                return false;
+            }
+            try {
+                guard.enter();
+                try {
+                    progress();
+                } catch (RuntimeException | Error e) {
+                    throw stop.broken(e);
+                } finally {
+                    guard.exit();
+                }
+            } finally {
+                if (progressThread != null) {
+                    lock.unlock();
+                }
+            }
+        }
+        return collect(p);
+    }
+
+    /**
+     * Waits until {@code p} is complete, running the calls issued before it and then it, waiting for
+     * late peers as a blocking call does; then frees {@code p}.
+     *
+     * @throws MpiFailure when {@code p} failed (its error, as the blocking call would throw it)
+     */
+    public void await(PendingBcast p) throws MpiFailure {
+        if (!p.isDone()) {
+            enter();
+            try {
+                while (!p.isDone()) {
+                    completeFirst();
+                }
+            } catch (RuntimeException | Error e) {
+                throw stop.broken(e);
+            } finally {
+                exit();
+            }
+        }
+        collect(p);
+    }
+
+    /** True when {@code p} is done; frees it then and throws how it failed. */
+    private boolean collect(PendingBcast p) throws MpiFailure {
+        if (!p.isDone()) {
+            return false;
+        }
+        MpiFailure failure = p.failure();
+        synchronized (requests) {
+            requests.release(p);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return true;
+    }
+
+    /** Moves the queued calls, first to last, until one would wait; under the guard. */
+    private void progress() throws MpiFailure {
+        PendingBcast p;
+        while ((p = requests.first()) != null) {
+            try {
+                switch (p.phase()) {
+                    case QUEUED -> {
+                        host.open(numbers.next(), p.buf, p.count, p.type, p.unsupported, p.root);
+                        p.phase(PendingBcast.Phase.OPENED);
+                        continue;
+                    }
+                    case OPENED -> {
+                        if (!host.headerReady()) {
+                            return;
+                        }
+                        if (!host.start()) {
+                            p.phase(PendingBcast.Phase.STARTED);
+                            continue;
+                        }
+                    }
+                    case STARTED -> {
+                        if (!host.advance()) {
+                            return;
+                        }
+                    }
+                    default -> throw new IllegalStateException("a done call in the queue");
+                }
+                finished(p, null);
+            } catch (MpiFailure f) {
+                finished(p, f);
+            }
+        }
+    }
+
+    /** Runs the first queued call to its end, waiting as a blocking call does; under the guard. */
+    private void completeFirst() throws MpiFailure {
+        PendingBcast p = requests.first();
+        try {
+            if (p.phase() == PendingBcast.Phase.QUEUED) {
+                host.open(numbers.next(), p.buf, p.count, p.type, p.unsupported, p.root);
+                p.phase(PendingBcast.Phase.OPENED);
+            }
+            if (p.phase() == PendingBcast.Phase.OPENED && !host.start()) {
+                p.phase(PendingBcast.Phase.STARTED);
+            }
+            if (p.phase() == PendingBcast.Phase.STARTED) {
+                host.complete();
+            }
+            finished(p, null);
+        } catch (MpiFailure f) {
+            finished(p, f);
+        }
+    }
+
+    /** Completes every queued call: before a blocking call, and at close. */
+    private void drain() throws MpiFailure {
+        while (!requests.isEmpty()) {
+            completeFirst();
+        }
+    }
+
+    private void finished(PendingBcast p, MpiFailure why) {
+        synchronized (requests) {
+            p.done(why);
+            requests.removeFirst();
+            if (why != null && stop.isStopped()) {
+                // The instance stopped: the calls behind this one can never run.
+                requests.failAll(why);
+            }
+        }
+    }
+
+    /** Enters a call: waits for the progress thread where there is one, then takes the guard. */
+    private void enter() throws MpiFailure {
+        if (progressThread != null) {
+            lock.lock();
+        }
+        try {
+            guard.enter();
+        } catch (MpiFailure | RuntimeException e) {
+            if (progressThread != null) {
+                lock.unlock();
+            }
+            throw e;
+        }
+    }
+
+    private void exit() {
+        guard.exit();
+        if (progressThread != null) {
+            lock.unlock();
         }
     }
 
@@ -116,13 +358,15 @@ public final class Broadcaster implements AutoCloseable {
      */
     public void bcast(DeviceBuffer buf, int count, ElementType type, String unsupported, int root) throws MpiFailure {
         stop.requireUsable();
-        guard.enter();
+        enter();
         try {
+            drain();
+            stop.requireUsable();
             device.call(numbers.next(), buf, count, type, unsupported, root);
         } catch (RuntimeException | Error e) {
             throw stop.broken(e);
         } finally {
-            guard.exit();
+            exit();
         }
     }
 
@@ -176,10 +420,21 @@ public final class Broadcaster implements AutoCloseable {
     /** Frees the node's shared memory and the communicators. Collective; idempotent. */
     @Override
     public void close() throws MpiFailure {
+        if (progressThread != null) {
+            progressThread.stop();
+        }
         // A call still running on another thread would use the segments unmapped below.
         guard.enter();
-        boolean wasOpen = stop.close();
-        guard.exit();
+        boolean wasOpen;
+        try {
+            // Close is collective: every rank completes the calls issued before it, as MPI requires.
+            if (!stop.isStopped()) {
+                drain();
+            }
+        } finally {
+            wasOpen = stop.close();
+            guard.exit();
+        }
         if (!wasOpen) {
             return;
         }

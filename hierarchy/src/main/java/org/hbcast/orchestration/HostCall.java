@@ -7,10 +7,12 @@ import org.hbcast.call.ElementType;
 import org.hbcast.call.HostCopy;
 import org.hbcast.call.Message;
 import org.hbcast.header.CallHeaders;
+import org.hbcast.header.HeaderRelay;
 import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.port.MpiComm;
 import org.hbcast.mpi.port.MpiErrorClass;
 import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.mpi.port.MpiRequest;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.Plan;
 import org.hbcast.select.InRunSelection;
@@ -42,7 +44,18 @@ final class HostCall {
     private ByteBuffer scratch;
     /** The stamp of the call running, which the plan's messages carry. */
     private long stamp;
-    /** Where calls spend their time ({@code HBCAST_BREAKDOWN=1}), else null. */
+    /** Whether the communicator is one host (headers cross no network). */
+    private final boolean oneHost;
+
+    // The opened non-blocking call's arguments, until its header step.
+    private ElementType openType;
+    private int openRoot;
+    private String openRefused;
+    /** Whether the started non-blocking call is Open MPI's own ({@link #nativeRequest}), not the driver's. */
+    private boolean nativeRunning;
+    /** The request of a non-blocking call of the native plan, made at the first. */
+    private MpiRequest nativeRequest;
+    /** Where blocking calls spend their time ({@code HBCAST_BREAKDOWN=1}), else null. */
     private final CallBreakdown breakdown = CallBreakdown.on() ? new CallBreakdown() : null;
 
     HostCall(
@@ -52,7 +65,8 @@ final class HostCall {
             PlanDriver driver,
             HostMemory memory,
             CountAgreement counts,
-            InstanceStop stop)
+            InstanceStop stop,
+            boolean oneHost)
             throws MpiFailure {
         this.comm = comm;
         this.rank = comm.rank();
@@ -63,6 +77,7 @@ final class HostCall {
         this.memory = memory;
         this.counts = counts;
         this.stop = stop;
+        this.oneHost = oneHost;
     }
 
     /** Whether calls carry a header. */
@@ -85,7 +100,7 @@ final class HostCall {
         }
         try {
             if (headers != null) {
-                headerCall(refused, root, type, start);
+                headerCall(refused, root, type, start, true);
                 return;
             }
             if (refused != null) {
@@ -115,12 +130,25 @@ final class HostCall {
         }
     }
 
-    /** A host call under the root's count: the root's header decides what every rank moves. */
-    private void headerCall(String refused, int root, ElementType type, long start) throws MpiFailure {
+    /**
+     * A host call under the root's count: the root's header decides what every rank moves. A
+     * blocking call runs its plan to the end and is timed for the trials; a non-blocking one only
+     * starts its plan ({@link #advance()} goes on) and is not timed, on every rank alike.
+     *
+     * @return true when the call is complete (always, when blocking)
+     */
+    private boolean headerCall(String refused, int root, ElementType type, long start, boolean blocking)
+            throws MpiFailure {
         boolean ok = refused == null;
         boolean rootInRange = root >= 0 && root < size;
         // Only the root's wish counts: the others learn from the header whether the message rode in it.
-        boolean inline = ok && selection.inlines(message.bytes());
+        // A non-blocking call across hosts inlines only what leaves eagerly, so its root never waits
+        // in a test for a leader's receive.
+        boolean inline = ok
+                && (blocking
+                        ? selection.inlines(message.bytes())
+                        : selection.keptInlines(message.bytes())
+                                && (oneHost || message.bytes() <= HeaderRelay.FIRST_PAYLOAD));
         switch (headers.exchange(
                 refused,
                 root,
@@ -132,12 +160,17 @@ final class HostCall {
             case ROOT, RECEIVE -> {
                 // The root's own bytes for the root; a receiver keeps its buffer past them untouched.
                 message.adopt(headers.rootBytes());
+                boolean moves = message.bytes() > 0 && !headers.inlined();
+                if (!blocking) {
+                    return !moves || beginNonBlocking(selection.keptPlan(message.bytes()), type);
+                }
                 header(message.bytes());
-                if (message.bytes() > 0 && !headers.inlined()) {
+                if (moves) {
                     run(selection.plan(message.bytes()), type);
                 }
                 learn(message.bytes(), headers.root(), start);
                 ended(headers.inlined());
+                return true;
             }
             case SCRATCH -> {
                 // Take part so the others finish, then fail: the data is dropped, as Open MPI drops it.
@@ -145,9 +178,16 @@ final class HostCall {
                 if (bytes > 0 && !headers.inlined()) {
                     scratch = HostCopy.atLeast(scratch, bytes);
                     message.bind(scratch, (int) bytes, ElementType.BYTE, headers.root(), rank, size, null);
-                    run(selection.plan(bytes), ElementType.BYTE);
+                    if (blocking) {
+                        run(selection.plan(bytes), ElementType.BYTE);
+                    } else if (!beginNonBlocking(selection.keptPlan(bytes), ElementType.BYTE)) {
+                        // The same collective as the others' (MPI_Ibcast matches no blocking bcast), run out.
+                        complete();
+                    }
                 }
-                learn(bytes, headers.root(), start);
+                if (blocking) {
+                    learn(bytes, headers.root(), start);
+                }
                 throw ok
                         ? new MpiFailure(headers.problemClass(), headers.problem())
                         : MpiErrors.badArgument(headers.problem());
@@ -160,6 +200,7 @@ final class HostCall {
             case TIMED_OUT, CONFLICT -> stop.stop(headers.problem(), null);
             default -> throw new IllegalStateException("no such outcome");
         }
+        return true;
     }
 
     /** Times a finished call for the trials; a failure to agree on a verdict stops the instance. */
@@ -209,27 +250,12 @@ final class HostCall {
     }
 
     private void run(Plan plan, ElementType type) throws MpiFailure {
-        if (plan.algorithm() == Algorithm.NATIVE) {
-            lap(CallBreakdown.COPY_IN);
-            comm.bcast(message.buffer(), message.count(), type.basicType(), message.root());
+        if (begin(plan, type)) {
             lap(CallBreakdown.PLAN);
             return;
         }
-        long bytes = message.bytes();
-        int root = message.root();
-        Buffer data;
-        if (message.isArray()) {
-            arrayCopy = HostCopy.atLeast(arrayCopy, bytes);
-            data = arrayCopy;
-            if (rank == root) {
-                HostCopy.arrayToMemory(message.buffer(), HostCopy.address(arrayCopy), bytes);
-            }
-        } else {
-            data = (Buffer) message.buffer();
-        }
-        lap(CallBreakdown.COPY_IN);
         try {
-            driver.run(stamp, plan, memory.bind(data, message.isArray() ? 1 : message.entryBytes()), bytes, root);
+            driver.complete();
         } catch (MpiFailure e) {
             stop.stop(e.getMessage(), e);
         }
@@ -238,9 +264,155 @@ final class HostCall {
             breakdown.moment(CallBreakdown.TREE_DONE, driver.treeDoneAtNs());
             breakdown.moment(CallBreakdown.NODE_DONE, driver.nodeDoneAtNs());
         }
-        if (message.isArray() && rank != root) {
-            HostCopy.memoryToArray(HostCopy.address(arrayCopy), message.buffer(), bytes);
-        }
+        copyBack();
         lap(CallBreakdown.COPY_OUT);
+    }
+
+    /**
+     * Starts {@code plan} on the bound message: true when it is complete already (native runs
+     * Open MPI's blocking bcast), else {@link PlanDriver} holds the started call.
+     */
+    private boolean begin(Plan plan, ElementType type) throws MpiFailure {
+        if (plan.algorithm() == Algorithm.NATIVE) {
+            lap(CallBreakdown.COPY_IN);
+            comm.bcast(message.buffer(), message.count(), type.basicType(), message.root());
+            return true;
+        }
+        long bytes = message.bytes();
+        int root = message.root();
+        Buffer data = direct();
+        lap(CallBreakdown.COPY_IN);
+        try {
+            driver.begin(stamp, plan, memory.bind(data, message.isArray() ? 1 : message.entryBytes()), bytes, root);
+        } catch (MpiFailure e) {
+            stop.stop(e.getMessage(), e);
+        }
+        return false;
+    }
+
+    /**
+     * {@link #begin} for a non-blocking call: the native plan runs Open MPI's own non-blocking
+     * broadcast (a blocking one here could wait for a rank that waits in a call of its own).
+     */
+    private boolean beginNonBlocking(Plan plan, ElementType type) throws MpiFailure {
+        if (plan.algorithm() != Algorithm.NATIVE) {
+            nativeRunning = false;
+            return begin(plan, type);
+        }
+        Buffer data = direct();
+        if (nativeRequest == null) {
+            nativeRequest = comm.newRequest();
+        }
+        comm.iBcast(data, (int) message.bytes(), message.root(), nativeRequest);
+        nativeRunning = true;
+        return false;
+    }
+
+    /** The message's direct memory: the buffer itself, or the array's copy (filled at the root). */
+    private Buffer direct() {
+        if (!message.isArray()) {
+            return (Buffer) message.buffer();
+        }
+        arrayCopy = HostCopy.atLeast(arrayCopy, message.bytes());
+        if (rank == message.root()) {
+            HostCopy.arrayToMemory(message.buffer(), HostCopy.address(arrayCopy), message.bytes());
+        }
+        return arrayCopy;
+    }
+
+    /** An array message's receivers take the bytes from the direct copy. */
+    private void copyBack() {
+        if (message.isArray() && rank != message.root()) {
+            HostCopy.memoryToArray(HostCopy.address(arrayCopy), message.buffer(), message.bytes());
+        }
+    }
+
+    // A non-blocking call: open, then start once its header is ready, then advance (or complete) to its end.
+
+    /**
+     * Binds a non-blocking call's arguments. A bad argument is kept, not thrown: the call refuses it
+     * in its header step, as a blocking call does, so that no other rank waits for this one.
+     */
+    void open(long stamp, Object buf, int count, ElementType type, String unsupported, int root) {
+        this.stamp = stamp;
+        openType = type;
+        openRoot = root;
+        openRefused = null;
+        try {
+            message.bind(buf, count, type, root, rank, size, unsupported);
+        } catch (IllegalArgumentException e) {
+            openRefused = "hbcast iBcast on rank " + rank + ": " + e.getMessage();
+        }
+    }
+
+    /** Whether the opened call's header step would not wait (see {@link CallHeaders#ready}). */
+    boolean headerReady() throws MpiFailure {
+        return headers == null || headers.ready(openRefused, openRoot, openRoot >= 0 && openRoot < size);
+    }
+
+    /**
+     * The opened call's header step (or, without headers, its count agreement, which waits) and the
+     * start of its plan.
+     *
+     * @return true when the call is complete already (a message in the header, zero bytes, native)
+     * @throws MpiFailure as {@link #call} throws; the call is then over
+     */
+    boolean start() throws MpiFailure {
+        boolean done = true;
+        try {
+            if (headers != null) {
+                done = headerCall(openRefused, openRoot, openType, InRunSelection.UNTIMED, false);
+                return done;
+            }
+            if (openRefused != null) {
+                counts.refuse(openRoot);
+                throw MpiErrors.badArgument(openRefused);
+            }
+            message.adopt(counts.agree(message.bytes(), message.type(), openRoot));
+            done = message.bytes() == 0 || beginNonBlocking(selection.keptPlan(message.bytes()), openType);
+            return done;
+        } finally {
+            if (done) {
+                message.clear();
+            }
+        }
+    }
+
+    /** One round of the started call without waiting: true once it is complete. */
+    boolean advance() throws MpiFailure {
+        boolean done = false;
+        try {
+            done = nativeRunning ? nativeRequest.test() : driver.poll();
+        } catch (MpiFailure e) {
+            message.clear();
+            stop.stop(e.getMessage(), e);
+        }
+        if (done) {
+            finish();
+        }
+        return done;
+    }
+
+    /** Runs the started call to its end, waiting for peers as a blocking call does. */
+    void complete() throws MpiFailure {
+        try {
+            if (nativeRunning) {
+                nativeRequest.waitFor();
+            } else {
+                driver.complete();
+            }
+        } catch (MpiFailure e) {
+            message.clear();
+            stop.stop(e.getMessage(), e);
+        }
+        finish();
+    }
+
+    private void finish() {
+        try {
+            copyBack();
+        } finally {
+            message.clear();
+        }
     }
 }

@@ -37,6 +37,11 @@ final class InstanceStop {
     }
 
     /** Throws unless the instance is open and whole. */
+    /** Whether an earlier failure stopped the instance (its calls can no longer run). */
+    boolean isStopped() {
+        return brokenBy != null;
+    }
+
     void requireUsable() throws MpiFailure {
         if (closed) {
             throw MpiErrors.failed("hbcast: this HierarchicalBcast is closed");

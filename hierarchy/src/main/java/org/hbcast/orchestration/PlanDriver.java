@@ -48,6 +48,8 @@ final class PlanDriver {
     private final int[] leaders;
     private final TreeBroadcast tree;
     private final StageLoop loop;
+    /** The memory of the call started and not yet done (released at its end), else null. */
+    private CallMemory running;
 
     PlanDriver(MpiComm comm, Topology topology, WaitLimit limit) throws MpiFailure {
         this.topology = topology;
@@ -85,15 +87,64 @@ final class PlanDriver {
      * @param call the call's number, the same on every rank (it stamps the tree's messages)
      */
     void run(long call, Plan plan, CallMemory memory, long bytes, int root) throws MpiFailure {
+        begin(call, plan, memory, bytes, root);
+        complete();
+    }
+
+    /**
+     * Starts {@code plan}'s stages for a call that {@link #poll()} then advances and {@link #complete()}
+     * ends (a non-blocking call); the memory stays bound until the call is done or failed.
+     */
+    void begin(long call, Plan plan, CallMemory memory, long bytes, int root) throws MpiFailure {
+        running = memory;
         try {
-            execute(call, plan, memory.begin(plan), bytes, root, memory);
+            start(call, plan, memory.begin(plan), bytes, root, memory);
+        } catch (MpiFailure | RuntimeException | Error e) {
+            end();
+            throw e;
+        }
+    }
+
+    /** One round of the started call's stages without waiting: true once it is done (its memory released). */
+    boolean poll() throws MpiFailure {
+        boolean done;
+        try {
+            done = loop.poll();
+        } catch (RuntimeException e) {
+            end();
+            throw MpiErrors.failed("hbcast bcast on rank " + rank + ": " + e.getMessage() + nodeRanks(), e);
+        }
+        if (done) {
+            end();
+        }
+        return done;
+    }
+
+    /** Runs the started call to its end, waiting as the loop waits; releases its memory. */
+    void complete() throws MpiFailure {
+        Stage stalled;
+        try {
+            stalled = loop.run();
+        } catch (RuntimeException e) {
+            throw MpiErrors.failed("hbcast bcast on rank " + rank + ": " + e.getMessage() + nodeRanks(), e);
         } finally {
+            end();
+        }
+        if (stalled != null) {
+            throw MpiErrors.failed("hbcast bcast on rank " + rank + " timed out after " + timeoutNs / 1e9
+                    + " s waiting for " + stalled.describeWait() + (stalled == tree ? "" : nodeRanks()));
+        }
+    }
+
+    private void end() {
+        CallMemory memory = running;
+        running = null;
+        if (memory != null) {
             memory.end();
         }
     }
 
-    private void execute(long call, Plan plan, int chunk, long bytes, int root, CallMemory memory) throws MpiFailure {
-        Stage stalled;
+    private void start(long call, Plan plan, int chunk, long bytes, int root, CallMemory memory) throws MpiFailure {
         boolean nodeStarted = false;
         try {
             loop.clear();
@@ -122,7 +173,6 @@ final class PlanDriver {
                 nodeStarted = true;
                 loop.add(memory.startNode(plan, bytes, chunk, layout.positionOf(leaders[myNode]), leader, fed), fed);
             }
-            stalled = loop.run();
         } catch (RuntimeException e) {
             if (!nodeStarted && plan.algorithm() != Algorithm.KNOMIAL) {
                 // Failed before its part of the node's stage (its staging memory, say): its neighbours
@@ -130,10 +180,6 @@ final class PlanDriver {
                 memory.refuseNode(bytes);
             }
             throw MpiErrors.failed("hbcast bcast on rank " + rank + ": " + e.getMessage() + nodeRanks(), e);
-        }
-        if (stalled != null) {
-            throw MpiErrors.failed("hbcast bcast on rank " + rank + " timed out after " + timeoutNs / 1e9
-                    + " s waiting for " + stalled.describeWait() + (stalled == tree ? "" : nodeRanks()));
         }
     }
 

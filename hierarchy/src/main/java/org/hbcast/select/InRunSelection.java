@@ -129,6 +129,19 @@ public final class InRunSelection {
      * Whether the header carries a message of {@code bytes} (the root's wish; the header tells the
      * others; see {@link TrialSchedule#inlines}).
      */
+    /**
+     * The plan of a host call of {@code bytes} that takes no part in the trials (a non-blocking one):
+     * the plan kept for its size, else the selector's; never an option on trial.
+     */
+    public Plan keptPlan(long bytes) {
+        return trials.keptPlan(TrialSchedule.sizeClass(bytes), selector.plan(bytes));
+    }
+
+    /** {@link #inlines} for a call that takes no part in the trials (see {@link #keptPlan}). */
+    public boolean keptInlines(long bytes) {
+        return trials.keptInlines(bytes);
+    }
+
     public boolean inlines(long bytes) {
         return trials.inlines(bytes);
     }

@@ -281,6 +281,30 @@ public final class TrialSchedule {
         return o < 0 ? fallback : plans[c][o];
     }
 
+    /**
+     * The option a call of class {@code c} that takes no part in the trials runs (a non-blocking one,
+     * which is not timed): the one kept, or last kept while a re-check runs, else the incumbent (the
+     * model's, or what an earlier run learnt). The same on every rank: verdicts are agreed.
+     */
+    int keptOption(int c) {
+        return winner[c] >= 0 ? winner[c] : settled[c] >= 0 ? settled[c] : incumbent[c];
+    }
+
+    /** {@link #plan} for a call that takes no part in the trials (see {@link #keptOption}). */
+    Plan keptPlan(int c, Plan fallback) {
+        if (!tries(c)) {
+            return fallback;
+        }
+        int o = keptOption(c) - (inline[c] ? 1 : 0);
+        return o < 0 ? fallback : plans[c][o];
+    }
+
+    /** {@link #inlines} for a call that takes no part in the trials (see {@link #keptOption}). */
+    boolean keptInlines(long bytes) {
+        int c = sizeClass(bytes);
+        return tries(c) ? inline[c] && keptOption(c) == 0 : bytes <= untriedInlineBytes;
+    }
+
     /** Whether option {@code o} of class {@code c} is the header. */
     boolean inlineOption(int c, int o) {
         return inline[c] && o == 0;

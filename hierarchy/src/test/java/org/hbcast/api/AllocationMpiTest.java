@@ -9,6 +9,7 @@ import java.util.List;
 import mpi.Intracomm;
 import mpi.MPI;
 import org.hbcast.BcastPlan;
+import org.hbcast.BcastRequest;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
@@ -88,6 +89,40 @@ class AllocationMpiTest {
     }
 
     /**
+     * Non-blocking calls too, each issued and then tested until complete: the queue's slots and
+     * their request objects are made once, so nothing per call but what the bindings force (Open
+     * MPI's {@code MPI_Ibcast} of the native plan returns an {@code mpi.Request}).
+     */
+    @ParameterizedTest(name = "iBcast {0} {1} B over {3} on nodes {4}, counts {5}")
+    @CsvSource({
+        "auto, 64, 0, auto, 4, root, 0", // the header carries it
+        "hierarchical, 1048576, 0, ring, 4, root, 0",
+        "hierarchical, 1048576, 0, fanout, '2,2', trusted, 0", // the leaders' tree, no header
+        "native, 8192, 0, auto, 4, root, 32" // MPI_Ibcast's request
+    })
+    void nonBlockingCallsAllocateNothingAfterWarmUp(
+            String algorithm, int bytes, int chunk, String intra, String nodes, String counts, long perCall) {
+        MpiOutcome out = MpiLaunch.body(AllocationMpiTest::measure)
+                .layout(nodes)
+                .env("HBCAST_TRIALS", "0")
+                .env("HBCAST_ALGORITHM", algorithm)
+                .env("HBCAST_INTRA", intra)
+                .env("HBCAST_COUNTS", counts)
+                .args("bytes=" + bytes, "calls=" + CALLS, "mode=ibcast")
+                .run()
+                .assertAllRanksOk();
+        long bound = SLACK + perCall * CALLS;
+        for (int r = 0; r < out.ranks(); r++) {
+            assertEquals(CALLS, out.longFigure(r, "calls"), out.describe("rank " + r));
+            long allocated = out.longFigure(r, "allocatedBytes");
+            assertTrue(
+                    allocated < bound,
+                    out.describe("rank " + r + " allocated " + allocated + " bytes in " + CALLS + " iBcasts, under "
+                            + bound + " expected"));
+        }
+    }
+
+    /**
      * On every rank: bytes the JVM allocates per whole host {@code bcast} call after warm-up, measured
      * with the thread's allocation counter ({@code com.sun.management.ThreadMXBean}) over {@code calls}
      * calls of {@code bytes} each, roots rotating, direct buffers, after as many calls of warm-up. One
@@ -97,25 +132,40 @@ class AllocationMpiTest {
     static void measure(Ranks ranks) throws Exception {
         int bytes = ranks.intArg("bytes", 65536);
         int calls = ranks.intArg("calls", CALLS);
+        boolean nonBlocking = ranks.arg("mode", "bcast").equals("ibcast");
         ranks.checkAll(List.of(Ranks.named(
                 calls + " calls of " + bytes + " B measured",
-                () -> measure(ranks.world(), bytes, calls, ranks.report()))));
+                () -> measure(ranks.world(), bytes, calls, nonBlocking, ranks.report()))));
     }
 
-    private static String measure(Intracomm world, int bytes, int calls, RankReport report) throws Exception {
+    /** One call: blocking, or issued and tested until complete. */
+    private static void call(HierarchicalBcast hb, ByteBuffer buf, int bytes, int root, boolean nonBlocking)
+            throws Exception {
+        if (!nonBlocking) {
+            hb.bcast(buf, bytes, MPI.BYTE, root);
+            return;
+        }
+        BcastRequest r = hb.iBcast(buf, bytes, MPI.BYTE, root);
+        while (!r.test()) {
+            Thread.onSpinWait();
+        }
+    }
+
+    private static String measure(Intracomm world, int bytes, int calls, boolean nonBlocking, RankReport report)
+            throws Exception {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long me = Thread.currentThread().getId();
         ByteBuffer buf = ByteBuffer.allocateDirect(bytes);
         int size = world.getSize();
         try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
             for (int i = 0; i < calls; i++) {
-                hb.bcast(buf, bytes, MPI.BYTE, i % size);
+                call(hb, buf, bytes, i % size, nonBlocking);
             }
             // Once outside the measurement: the counter's own first call may allocate.
             long before = threads.getThreadAllocatedBytes(me);
             before = threads.getThreadAllocatedBytes(me);
             for (int i = 0; i < calls; i++) {
-                hb.bcast(buf, bytes, MPI.BYTE, i % size);
+                call(hb, buf, bytes, i % size, nonBlocking);
             }
             long total = threads.getThreadAllocatedBytes(me) - before;
             BcastPlan p = hb.plan(bytes);

@@ -74,6 +74,30 @@ class TrialScheduleTest {
         trying();
     }
 
+    /**
+     * A call that takes no part in the trials (a non-blocking one) runs the kept option: the
+     * incumbent while the class tries, whichever option is on trial, then the verdict's.
+     */
+    @Test
+    void callsOutsideTheTrialsRunTheKeptPlanNeverAnOptionOnTrial() {
+        TrialSchedule s = trying();
+        long[] perCall = {100, 10, 100, 100};
+        while (s.exploring(LARGE)) {
+            assertSame(
+                    FANOUT, s.keptPlan(LARGE, FALLBACK), "the incumbent while option " + s.option(LARGE) + " is tried");
+            block(s, LARGE, perCall[s.option(LARGE)]);
+        }
+        assertSame(TREE, s.keptPlan(LARGE, FALLBACK), "the verdict's");
+        assertSame(s.plan(LARGE, FALLBACK), s.keptPlan(LARGE, FALLBACK));
+        // The header option of an inline class: its incumbent rides in the header, the plan is the fallback.
+        while (s.exploring(SMALL)) {
+            assertTrue(s.keptInlines(3000));
+            assertSame(FALLBACK, s.keptPlan(SMALL, FALLBACK));
+            block(s, SMALL, s.option(SMALL) == 0 ? 10 : 100);
+        }
+        assertTrue(s.keptInlines(3000));
+    }
+
     @Test
     void sizeClassesAreHalfOpenFromBelow() {
         assertEquals(0, TrialSchedule.sizeClass(0));

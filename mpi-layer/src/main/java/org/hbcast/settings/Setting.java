@@ -41,6 +41,11 @@ public enum Setting {
             "1: every rank prints at close where its host calls' time went, by size (header, plan stages, trials)"),
     TIMEOUT_S("decimal", "s", "60", "a wait without progress this long is reported on stderr, and waited on"),
     TIMEOUT_FAILS("flag", "", "0", "1: a call that waits longer than HBCAST_TIMEOUT_S fails (not MPI's semantics)"),
+    PROGRESS_THREAD(
+            "flag",
+            "",
+            "0",
+            "1: a thread per instance moves iBcast calls while the program computes (THREAD_MULTIPLE)"),
     TUNING_FILE("path", "", "", "a measured tuning table, or none; empty: the cache's table for this machine"),
     CALIBRATION_FILE("path", "", "", "the cost model's calibration; empty: the cache's for this hardware"),
     CACHE_DIR(

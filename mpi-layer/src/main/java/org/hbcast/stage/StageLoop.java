@@ -8,7 +8,7 @@ package org.hbcast.stage;
  * period with no progress it aborts every stage and returns the one this rank was waiting for.
  *
  * <p>Per call: {@link #clear()}, {@link #add} the started stages in the order data flows through
- * them, {@link #run()}. Allocation-free; not thread-safe (one call at a time, like the broadcast).
+ * them, {@link #run()} (or {@link #poll()} until done, for a non-blocking call). Allocation-free; not thread-safe (one call at a time, like the broadcast).
  */
 public final class StageLoop {
     /** Most stages of one call: staging, tree, staging, node transport. */
@@ -90,21 +90,8 @@ public final class StageLoop {
         wait.reset();
         try {
             while (true) {
-                int work = 0;
-                boolean done = true;
-                for (int i = 0; i < count; i++) {
-                    Stage s = stages[i];
-                    if (fed[i]) {
-                        s.feed(stages[i - 1].chunksReady());
-                    }
-                    work += s.progress();
-                    boolean stageDone = s.isDone();
-                    if (timing && stageDone && doneAtNs[i] == 0) {
-                        doneAtNs[i] = System.nanoTime();
-                    }
-                    done &= stageDone;
-                }
-                if (done) {
+                int work = round();
+                if (work < 0) {
                     return null;
                 }
                 if (wait.timedOut(work, awaited)) {
@@ -135,6 +122,51 @@ public final class StageLoop {
      */
     public long doneAtNs(int i) {
         return doneAtNs[i];
+    }
+
+    /** Most rounds of one {@link #poll()}: a test moves what is ready, not a whole call's stream. */
+    public static final int POLL_ROUNDS = 64;
+
+    /**
+     * Rounds over the call's stages without waiting, for a non-blocking call's progress: what
+     * {@link #run()} does between two waits, while rounds do work (at most {@link #POLL_ROUNDS}). A
+     * call may be polled, then run to its end.
+     *
+     * @return true once every stage is done
+     * @throws StageException or any other runtime exception of a stage, after aborting every stage
+     */
+    public boolean poll() {
+        try {
+            for (int i = 0; i < POLL_ROUNDS; i++) {
+                int work = round();
+                if (work <= 0) {
+                    return work < 0;
+                }
+            }
+            return false;
+        } catch (RuntimeException e) {
+            abortAll();
+            throw e;
+        }
+    }
+
+    /** Advances every stage once: the work done, or -1 once every stage is done. */
+    private int round() {
+        int work = 0;
+        boolean done = true;
+        for (int i = 0; i < count; i++) {
+            Stage s = stages[i];
+            if (fed[i]) {
+                s.feed(stages[i - 1].chunksReady());
+            }
+            work += s.progress();
+            boolean stageDone = s.isDone();
+            if (timing && stageDone && doneAtNs[i] == 0) {
+                doneAtNs[i] = System.nanoTime();
+            }
+            done &= stageDone;
+        }
+        return done ? -1 : work;
     }
 
     private Stage firstNotDone() {

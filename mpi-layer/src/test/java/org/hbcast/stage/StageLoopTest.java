@@ -156,6 +156,38 @@ class StageLoopTest {
                 .run());
     }
 
+    /** A poll never waits: it returns when a round moves nothing, and a call polled part way then runs to its end. */
+    @Test
+    void pollsMoveWhatIsReadyWithoutWaitingThenRunFinishes() {
+        Scripted tree = new Scripted("tree", 200, false, 3);
+        Scripted node = stage("node", 200, true);
+        StageLoop loop =
+                new StageLoop(TimeUnit.SECONDS.toNanos(30)).add(tree, false).add(node, true);
+        long start = System.nanoTime();
+        assertFalse(loop.poll(), "stalled after 3 chunks: not done");
+        assertFalse(loop.poll());
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), "a poll waited");
+        assertEquals(3, tree.passed);
+        assertEquals(3, node.passed, "the node never ran ahead of the tree");
+        assertFalse(tree.aborted || node.aborted, "a poll that finds nothing to move gives up nothing");
+        // The late peer comes: a poll moves at most POLL_ROUNDS rounds, and run() finishes the call.
+        tree.resumesAt = 0;
+        assertFalse(loop.poll());
+        assertEquals(3 + StageLoop.POLL_ROUNDS, tree.passed, "one poll is bounded");
+        assertNull(loop.run());
+        assertTrue(tree.isDone() && node.isDone());
+    }
+
+    @Test
+    void aPollThatFailsAbortsEveryStage() {
+        Scripted tree = stage("tree", 8, false);
+        Scripted node = stage("node", 8, true);
+        node.failure = new StageException("peer aborted");
+        StageLoop loop = new StageLoop(TIMEOUT).add(tree, false).add(node, true);
+        assertThrows(StageException.class, loop::poll);
+        assertTrue(tree.aborted && node.aborted);
+    }
+
     @Test
     void aStalledStageIsReturnedAndEveryStageAborted() {
         Scripted tree = new Scripted("tree", 8, false, 3);

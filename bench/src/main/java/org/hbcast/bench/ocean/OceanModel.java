@@ -32,6 +32,9 @@ import picocli.CommandLine.ParameterException;
         description = "Shallow-water ocean model whose I/O rank broadcasts the wind field every K steps;"
                 + " native vs hierarchical broadcast, end to end.")
 public final class OceanModel implements Callable<Integer> {
+    /** The suffix naming an implementation's overlapped runs ({@code --overlap}). */
+    static final String OVERLAP = "+overlap";
+
     @Option(names = "--nx", description = "cells in x (default ${DEFAULT-VALUE})")
     int nx = 512;
 
@@ -73,6 +76,12 @@ public final class OceanModel implements Callable<Integer> {
             names = "--cfl",
             description = "Courant number of gravity waves, below 1/sqrt(2) (default ${DEFAULT-VALUE})")
     double cfl = 0.5;
+
+    @Option(
+            names = "--overlap",
+            description = "also run each implementation with iBcast: the next wind field is broadcast"
+                    + " while the current steps compute (runs named IMPL+overlap); prints the fraction hidden")
+    boolean overlap;
 
     @Option(names = "--json", description = "also write the report as JSON to this file")
     Path json;
@@ -133,21 +142,33 @@ public final class OceanModel implements Callable<Integer> {
         }
         OceanRun model = new OceanRun(comm, settings);
         String nodes = instances.values().iterator().next().topology().toString();
-        OceanReport report = new OceanReport(settings, world.getSize(), nodes, impls);
+        List<String> names = new ArrayList<>(impls);
+        if (overlap) {
+            for (String impl : impls) {
+                names.add(impl + OVERLAP);
+            }
+        }
+        OceanReport report = new OceanReport(settings, world.getSize(), nodes, names);
         if (rank == 0) {
             report.printHeader(System.out);
         }
         for (HierarchicalBcast hb : instances.values()) {
             model.run(hb, warmup, step -> {});
+            if (overlap) {
+                model.runOverlapped(hb, warmup, step -> {});
+            }
         }
         for (int round = 0; round < repeat; round++) {
-            List<String> order = new ArrayList<>(impls);
+            List<String> order = new ArrayList<>(names);
             if (round % 2 == 1) {
                 Collections.reverse(order);
             }
-            for (String impl : order) {
-                try (Progress p = Progress.of(bar, impl + " " + (round + 1) + "/" + repeat, steps)) {
-                    report.add(impl, model.run(instances.get(impl), steps, p));
+            for (String name : order) {
+                boolean overlapped = name.endsWith(OVERLAP);
+                HierarchicalBcast hb =
+                        instances.get(overlapped ? name.substring(0, name.length() - OVERLAP.length()) : name);
+                try (Progress p = Progress.of(bar, name + " " + (round + 1) + "/" + repeat, steps)) {
+                    report.add(name, overlapped ? model.runOverlapped(hb, steps, p) : model.run(hb, steps, p));
                 }
             }
         }
@@ -160,6 +181,11 @@ public final class OceanModel implements Callable<Integer> {
             return 0;
         }
         report.print(System.out);
+        if (overlap) {
+            for (String impl : impls) {
+                report.printHidden(System.out, impl, impl + OVERLAP);
+            }
+        }
         if (bound != null) {
             report.printLinkBound(System.out, bound);
         }

@@ -91,13 +91,13 @@ public final class OceanReport {
         int repeats = runs.values().iterator().next().size();
         out.printf("# median of %d run(s) per implementation, implementations alternated%n", repeats);
         out.printf(
-                "%-14s%11s%11s%8s%11s%11s%10s%19s%n",
+                "%-21s%11s%11s%8s%11s%11s%10s%19s%n",
                 "# impl", "total(s)", "bcast(s)", "bcast%", "halo(s)", "wind(s)", "steps/s", "checksum");
         for (String impl : runs.keySet()) {
             RunResult r = median(impl);
             out.printf(
                     Locale.ROOT,
-                    "%-14s%11.3f%11.3f%8.1f%11.3f%11.3f%10.2f%19s%n",
+                    "%-21s%11.3f%11.3f%8.1f%11.3f%11.3f%10.2f%19s%n",
                     impl,
                     r.totalS(),
                     r.bcastS(),
@@ -132,6 +132,53 @@ public final class OceanReport {
                     hex.size(), String.join(", ", hex));
         }
         out.flush();
+    }
+
+    /**
+     * How much of its broadcasts an overlapped run hid: (blocking total - overlapped total) over the
+     * smaller of the blocking run's broadcast time and its computation time (total less broadcast,
+     * halo exchange included); 100% is all of the smaller one hidden.
+     */
+    public void printHidden(PrintStream out, String blocking, String overlapped) {
+        RunResult b = median(blocking);
+        RunResult o = median(overlapped);
+        double compute = b.totalS() - b.bcastS();
+        double hideable = Math.min(b.bcastS(), compute);
+        out.printf(
+                Locale.ROOT,
+                "# overlap %s: broadcast %.3f s, computation %.3f s; total %.3f s blocking, %.3f s overlapped"
+                        + " (%.3f s still in broadcast): %.0f%% of min(broadcast, computation) hidden%n",
+                blocking,
+                b.bcastS(),
+                compute,
+                b.totalS(),
+                o.totalS(),
+                o.bcastS(),
+                hideable > 0 ? 100 * (b.totalS() - o.totalS()) / hideable : Double.NaN);
+        if (runs.get(blocking).size() > 1) {
+            // The A/A floor: the same configuration against itself in this run, in hidden-fraction terms.
+            out.printf(
+                    Locale.ROOT,
+                    "# overlap %s A/A: blocking totals spread %.3f s over %d runs (%.0f%% of min(broadcast,"
+                            + " computation)), overlapped %.3f s%n",
+                    blocking,
+                    spread(blocking),
+                    runs.get(blocking).size(),
+                    hideable > 0 ? 100 * spread(blocking) / hideable : Double.NaN,
+                    spread(overlapped));
+        }
+        out.flush();
+    }
+
+    /** Largest less smallest total of an implementation's runs. */
+    private double spread(String impl) {
+        double min = Double.MAX_VALUE;
+        double max = 0;
+        for (RunResult r : runs.get(impl)) {
+            min = Math.min(min, r.totalS());
+            max = Math.max(max, r.totalS());
+        }
+        return max - min;
     }
 
     /**

@@ -25,18 +25,33 @@ public final class OceanStepper {
         }
     }
 
+    /** Something to do between the phases of a step: a test of a broadcast in flight. */
+    public interface Between {
+        Between NOTHING = () -> {};
+
+        void run() throws Exception;
+    }
+
     public void step(WindField wind) throws Exception {
+        step(wind, Between.NOTHING);
+    }
+
+    /** A step that runs {@code between} after each phase, so a broadcast in flight moves while it computes. */
+    public void step(WindField wind, Between between) throws Exception {
         for (Strip s : strips) {
             physics.updateU(s, wind);
         }
+        between.run();
         halos.exchange(Field.U);
         for (Strip s : strips) {
             physics.updateV(s, wind);
         }
+        between.run();
         halos.exchange(Field.V);
         for (Strip s : strips) {
             physics.updateEta(s);
         }
+        between.run();
         halos.exchange(Field.ETA);
     }
 

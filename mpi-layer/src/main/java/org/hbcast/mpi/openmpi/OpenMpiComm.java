@@ -120,6 +120,15 @@ final class OpenMpiComm implements MpiComm {
     }
 
     @Override
+    public void iBcast(Buffer buf, int bytes, int root, MpiRequest into) throws MpiFailure {
+        try {
+            slot(into).request = comm.iBcast(buf, bytes, MPI.BYTE, root);
+        } catch (MPIException e) {
+            throw OpenMpiErrors.failure(e);
+        }
+    }
+
+    @Override
     public void allReduce(int[] buf, int count, ReduceOp op) throws MpiFailure {
         try {
             comm.allReduce(buf, count, MPI.INT, op(op));

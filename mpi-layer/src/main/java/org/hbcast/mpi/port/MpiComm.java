@@ -64,6 +64,12 @@ public interface MpiComm {
      */
     void bcast(Object buf, int count, BasicType type, int root) throws MpiFailure;
 
+    /**
+     * Starts a broadcast of {@code bytes} of {@code buf}, a direct buffer, from {@code root}
+     * ({@code MPI_Ibcast}): what a non-blocking call of the native plan runs. Collective.
+     */
+    void iBcast(Buffer buf, int bytes, int root, MpiRequest into) throws MpiFailure;
+
     /** Replaces {@code buf[0..count)} by its reduction over the ranks ({@code MPI_Allreduce}, in place). Collective. */
     void allReduce(int[] buf, int count, ReduceOp op) throws MpiFailure;
 
