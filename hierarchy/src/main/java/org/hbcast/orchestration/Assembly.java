@@ -65,6 +65,8 @@ final class Assembly {
     private PlanDriver driver;
 
     private RootRefusals refusals;
+    /** When {@code create} began, for the warm-up's budget ({@link JitWarmUp#limitNs}). */
+    private final long startNs = System.nanoTime();
 
     private Assembly(MpiComm comm) {
         this.comm = comm;
@@ -270,7 +272,8 @@ final class Assembly {
                 selection,
                 selector,
                 host.headed(),
-                topology.hostLayout().nodeCount() == 1);
+                topology.hostLayout().nodeCount() == 1,
+                startNs);
     }
 
     /** Frees what was made, once: the instance's parts where it was made, else the node's transports. */

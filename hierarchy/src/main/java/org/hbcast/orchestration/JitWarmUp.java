@@ -40,8 +40,19 @@ final class JitWarmUp {
     static final int PAST_HEADER_BYTES = 16 << 10;
     /** Most rounds. */
     static final int ROUNDS = 40;
-    /** Nanoseconds after which no round starts: enough for the JITs of a 2-host bed to go quiet. */
+    /**
+     * Nanoseconds after which no round starts across a network: enough for the JITs of a 2-host bed
+     * to go quiet (docs/tuning.md).
+     */
     static final long LIMIT_NS = 3_000_000_000L;
+    /**
+     * Nanoseconds from the start of {@code create} after which no round starts on one host: a
+     * program's first {@code create} (under the agent, its first {@code bcast}) takes about a second
+     * at most. What the JIT has still to compile then it compiles in the program's first calls, on
+     * one host microseconds each; the trials do not begin before {@code TrialSchedule.FIRST_TRIAL_AFTER}
+     * calls of a size, so a cold call misleads none of them (docs/tuning.md).
+     */
+    static final long ONE_HOST_CREATE_NS = 900_000_000L;
     /** Milliseconds of compilation in a round, on the busiest rank, at or under which the round is quiet. */
     static final int QUIET_MILLIS = 1;
 
@@ -87,13 +98,15 @@ final class JitWarmUp {
             InRunSelection selection,
             Selector selector,
             boolean headed,
-            boolean oneHost)
+            boolean oneHost,
+            long createStartNs)
             throws MpiFailure {
         int size = comm.size();
         selection.pause(true);
         numbers.warming(true);
         try {
             long start = System.nanoTime();
+            long limit = limitNs(oneHost, start - createStartNs);
             if (headed) {
                 // The largest message that rides in the header untried, until the board's payload ring has gone
                 // round once: the next lap is a branch the small calls rarely take, and untaken it threw the
@@ -112,7 +125,7 @@ final class JitWarmUp {
                 round(calls, buf, selector, size);
                 rounds++;
                 busy[0] = (int) Math.min(JitActivity.compileMillis() - compiled, Integer.MAX_VALUE);
-                busy[1] = System.nanoTime() - start > LIMIT_NS ? 1 : 0;
+                busy[1] = System.nanoTime() - start > limit ? 1 : 0;
                 comm.allReduce(busy, busy.length, ReduceOp.MAX);
             } while (busy[0] > QUIET_MILLIS && busy[1] == 0 && rounds < ROUNDS);
             selection.warmUpAgreement();
@@ -121,6 +134,15 @@ final class JitWarmUp {
             selection.pause(false);
         }
         warmedUp = true;
+    }
+
+    /**
+     * Nanoseconds after the warm-up's start past which no round starts: across a network {@link
+     * #LIMIT_NS}; on one host what is left of {@link #ONE_HOST_CREATE_NS} once {@code create} has
+     * spent {@code spentNs} before the warm-up (at least one round runs, the lap before included).
+     */
+    static long limitNs(boolean oneHost, long spentNs) {
+        return oneHost ? Math.max(0, ONE_HOST_CREATE_NS - spentNs) : LIMIT_NS;
     }
 
     private static void round(Calls calls, ByteBuffer buf, Selector selector, int size) throws MpiFailure {
