@@ -23,6 +23,7 @@ import org.hbcast.plan.Plan;
 import org.hbcast.select.InRunSelection;
 import org.hbcast.select.Selector;
 import org.hbcast.select.TuningAgreement;
+import org.hbcast.settings.Log;
 import org.hbcast.settings.Setting;
 import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.WaitLimit;
@@ -67,6 +68,8 @@ final class Assembly {
     private RootRefusals refusals;
     /** When {@code create} began, for the warm-up's budget ({@link JitWarmUp#limitNs}). */
     private final long startNs = System.nanoTime();
+    /** When the warm-up began (or would have), for create's info line. */
+    private long warmUpStartNs;
 
     private Assembly(MpiComm comm) {
         this.comm = comm;
@@ -151,6 +154,7 @@ final class Assembly {
             failure = "cannot set up its calls on rank " + comm.rank() + ": " + e;
         }
         CreateTogether.check(comm, failure);
+        warmUpStartNs = System.nanoTime();
         if (warmUp) {
             try {
                 warmUp(warmUpBuffer);
@@ -163,6 +167,9 @@ final class Assembly {
         }
         if (comm.rank() == 0) {
             CreateLine.log(comm, topology, settings, selection::plan);
+            long beforeMs = (warmUpStartNs - startNs) / 1_000_000;
+            long allMs = (System.nanoTime() - startNs) / 1_000_000;
+            Log.info(() -> "hbcast: create took " + allMs + " ms, " + beforeMs + " ms of it before the warm-up");
         }
         return made;
     }
