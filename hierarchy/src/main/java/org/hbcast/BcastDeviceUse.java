@@ -1,13 +1,15 @@
 package org.hbcast;
 
 /**
- * What a {@link HierarchicalBcast} holds of GPU memory ({@link HierarchicalBcast#deviceUse()}):
- * CUDA IPC handles are opened once for the node ring's slots and once per call that sends straight
- * into a neighbour's buffer, and every mapping of a neighbour's buffer is closed before that call
- * returns, so that a program may free its device buffers as soon as every rank's call has returned.
+ * What a {@link HierarchicalBcast} holds of GPU memory ({@link HierarchicalBcast#deviceUse()}).
+ * Inside a node the ranks are grouped by GPU and one copier per GPU writes its group's buffers: it
+ * maps each member's {@code DeviceBuffer} once and keeps the mapping while the buffer lives (closing
+ * such a buffer defers its free until every copier has unmapped it, at most two device calls later
+ * or at {@code close}). Between GPUs the leaders map the next leader's ring slots once and, from
+ * 32 MiB, its buffer once, kept the same way.
  *
  * @param ipcOpens CUDA IPC handles this rank has opened so far (0 before the first device call)
- * @param mapsPeerBuffer whether this rank maps a neighbour's device buffer now: false between calls
- *        that succeeded
+ * @param mapsPeerBuffer whether this rank maps a neighbour's buffer for one call only now: false
+ *        between calls that succeeded (the kept mappings above are not counted here)
  */
 public record BcastDeviceUse(long ipcOpens, boolean mapsPeerBuffer) {}

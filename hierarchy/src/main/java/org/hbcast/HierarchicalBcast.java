@@ -144,6 +144,11 @@ public final class HierarchicalBcast implements AutoCloseable {
      * first); on return every rank's buffer holds the message. The first device call sets up the CUDA
      * ring (collective).
      *
+     * <p>Memory the program allocated itself is passed as {@link DeviceBuffer#ofUserMemory}: never freed
+     * here, and refused on every rank, before anything is sent, where CUDA IPC cannot export it
+     * (managed, stream-ordered pool or host memory). Small messages may be staged through the host
+     * where the cost model finds that faster (see {@link #explainDevice}).
+     *
      * @throws MPIException on a bad argument or no CUDA device (nothing sent), a timeout or a failed peer
      */
     public void bcast(DeviceBuffer buf, int count, Datatype type, int root) throws MPIException {
@@ -174,10 +179,25 @@ public final class HierarchicalBcast implements AutoCloseable {
         return explanation(calls.explain(bytes, MemoryKind.HOST), view(calls.plan(bytes)), trials);
     }
 
-    /** What a device-memory call of {@code bytes} runs and why (device calls are not tried in the run). */
+    /**
+     * What a device-memory call of {@code bytes} runs and why, with the staging candidate (device to
+     * host, Open MPI's bcast, host to device) and why it won or lost (device calls are not tried in the run).
+     */
     public BcastExplanation explainDevice(long bytes) {
         Explanation e = calls.explain(bytes, MemoryKind.DEVICE);
-        return explanation(e, view(e.plan()), "not tried");
+        BcastExplanation made = explanation(e, view(e.plan()), "not tried");
+        String groups = calls.deviceGroupPlan(0);
+        // Inside a node the call's first rank copies for its GPU, every other GPU's lowest rank for its own.
+        String line = "gpu groups:  "
+                + (groups == null ? "formed at the first device call" : groups + " (a call from node rank 0)") + "\n";
+        return new BcastExplanation(
+                made.bytes(),
+                made.memory(),
+                made.plan(),
+                made.layout(),
+                made.fingerprint(),
+                made.trials(),
+                made.text() + line);
     }
 
     /** The hardware fingerprint of this run, as agreed by all ranks. */

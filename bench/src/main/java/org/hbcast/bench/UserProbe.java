@@ -15,6 +15,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.HierarchicalBcast;
+import org.hbcast.settings.Setting;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -73,6 +74,12 @@ public final class UserProbe implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "also write the figures as JSON (rank 0)")
     Path json;
 
+    @Option(
+            names = "--breakdown",
+            description = "at the end, every rank prints where each implementation's calls spent their time, by"
+                    + " size (as HBCAST_BREAKDOWN=1; cold starts excluded)")
+    boolean breakdown;
+
     /** Calls timed from a fresh instance: the first, the first 10 and the first 100 are reported. */
     static final int COLD_CALLS = 100;
 
@@ -110,6 +117,10 @@ public final class UserProbe implements Callable<Integer> {
         }
         ByteBuffer buf = ByteBuffer.allocateDirect((int) largest);
         List<Map<String, Object>> cold = coldStarts(cli, buf);
+        if (breakdown) {
+            // Read at create: after the cold starts, whose instances would otherwise print theirs too.
+            System.setProperty(Setting.BREAKDOWN.property(), "1");
+        }
         List<HierarchicalBcast> instances = new ArrayList<>();
         for (String impl : impls) {
             instances.add(impl.equals("mpi") ? null : HierarchicalBcast.create(world, OsuBcast.options(cli, impl)));
@@ -154,8 +165,18 @@ public final class UserProbe implements Callable<Integer> {
                 columns.get(k).add(us[k]);
             }
         }
-        for (HierarchicalBcast hb : instances) {
+        for (int k = 0; k < impls.size(); k++) {
+            HierarchicalBcast hb = instances.get(k);
             if (hb != null) {
+                if (breakdown) {
+                    // Each instance prints its breakdown at close: name it first, one instance at a time.
+                    world.barrier();
+                    if (world.getRank() == 0) {
+                        System.err.println("# breakdown of " + impls.get(k) + " (column " + (k + 1) + "):");
+                        System.err.flush();
+                    }
+                    world.barrier();
+                }
                 hb.close();
             }
         }

@@ -168,6 +168,21 @@ class ArchitectureTest {
     }
 
     @Test
+    void onlyJCudaCallsAsksTheDriverApi() {
+        noClasses()
+                .that()
+                .haveNameNotMatching("org\\.hbcast\\.device\\.JCudaCalls(\\$.*)?")
+                .and()
+                .resideOutsideOfPackage("jcuda..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("jcuda.driver..")
+                .because("what CUDA says of a program's memory (pointer attributes, allocation ids) is asked"
+                        + " through CudaCalls, so that the fake GPU models every kind of memory")
+                .check(classes);
+    }
+
+    @Test
     void theGpuLayerTakesOnlyTheStageContractFromTheMpiLayer() {
         noClasses()
                 .that()

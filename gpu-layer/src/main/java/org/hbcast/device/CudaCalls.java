@@ -71,4 +71,37 @@ public interface CudaCalls {
 
     /** True when {@code device} can access memory on {@code peer} ({@code cudaDeviceCanAccessPeer}). */
     boolean canAccessPeer(int device, int peer);
+
+    /**
+     * What CUDA says about the memory at {@code address}: its kind, device, allocation range and id,
+     * and whether it can be exported for IPC. {@link PointerAttributes#unknown()} where CUDA knows no
+     * such memory (pageable host memory, freed memory); never throws for that.
+     */
+    PointerAttributes pointerAttributes(long address);
+
+    /**
+     * The driver's identifier of the allocation holding {@code address}
+     * ({@code CU_POINTER_ATTRIBUTE_BUFFER_ID}), 0 where CUDA knows none: how a caller learns, once per
+     * call and without allocating, that memory it was given was freed or replaced.
+     */
+    long bufferId(long address);
+
+    /**
+     * The 16-byte UUID of the physical GPU this process sees as {@code device}. Device indices differ
+     * between processes whose {@code CUDA_VISIBLE_DEVICES} differ; the UUID does not, so ranks that
+     * share a GPU find each other by it.
+     */
+    byte[] deviceUuid(int device);
+
+    /**
+     * Pins {@code bytes} of host memory at {@code address} (a shared-memory mapping) so that
+     * asynchronous copies reach it by DMA ({@code cudaHostRegister}, portable to every device).
+     */
+    void hostRegister(long address, long bytes);
+
+    /** Unpins memory pinned by {@link #hostRegister} ({@code cudaHostUnregister}). */
+    void hostUnregister(long address);
+
+    /** Devices this process sees ({@code cudaGetDeviceCount}): indices {@code 0 .. count - 1}. */
+    int deviceCount();
 }

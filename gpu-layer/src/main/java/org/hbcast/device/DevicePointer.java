@@ -17,6 +17,7 @@ import jcuda.Pointer;
  */
 public final class DevicePointer extends Pointer {
     private static final VarHandle NATIVE_POINTER = nativePointerHandle();
+    private static final VarHandle BYTE_OFFSET = byteOffsetHandle();
 
     /** A pointer to nothing (address 0), to be filled by {@code cudaMalloc} or moved with {@link #moveTo}. */
     public DevicePointer() {
@@ -37,6 +38,31 @@ public final class DevicePointer extends Pointer {
     public DevicePointer moveTo(final long address) {
         NATIVE_POINTER.set(this, address);
         return this;
+    }
+
+    /**
+     * The address {@code pointer} points at (its native pointer plus its byte offset): what a JCuda
+     * {@code Pointer} or {@code CUdeviceptr} the program allocated names, read without moving it.
+     */
+    public static long addressOf(final Pointer pointer) {
+        return (long) NATIVE_POINTER.get(pointer) + (long) BYTE_OFFSET.get(pointer);
+    }
+
+    /** Points {@code pointer} (with no byte offset, as made by its public constructor) at {@code address}; returns it. */
+    static <P extends Pointer> P place(final P pointer, final long address) {
+        NATIVE_POINTER.set(pointer, address);
+        return pointer;
+    }
+
+    private static VarHandle byteOffsetHandle() {
+        try {
+            return MethodHandles.privateLookupIn(Pointer.class, MethodHandles.lookup())
+                    .findVarHandle(Pointer.class, "byteOffset", long.class);
+        } catch (final ReflectiveOperationException | IllegalAccessError | SecurityException ex) {
+            throw new ExceptionInInitializerError(
+                    "cannot reach JCuda's Pointer.byteOffset (" + ex + "); hbcast was checked against JCuda "
+                            + IpcHandles.CHECKED_JCUDA + ", the class path has JCuda " + IpcHandles.jcudaVersion());
+        }
     }
 
     private static VarHandle nativePointerHandle() {

@@ -52,7 +52,12 @@ public final class DeviceArguments {
             throw refused(rank, "count " + count + " is negative");
         }
         if (buf.isClosed()) {
-            throw refused(rank, "device buffer has been freed");
+            throw refused(rank, buf.isUserMemory() ? "device buffer has been closed" : "device buffer has been freed");
+        }
+        // The program's own memory: what CUDA said of it when described, and that it is still that allocation.
+        String problem = buf.userMemoryProblem();
+        if (problem != null) {
+            throw refused(rank, problem);
         }
         int device = devices.deviceForLocalRank(nodeRank);
         if (buf.device() != device) {

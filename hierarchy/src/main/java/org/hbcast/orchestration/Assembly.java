@@ -164,6 +164,7 @@ final class Assembly {
                 failure = "the warm-up failed on rank " + comm.rank() + ": " + e;
             }
             CreateTogether.check(comm, failure);
+            host.resetBreakdown();
         }
         if (comm.rank() == 0) {
             CreateLine.log(comm, topology, settings, selection::plan);

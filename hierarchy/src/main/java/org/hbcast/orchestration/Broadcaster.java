@@ -136,6 +136,14 @@ public final class Broadcaster implements AutoCloseable {
         return device.ipcOpens();
     }
 
+    /**
+     * Who copies for whom inside this rank's node in a device call from node rank {@code first}: the
+     * GPUs, their ranks and copiers, and each hop between GPUs; null before the first device call.
+     */
+    public String deviceGroupPlan(int first) {
+        return device.groupPlan(first);
+    }
+
     /** True while this rank maps a neighbour's device buffer (never between calls that succeeded), for {@code deviceUse}. */
     public boolean deviceHoldsUserMapping() {
         return device.holdsUserMapping();
@@ -178,6 +186,7 @@ public final class Broadcaster implements AutoCloseable {
         if (comm.rank() == 0) {
             selection.keepLearnt();
         }
+        host.printBreakdown(topology.host(), topology.hostPosition());
         release();
     }
 

@@ -12,8 +12,6 @@ import org.hbcast.plan.Plan;
 import org.hbcast.select.Selector;
 import org.hbcast.stage.WaitLimit;
 import org.hbcast.transport.cuda.CudaRingMember;
-import org.hbcast.transport.cuda.CudaRingTransport;
-import org.hbcast.transport.shm.SharedSegment;
 
 /**
  * A broadcast of device memory: checks the arguments, agrees on the root's count, sets up the
@@ -30,9 +28,11 @@ final class DeviceCall implements AutoCloseable {
     private final InstanceStop stop;
     private final int rank;
     private final int size;
-    /** This rank's place in the node's CUDA ring, with slots of the device calls' chunk. */
-    private final CudaRingTransport cudaRing;
-    /** The node's CUDA ring and the staging copies, from the first device call on. */
+    /** Slots of each device link. */
+    private final int slots;
+    /** Bytes of a device link's slot: the device calls' chunk. */
+    private final int slotBytes;
+    /** The node's GPU groups and the staging copies, from the first device call on. */
     private DeviceMemory device;
 
     DeviceCall(
@@ -54,13 +54,8 @@ final class DeviceCall implements AutoCloseable {
         this.stop = stop;
         this.rank = comm.rank();
         this.size = comm.size();
-        MpiComm node = topology.nodeComm();
-        this.cudaRing = new CudaRingTransport(
-                SharedSegment.DEFAULT_DIRECTORY,
-                node.rank(),
-                node.size(),
-                settings.ringSlots(),
-                Assembly.slotBytes(settings, CudaRingMember.CHUNK_BYTES));
+        this.slots = settings.ringSlots();
+        this.slotBytes = Assembly.slotBytes(settings, CudaRingMember.CHUNK_BYTES);
     }
 
     /** One program call (see {@link Broadcaster#bcast(DeviceBuffer, int, ElementType, String, int)}). */
@@ -75,7 +70,7 @@ final class DeviceCall implements AutoCloseable {
                 // No per-call agreement tells the others, who are about to set up the node's CUDA ring
                 // (collective): join it as a failure, so they fail there too instead of waiting for us.
                 try {
-                    NodeHandshake.refuse(comm, rank, cudaRing, e.getMessage());
+                    DeviceMemory.refuseConnect(comm, topology, e.getMessage());
                 } catch (MpiFailure agreed) {
                     // Expected: the set-up failed everywhere with our reason; ours is the one to report.
                 }
@@ -87,7 +82,7 @@ final class DeviceCall implements AutoCloseable {
             return;
         }
         if (device == null) {
-            device = DeviceMemory.connect(comm, topology, cudaRing, waits);
+            device = DeviceMemory.connect(comm, topology, slots, slotBytes, waits);
         }
         Plan plan = selector.plan(bytes, MemoryKind.DEVICE);
         try {
@@ -106,6 +101,11 @@ final class DeviceCall implements AutoCloseable {
     /** CUDA IPC handles this rank has opened so far (0 before the first device call). */
     long ipcOpens() {
         return device == null ? 0 : device.ipcOpens();
+    }
+
+    /** The node's GPU groups for a call from node rank {@code first}, in words; null before the first device call. */
+    String groupPlan(int first) {
+        return device == null ? null : device.groupPlan(first);
     }
 
     /** True while this rank maps a neighbour's device buffer. */

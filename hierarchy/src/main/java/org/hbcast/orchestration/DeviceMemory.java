@@ -5,8 +5,11 @@ import java.nio.Buffer;
 import org.hbcast.call.Message;
 import org.hbcast.call.TimedCollectives;
 import org.hbcast.device.CudaContext;
+import org.hbcast.device.CudaDevices;
 import org.hbcast.device.DeviceBuffer;
+import org.hbcast.device.JCudaCalls;
 import org.hbcast.device.PinnedBuffer;
+import org.hbcast.mpi.StringExchange;
 import org.hbcast.mpi.Topology;
 import org.hbcast.mpi.port.BasicType;
 import org.hbcast.mpi.port.MpiComm;
@@ -18,13 +21,16 @@ import org.hbcast.stage.StageException;
 import org.hbcast.stage.StageLoop;
 import org.hbcast.stage.WaitLimit;
 import org.hbcast.transport.cuda.CudaRingMember;
-import org.hbcast.transport.cuda.CudaRingTransport;
-import org.hbcast.transport.cuda.IpcDescriptor;
+import org.hbcast.transport.cuda.GpuGroupMember;
+import org.hbcast.transport.cuda.GpuGroupTransport;
+import org.hbcast.transport.cuda.GpuGroups;
 import org.hbcast.transport.cuda.StagingCopies;
+import org.hbcast.transport.shm.SharedSegment;
 
 /**
  * Device memory as {@link PlanDriver} moves it, and what device calls need on this rank to move it:
- * the node's ring GPU to GPU over CUDA IPC ({@link CudaRingMember}), and a leader's staging copies and
+ * the node's ranks grouped by GPU, one copier per GPU and a ring between GPUs over CUDA IPC
+ * ({@link GpuGroupMember}), and a leader's staging copies and
  * pinned host memory for the leaders' tree (Open MPI here is not CUDA-aware). Made on the first device
  * broadcast (collective, like the broadcast itself) so that {@code HierarchicalBcast.create} never
  * touches CUDA.
@@ -34,60 +40,111 @@ final class DeviceMemory implements CallMemory, AutoCloseable {
     private static final int STAGING_WINDOW = 16;
 
     private final MpiComm nodeComm;
-    private final CudaRingMember ring;
+    private final GpuGroupMember group;
     private final StagingCopies staging;
     /** The loop of the baseline's whole-message copies: the one idle policy and timeout, like every call. */
     private final StageLoop wholeCopy;
 
     private PinnedBuffer pinned;
-    /** The wire of buffer-to-buffer calls, bounded by the call's timeout. */
-    private final DescriptorSwap swap;
+    /** The wire of every node call's start (the records of the node's buffers), bounded by the call's timeout. */
+    private final GroupGather gather;
 
     private final WaitLimit limit;
     /** The call's buffer, between {@link #bind} and {@link #end}. */
     private DeviceBuffer data;
 
     private DeviceMemory(
-            MpiComm nodeComm, CudaRingMember ring, StagingCopies staging, int ranksOnMachine, WaitLimit limit) {
+            MpiComm nodeComm, GpuGroupMember group, StagingCopies staging, int ranksOnMachine, WaitLimit limit)
+            throws MpiFailure {
         this.nodeComm = nodeComm;
-        this.ring = ring;
+        this.group = group;
         this.staging = staging;
         this.wholeCopy = new StageLoop(ProgressWait.forSharedCores(ranksOnMachine, limit));
-        this.swap = new DescriptorSwap(
-                nodeComm,
-                ring.leftRank(),
-                ring.rightRank(),
-                IpcDescriptor.BYTES,
-                ProgressWait.forSharedCores(ranksOnMachine, limit));
+        this.gather = new GroupGather(
+                nodeComm, GpuGroupMember.RECORD_BYTES, ProgressWait.forSharedCores(ranksOnMachine, limit));
         this.limit = limit;
     }
 
     /**
-     * Collective over {@code comm}: connects the node's CUDA ring through the one set-up path
-     * ({@link NodeHandshake}), agreed over the whole communicator since ranks on other nodes would
-     * otherwise wait for this one, then makes the staging stream. If any rank fails, all fail with its reason.
+     * Collective over {@code comm}: the node's ranks tell each other which GPU they use (its UUID) and
+     * which they reach, then set up the GPU groups through the one set-up path ({@link NodeHandshake}),
+     * agreed over the whole communicator since ranks on other nodes would otherwise wait for this one,
+     * then make the staging stream. If any rank fails, all fail with its reason.
+     *
+     * @param slots slots of each link
+     * @param slotBytes bytes of each slot: the largest chunk of a device call
      */
-    static DeviceMemory connect(MpiComm comm, Topology topology, CudaRingTransport transport, WaitLimit limit)
+    static DeviceMemory connect(MpiComm comm, Topology topology, int slots, int slotBytes, WaitLimit limit)
             throws MpiFailure {
-        CudaRingMember ring = NodeHandshake.connect(comm, topology.nodeComm(), comm.rank(), transport);
+        MpiComm node = topology.nodeComm();
+        int position = node.rank();
+        int device = -1;
+        String placement;
+        try {
+            device = CudaDevices.get().deviceForLocalRank(position);
+            placement = GpuGroupMember.placement(JCudaCalls.INSTANCE, device);
+        } catch (RuntimeException e) {
+            placement = REFUSED + e.getMessage();
+        }
+        // Every rank of the node joins, refused or not: the groups need everyone's GPU.
+        String[] placements = StringExchange.allGatherAny(node, placement);
+        String failure = null;
+        GpuGroups groups = null;
+        for (int p = 0; p < placements.length && failure == null; p++) {
+            if (placements[p].startsWith(REFUSED)) {
+                failure = "node rank " + p + ": " + placements[p].substring(REFUSED.length());
+            }
+        }
+        if (failure == null) {
+            try {
+                groups = GpuGroupMember.groups(placements);
+            } catch (IllegalArgumentException e) {
+                failure = e.getMessage();
+            }
+        }
+        GpuGroupTransport transport =
+                new GpuGroupTransport(SharedSegment.DEFAULT_DIRECTORY, position, device, groups, slots, slotBytes);
+        if (failure != null) {
+            NodeHandshake.refuse(comm, comm.rank(), transport, failure);
+        }
+        GpuGroupMember group = NodeHandshake.connect(comm, node, comm.rank(), transport);
         StagingCopies staging = null;
         DeviceMemory made = null;
-        String failure = null;
+        failure = null;
         try {
-            staging = new StagingCopies(ring.device(), STAGING_WINDOW);
-            made = new DeviceMemory(topology.nodeComm(), ring, staging, topology.ranksOnMachine(), limit);
-        } catch (RuntimeException e) {
+            staging = new StagingCopies(group.device(), STAGING_WINDOW);
+            made = new DeviceMemory(node, group, staging, topology.ranksOnMachine(), limit);
+        } catch (RuntimeException | MpiFailure e) {
             failure = "cannot set up the staging copies on rank " + comm.rank() + ": " + e.getMessage();
         }
         try {
             CreateTogether.check(comm, failure);
         } catch (MpiFailure e) {
             // Not close(): its node-wide barrier would wait for ranks that are failing too.
-            QuietRelease.closeQuietly(null, staging, ring);
+            QuietRelease.closeQuietly(null, staging, group);
             throw e;
         }
         return made;
     }
+
+    /**
+     * Joins the first device call's set-up as a rank that refused its arguments, step for step with
+     * the others' {@link #connect}: the node's placement gather (refused, so its node fails there),
+     * then the handshake's agreement over {@code comm}, where every rank fails with the first reason.
+     * Always throws.
+     */
+    static void refuseConnect(MpiComm comm, Topology topology, String reason) throws MpiFailure {
+        MpiComm node = topology.nodeComm();
+        StringExchange.allGatherAny(node, REFUSED + reason);
+        NodeHandshake.refuse(
+                comm,
+                comm.rank(),
+                new GpuGroupTransport(SharedSegment.DEFAULT_DIRECTORY, node.rank(), -1, null, 1, 1),
+                reason);
+    }
+
+    /** Marks a placement that could not be made; what follows is why. */
+    private static final String REFUSED = "!";
 
     /** This memory for a call on {@code buf}. */
     DeviceMemory bind(DeviceBuffer buf) {
@@ -98,10 +155,10 @@ final class DeviceMemory implements CallMemory, AutoCloseable {
     @Override
     public int begin(Plan plan) {
         // Streams, events and IPC mappings belong to the ring's device; the caller's thread may have another current.
-        CudaContext.use(ring.device());
+        CudaContext.use(group.device());
         // Device calls cut at the ring's slot (the options' chunk, or CudaRingMember.CHUNK_BYTES): a GPU
         // hop's cost is mostly fixed, so the host's model chunks would be too small.
-        return ring.maxChunkBytes();
+        return group.maxChunkBytes();
     }
 
     @Override
@@ -123,16 +180,22 @@ final class DeviceMemory implements CallMemory, AutoCloseable {
 
     @Override
     public Stage startNode(Plan plan, long bytes, int chunkBytes, int first, boolean leader, boolean fed) {
-        return ring.start(data, bytes, chunkBytes, first, fed, swap);
+        return group.start(data, bytes, chunkBytes, first, fed, gather);
     }
 
     /**
-     * This rank gives up a device call before starting its part of the node's ring: its neighbours
-     * learn at once instead of at their timeout, or in the descriptor swap (see {@link CudaRingMember#refuse}).
+     * This rank gives up a device call before starting its part of the node's stage: it joins the
+     * call's gather with a refusal, so every rank of the node learns at once instead of at its timeout
+     * (see {@link GpuGroupMember#refuse}).
      */
     @Override
     public void refuseNode(long bytes) {
-        ring.refuse(bytes, swap);
+        group.refuse(gather);
+    }
+
+    /** Which GPUs, copiers and hops a node call starting at node rank {@code first} uses, in words. */
+    String groupPlan(int first) {
+        return group.groups().describe(first);
     }
 
     @Override
@@ -174,14 +237,22 @@ final class DeviceMemory implements CallMemory, AutoCloseable {
         }
     }
 
-    /** IPC mappings opened so far by this rank: the neighbour's slots once, its buffer once per direct call sent. */
+    /**
+     * IPC mappings opened so far by this rank: its GPU's members' buffers once each (kept while
+     * unchanged), and on a GPU leader the next leader's slots once and its buffer once per direct call sent.
+     */
     long ipcOpens() {
-        return ring.mappings().opens() + ring.userMappingOpens();
+        CudaRingMember ring = group.ring();
+        return group.memberMappingOpens() + (ring == null ? 0 : ring.mappings().opens() + ring.userMappingOpens());
     }
 
-    /** True while this rank maps a neighbour's buffer: never between calls that succeeded. */
+    /**
+     * True while this rank maps a neighbouring GPU leader's buffer for one call: never between calls that
+     * succeeded. Mappings of the buffers of this rank's own GPU are kept across calls, their frees deferred.
+     */
     boolean holdsUserMapping() {
-        return ring.holdsUserMapping();
+        CudaRingMember ring = group.ring();
+        return ring != null && ring.holdsUserMapping();
     }
 
     /**
@@ -201,17 +272,17 @@ final class DeviceMemory implements CallMemory, AutoCloseable {
             }
         } finally {
             try {
-                ring.unmapPeers();
+                group.unmapPeers();
             } finally {
                 try {
                     // Between unmapping the peers' memory and freeing one's own; bounded by the timeout
                     // whatever the options say: at close a rank that does not come has died.
                     new TimedCollectives(nodeComm, 1, ProgressWait.backingOff(limit.periodNs()))
-                            .barrier(() -> "the node's ranks to unmap the CUDA ring");
+                            .barrier(() -> "the node's ranks to unmap the GPU groups' memory");
                 } catch (MpiFailure e) {
                     // The node could not meet: free anyway, the peers are gone or failing too.
                 } finally {
-                    ring.close();
+                    group.close();
                 }
             }
         }

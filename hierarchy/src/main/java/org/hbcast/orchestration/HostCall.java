@@ -42,6 +42,8 @@ final class HostCall {
     private ByteBuffer scratch;
     /** The stamp of the call running, which the plan's messages carry. */
     private long stamp;
+    /** Where calls spend their time ({@code HBCAST_BREAKDOWN=1}), else null. */
+    private final CallBreakdown breakdown = CallBreakdown.on() ? new CallBreakdown() : null;
 
     HostCall(
             MpiComm comm,
@@ -78,6 +80,9 @@ final class HostCall {
             refused = "hbcast bcast on rank " + rank + ": " + e.getMessage();
         }
         long start = selection.startOf(message.bytes());
+        if (breakdown != null) {
+            breakdown.begin();
+        }
         try {
             if (headers != null) {
                 headerCall(refused, root, type, start);
@@ -88,11 +93,13 @@ final class HostCall {
                 throw MpiErrors.badArgument(refused);
             }
             message.adopt(counts.agree(message.bytes(), message.type(), root));
+            header(message.bytes());
             if (message.bytes() == 0) {
                 return;
             }
             run(selection.plan(message.bytes()), type);
             learn(message.bytes(), root, start);
+            ended(false);
         } finally {
             message.clear();
         }
@@ -125,10 +132,12 @@ final class HostCall {
             case ROOT, RECEIVE -> {
                 // The root's own bytes for the root; a receiver keeps its buffer past them untouched.
                 message.adopt(headers.rootBytes());
+                header(message.bytes());
                 if (message.bytes() > 0 && !headers.inlined()) {
                     run(selection.plan(message.bytes()), type);
                 }
                 learn(message.bytes(), headers.root(), start);
+                ended(headers.inlined());
             }
             case SCRATCH -> {
                 // Take part so the others finish, then fail: the data is dropped, as Open MPI drops it.
@@ -160,11 +169,50 @@ final class HostCall {
         } catch (MpiFailure e) {
             stop.stop(e.getMessage(), e);
         }
+        if (breakdown != null) {
+            breakdown.lap(CallBreakdown.TRIALS);
+        }
+    }
+
+    /** The breakdown's header phase ends: the call's size is known. */
+    private void header(long bytes) {
+        if (breakdown != null) {
+            breakdown.size(bytes);
+            breakdown.lap(CallBreakdown.HEADER);
+        }
+    }
+
+    private void ended(boolean inline) {
+        if (breakdown != null) {
+            breakdown.end(inline);
+        }
+    }
+
+    private void lap(int phase) {
+        if (breakdown != null) {
+            breakdown.lap(phase);
+        }
+    }
+
+    /** Forgets the calls broken down so far (create's warm-up). */
+    void resetBreakdown() {
+        if (breakdown != null) {
+            breakdown.reset();
+        }
+    }
+
+    /** Prints where this rank's calls spent their time ({@code HBCAST_BREAKDOWN=1}; else nothing). */
+    void printBreakdown(int host, int position) {
+        if (breakdown != null) {
+            breakdown.print(System.err, rank, "host " + host + " position " + position);
+        }
     }
 
     private void run(Plan plan, ElementType type) throws MpiFailure {
         if (plan.algorithm() == Algorithm.NATIVE) {
+            lap(CallBreakdown.COPY_IN);
             comm.bcast(message.buffer(), message.count(), type.basicType(), message.root());
+            lap(CallBreakdown.PLAN);
             return;
         }
         long bytes = message.bytes();
@@ -179,13 +227,20 @@ final class HostCall {
         } else {
             data = (Buffer) message.buffer();
         }
+        lap(CallBreakdown.COPY_IN);
         try {
             driver.run(stamp, plan, memory.bind(data, message.isArray() ? 1 : message.entryBytes()), bytes, root);
         } catch (MpiFailure e) {
             stop.stop(e.getMessage(), e);
         }
+        lap(CallBreakdown.PLAN);
+        if (breakdown != null) {
+            breakdown.moment(CallBreakdown.TREE_DONE, driver.treeDoneAtNs());
+            breakdown.moment(CallBreakdown.NODE_DONE, driver.nodeDoneAtNs());
+        }
         if (message.isArray() && rank != root) {
             HostCopy.memoryToArray(HostCopy.address(arrayCopy), message.buffer(), bytes);
         }
+        lap(CallBreakdown.COPY_OUT);
     }
 }

@@ -59,7 +59,24 @@ final class PlanDriver {
         Arrays.setAll(everyRank, r -> r);
         this.leaders = new int[layout.nodeCount()];
         this.tree = new TreeBroadcast(comm, TAG, ODD_TAG);
-        this.loop = new StageLoop(ProgressWait.forSharedCores(topology.ranksOnMachine(), limit));
+        this.loop = new StageLoop(ProgressWait.forSharedCores(topology.ranksOnMachine(), limit))
+                .timeStages(CallBreakdown.on());
+    }
+
+    /** When the last call's leaders' tree finished at this rank ({@link System#nanoTime}); 0 where untimed or none. */
+    long treeDoneAtNs() {
+        for (int i = 0; i < loop.count(); i++) {
+            if (loop.stage(i) == tree) {
+                return loop.doneAtNs(i);
+            }
+        }
+        return 0;
+    }
+
+    /** When the last call's node stage finished at this rank; 0 where untimed or none. */
+    long nodeDoneAtNs() {
+        int last = loop.count() - 1;
+        return last >= 0 && loop.stage(last) != tree ? loop.doneAtNs(last) : 0;
     }
 
     /**

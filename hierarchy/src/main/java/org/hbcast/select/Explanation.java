@@ -24,6 +24,7 @@ import org.hbcast.tuning.TuningTable;
  * @param measuredSeconds the table's time interpolated at this size, NaN without a table
  * @param alternatives the model's best choice of each algorithm (and intra-node transport) at this size
  * @param nearby the table entries at or around this size
+ * @param staging for device memory, the staging candidate's terms and why it won or lost; null for host memory
  */
 public record Explanation(
         long bytes,
@@ -34,7 +35,8 @@ public record Explanation(
         double measuredSeconds,
         List<CostModel.Choice> alternatives,
         List<TuningTable.Entry> nearby,
-        TuningInputs inputs) {
+        TuningInputs inputs,
+        String staging) {
 
     public String text() {
         StringBuilder sb = new StringBuilder();
@@ -65,10 +67,18 @@ public record Explanation(
                 "predicted:   %s (cost model)%s",
                 time(predictedSeconds),
                 Double.isNaN(measuredSeconds) ? "" : "; measured " + time(measuredSeconds) + " (tuning table)");
+        if (staging != null) {
+            line(sb, "staging:     %s", staging);
+        }
         sb.append("model's best per algorithm:\n");
         for (CostModel.Choice c : alternatives) {
             if (c.algorithm() == Algorithm.NATIVE) {
-                line(sb, "  %-20s %-24s %s", c.algorithm(), "(cuts its own segments)", time(c.seconds()));
+                line(
+                        sb,
+                        "  %-20s %-24s %s",
+                        c.algorithm(),
+                        memory == MemoryKind.DEVICE ? "(staged through the host)" : "(cuts its own segments)",
+                        time(c.seconds()));
             } else {
                 line(
                         sb,

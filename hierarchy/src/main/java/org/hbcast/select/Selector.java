@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
@@ -17,6 +18,7 @@ import org.hbcast.tuning.Candidates;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Interpolation;
+import org.hbcast.tuning.LinkKind;
 import org.hbcast.tuning.TimedSize;
 import org.hbcast.tuning.TuningInputs;
 import org.hbcast.tuning.TuningTable;
@@ -107,8 +109,11 @@ public final class Selector {
             throw new IllegalArgumentException("the largest chunk must be positive, got " + maxChunkBytes);
         }
         this.maxChunkBytes = maxChunkBytes;
-        this.model =
-                new CostModel(inputs.calibration(), inputs.fingerprint().host().cpus());
+        this.model = new CostModel(
+                inputs.calibration(),
+                inputs.fingerprint().host().cpus(),
+                // No GPU found: device calls are refused anyway; price them as on one shared GPU.
+                Math.max(1, inputs.fingerprint().host().gpus()));
         TuningTable table = inputs.table();
         this.tableTimes = table == null
                 ? List.of()
@@ -310,7 +315,11 @@ public final class Selector {
                     : List.of(IntraNode.RING)) {
                 for (TreeShape s :
                         a == Algorithm.HIERARCHICAL ? Candidates.inter(shape, null) : List.of(TreeShape.KNOMIAL)) {
-                    alternatives.add(model.best(Math.max(bytes, 1), shape, memory, modelMaxChunk(), a, t, s, 0, 0));
+                    alternatives.add(
+                            memory == MemoryKind.DEVICE
+                                    ? model.best(
+                                            Math.max(bytes, 1), shape, memory, maxChunkBytes, a, t, s, maxChunkBytes, 0)
+                                    : model.best(Math.max(bytes, 1), shape, memory, modelMaxChunk(), a, t, s, 0, 0));
                 }
             }
         }
@@ -322,7 +331,47 @@ public final class Selector {
                 nearby.add(inputs.table().entries().get(p.upper()));
             }
         }
-        return new Explanation(bytes, memory, shape, plan, predicted, measured, alternatives, nearby, inputs);
+        String staging = memory == MemoryKind.DEVICE ? staging(bytes, plan, predicted) : null;
+        return new Explanation(bytes, memory, shape, plan, predicted, measured, alternatives, nearby, inputs, staging);
+    }
+
+    /**
+     * The staging candidate of a device call of {@code bytes}: its terms (the two whole-message PCIe
+     * copies, Open MPI's broadcast of host memory) and whether it won against the plan's prediction,
+     * with the device ring's per-hop context switch where ranks share a GPU. Allocates: for
+     * explanations only.
+     */
+    private String staging(long bytes, Plan plan, double predicted) {
+        long m = Math.max(bytes, 1);
+        double total = model.staging(m, shape);
+        double copies = 2 * inputs.calibration().link(LinkKind.PCIE).seconds(m);
+        String terms = String.format(
+                Locale.ROOT,
+                "device to host and back %s (2 copies of the message over PCIe) + Open MPI's bcast of host"
+                        + " memory %s = %s",
+                Explanation.time(copies),
+                Explanation.time(total - copies),
+                Explanation.time(total));
+        String ring = shape.maxNodeSize() > 1 && model.sharesGpu(shape)
+                ? String.format(
+                        Locale.ROOT,
+                        "; ranks share a GPU, so each hop of the CUDA ring adds %s of context switch",
+                        Explanation.time(CostModel.GPU_SWITCH_SECONDS))
+                : "";
+        if (plan.algorithm() == Algorithm.NATIVE) {
+            return terms + ": chosen" + (options.algorithm() == Algorithm.NATIVE ? " by the options" : ", the fastest")
+                    + ring;
+        }
+        if (options.algorithm() != Algorithm.AUTO) {
+            return terms + ": not a candidate, the options fix the algorithm" + ring;
+        }
+        return terms
+                + String.format(
+                        Locale.ROOT,
+                        ": lost, %.2fx the chosen plan's %s",
+                        total / predicted,
+                        Explanation.time(predicted))
+                + ring;
     }
 
     private Plan choose(long size, MemoryKind memory) {
@@ -338,11 +387,13 @@ public final class Selector {
                 size,
                 shape,
                 memory,
-                options.chunkBytes() > 0 ? maxChunkBytes : modelMaxChunk(),
+                options.chunkBytes() > 0 || memory == MemoryKind.DEVICE ? maxChunkBytes : modelMaxChunk(),
                 virtualNative || spareCoresNative ? Algorithm.NATIVE : fixed,
                 options.intra(),
                 options.inter(),
-                options.chunkBytes(),
+                // Device calls cut at the CUDA ring's slot whatever the plan says (DeviceMemory.begin):
+                // price that chunk, whose per-hop costs (a context switch where ranks share a GPU) it amortizes.
+                memory == MemoryKind.DEVICE ? maxChunkBytes : options.chunkBytes(),
                 options.radix());
         if (virtualNative) {
             return planOf(
@@ -370,6 +421,9 @@ public final class Selector {
         String set = allFixed
                 ? "set by options"
                 : fixedParts.isEmpty() ? "cost model" : "options fix " + fixedParts + "; the rest from the cost model";
+        if (memory == MemoryKind.DEVICE && fixed == Algorithm.AUTO && c.algorithm() == Algorithm.NATIVE) {
+            set += ": staging through the host (device to host, Open MPI's bcast, host to device) is fastest";
+        }
         return planOf(c, size, memory, set + " (" + inputs.calibrationSource() + ")");
     }
 

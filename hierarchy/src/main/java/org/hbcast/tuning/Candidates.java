@@ -110,12 +110,15 @@ public final class Candidates {
         return out;
     }
 
-    /** The algorithms worth trying on {@code shape}: the hierarchy only where some node has a ring. */
+    /**
+     * The algorithms worth trying on {@code shape}: Open MPI's {@code bcast} (for device memory staged
+     * through the host: device to host, its broadcast, host to device, so that a device call is never
+     * planned slower than a program's own staging), the flat tree, and the hierarchy only where some
+     * node has a ring.
+     */
     public static List<Algorithm> algorithms(ClusterShape shape, MemoryKind memory) {
         List<Algorithm> list = new ArrayList<>();
-        if (memory == MemoryKind.HOST) {
-            list.add(Algorithm.NATIVE);
-        }
+        list.add(Algorithm.NATIVE);
         list.add(Algorithm.KNOMIAL);
         if (shape.maxNodeSize() > 1) {
             list.add(Algorithm.HIERARCHICAL);

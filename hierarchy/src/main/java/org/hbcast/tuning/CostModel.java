@@ -36,8 +36,15 @@ import org.hbcast.schedule.TreeShape;
  *     {@code (S - 1)} times the slower stage; device buffers add a PCIe copy per chunk at each end of
  *     the network hop, pipelined as one more stage;
  * <li>native: Open MPI's measured times on the calibrated layout when there are some, otherwise its
- *     segmented binomial tree (128 KiB segments) over the MPI links.
+ *     segmented binomial tree (128 KiB segments) over the MPI links. For device memory native is
+ *     staging through the host: the whole message device to pinned host at the root, Open MPI's
+ *     broadcast of host memory, host to device at every other rank ({@code 2 * pcie(m) + native(m)}).
  * </ul>
+ *
+ * <p>Device memory inside a node: where ranks share a GPU (more ranks on a node, or on the host of
+ * virtual nodes, than GPUs) every hop of the CUDA ring adds {@link #GPU_SWITCH_SECONDS}, and a call
+ * that goes buffer to buffer ({@link #DIRECT_FROM_BYTES} and up) maps and unmaps its neighbour's
+ * buffer once ({@link #IPC_MAP_SECONDS}).
  */
 public final class CostModel {
     /** Open MPI tuned's segment size for large pipelined broadcasts. */
@@ -50,26 +57,77 @@ public final class CostModel {
      */
     static final double TWO_TREE_HANDICAP = 0.1;
 
+    /**
+     * Seconds a hop of the CUDA ring adds between two processes sharing one GPU: the GPU switches
+     * between their contexts (no MPS). Measured on one H100 (IpcMapCost, 1 MiB): 157.6 us a hop
+     * (copy, synchronize, token) between two processes against 16.3 us in one process; 172.1 against
+     * 25.4 at 16 MiB (docs/results/gpu/h100-2026-11-26/hops.log; the H200 gave the same).
+     */
+    public static final double GPU_SWITCH_SECONDS = 141e-6;
+    /**
+     * Seconds a buffer-to-buffer call pays to map and unmap its neighbour's buffer (cudaIpcOpenMemHandle
+     * then cudaIpcCloseMemHandle, the ranks in parallel). Measured on one H100: 43.1 + 34.1 us at 1 MiB,
+     * 64.7 + 49.5 us at 16 MiB (docs/results/gpu/h100-2026-11-26/hops.log).
+     */
+    public static final double IPC_MAP_SECONDS = 77e-6;
+    /** Bytes from which a device call goes buffer to buffer: the CUDA ring's {@code DIRECT_MIN_BYTES}. */
+    public static final long DIRECT_FROM_BYTES = 32L << 20;
+
     private static final Map<Long, double[]> TREES = new ConcurrentHashMap<>();
 
     private final Calibration calibration;
     private final int cores;
+    private final int gpus;
 
-    /** A model that assumes a core for every rank. */
+    /** A model that assumes a core and a GPU for every rank. */
     public CostModel(Calibration calibration) {
         this(calibration, Integer.MAX_VALUE);
     }
 
     /**
+     * A model that assumes a GPU for every rank.
+     *
      * @param cores cores of one host: where a flat tree puts more ranks on a host than it has cores,
      *        the copies of its sends (each keeping a sender and a receiver busy) share them
      */
     public CostModel(Calibration calibration, int cores) {
+        this(calibration, cores, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param cores as in {@link #CostModel(Calibration, int)}
+     * @param gpus GPUs of one host (at least 1): where a node, or the host of virtual nodes, has more
+     *        ranks, they share GPUs and every hop of a device ring pays {@link #GPU_SWITCH_SECONDS}
+     */
+    public CostModel(Calibration calibration, int cores, int gpus) {
         this.calibration = Objects.requireNonNull(calibration, "calibration");
-        if (cores < 1) {
-            throw new IllegalArgumentException("cores must be positive, got " + cores);
+        if (cores < 1 || gpus < 1) {
+            throw new IllegalArgumentException("cores and gpus must be positive, got " + cores + ", " + gpus);
         }
         this.cores = cores;
+        this.gpus = gpus;
+    }
+
+    /** Whether ranks of {@code shape} share a GPU: more ranks on a node (or the host of virtual nodes) than GPUs. */
+    public boolean sharesGpu(ClusterShape shape) {
+        return (shape.virtual() ? shape.ranks() : shape.maxNodeSize()) > gpus;
+    }
+
+    /** Seconds a hop of the device ring adds to its copy on {@code shape}: the GPU's context switch where ranks share it. */
+    public double deviceHopSeconds(ClusterShape shape) {
+        return sharesGpu(shape) ? GPU_SWITCH_SECONDS : 0;
+    }
+
+    /**
+     * Predicted seconds of staging {@code bytes} of device memory through the host on {@code shape}:
+     * device to pinned host at the root, Open MPI's broadcast of host memory, host to device at the
+     * others, each copy of the whole message ({@code 2 * pcie(m) + native(m)}).
+     */
+    public double staging(long bytes, ClusterShape shape) {
+        if (bytes <= 0) {
+            return 0;
+        }
+        return 2 * calibration.link(LinkKind.PCIE).seconds(bytes) + nativeTime(bytes, shape, MemoryKind.HOST);
     }
 
     public Calibration calibration() {
@@ -221,6 +279,11 @@ public final class CostModel {
         int n = shape.maxNodeSize();
         double intraFill = n > 1 ? intraFill(intra, c, n, memory) : 0;
         double intraStage = n > 1 ? intraStage(intra, c, chunks * c, n, memory) : 0;
+        if (memory == MemoryKind.DEVICE && n > 1) {
+            double hop = deviceHopSeconds(shape);
+            intraFill += (n - 1) * hop + (chunks * c >= DIRECT_FROM_BYTES ? IPC_MAP_SECONDS : 0);
+            intraStage += hop;
+        }
         if (nodes == 1) {
             return intraFill + (chunks - 1) * intraStage;
         }
@@ -274,8 +337,8 @@ public final class CostModel {
 
     private double nativeTime(long bytes, ClusterShape shape, MemoryKind memory) {
         if (memory == MemoryKind.DEVICE) {
-            // Open MPI here is not CUDA-aware: native cannot broadcast device memory.
-            return Double.POSITIVE_INFINITY;
+            // Open MPI here is not CUDA-aware: native broadcasts device memory staged through the host.
+            return staging(bytes, shape);
         }
         if (hasNativeCurve(shape)) {
             return Interpolation.logLog(calibration.nativeTimes(), bytes);

@@ -127,7 +127,12 @@ class SelectorTest {
         List<Plan> plans = new ArrayList<>();
         for (int b = 0; b < 63; b++) {
             plans.add(s.plan(1L << b, MemoryKind.HOST));
-            plans.add(s.plan(1L << b, MemoryKind.DEVICE));
+            // Device calls cut at the CUDA ring's slot, and are priced so.
+            Plan device = s.plan(1L << b, MemoryKind.DEVICE);
+            assertTrue(
+                    device.algorithm() == Algorithm.NATIVE
+                            || device.chunkBytes() == Math.min(1L << b, Selector.AUTO_MAX_CHUNK_BYTES),
+                    "device chunk of " + device);
         }
         for (int c = 0; c < TrialSchedule.CLASSES; c++) {
             plans.addAll(List.of(s.trialPlans(c)));
@@ -185,10 +190,11 @@ class SelectorTest {
     }
 
     @Test
-    void deviceBuffersNeverGoNative() throws Exception {
+    void largeDeviceMessagesRideTheRingNotStagingAndTheHostTableNeverPlansThem() throws Exception {
         Selector s = tabled(AUTO);
-        for (long m = 1; m < 1L << 40; m *= 5) {
-            assertNotEquals(Algorithm.NATIVE, s.plan(m, MemoryKind.DEVICE).algorithm());
+        for (long m = 16L << 20; m < 1L << 40; m *= 5) {
+            assertNotEquals(Algorithm.NATIVE, s.plan(m, MemoryKind.DEVICE).algorithm(), m + " B");
+            assertTrue(s.plan(m, MemoryKind.DEVICE).reason().startsWith("cost model"), m + " B");
         }
     }
 

@@ -138,7 +138,51 @@ class CostModelTest {
     }
 
     @Test
-    void bestStaysWithinTheMessageAndTheCapAndNeverPicksNativeForDevices() {
+    void ranksSharingAGpuPayTheContextSwitchAtEveryHopAndBufferToBufferCallsTheirMapping() {
+        ClusterShape node = ClusterShape.parse("1x4");
+        CostModel shared = new CostModel(cal, 16, 1);
+        CostModel own = new CostModel(cal, 16, 4);
+        assertTrue(shared.sharesGpu(node) && !own.sharesGpu(node));
+        assertTrue(shared.sharesGpu(ClusterShape.parse("2x2 virtual")) && !shared.sharesGpu(ClusterShape.parse("4x1")));
+        int c = 1 << 20;
+        for (long m : new long[] {c, 8L << 20, CostModel.DIRECT_FROM_BYTES - c, CostModel.DIRECT_FROM_BYTES}) {
+            long chunks = m / c;
+            double sharedTime =
+                    shared.predict(Algorithm.HIERARCHICAL, IntraNode.RING, m, c, 2, node, MemoryKind.DEVICE);
+            double ownTime = own.predict(Algorithm.HIERARCHICAL, IntraNode.RING, m, c, 2, node, MemoryKind.DEVICE);
+            // (n - 1) switches to fill the ring, one per further chunk.
+            assertEquals((3 + chunks - 1) * CostModel.GPU_SWITCH_SECONDS, sharedTime - ownTime, 1e-12, m + " B");
+        }
+        double below = own.predict(
+                Algorithm.HIERARCHICAL, IntraNode.RING, CostModel.DIRECT_FROM_BYTES - c, c, 2, node, MemoryKind.DEVICE);
+        double at = own.predict(
+                Algorithm.HIERARCHICAL, IntraNode.RING, CostModel.DIRECT_FROM_BYTES, c, 2, node, MemoryKind.DEVICE);
+        double oneChunk = own.predict(Algorithm.HIERARCHICAL, IntraNode.RING, 2L * c, c, 2, node, MemoryKind.DEVICE)
+                - own.predict(Algorithm.HIERARCHICAL, IntraNode.RING, c, c, 2, node, MemoryKind.DEVICE);
+        assertEquals(CostModel.IPC_MAP_SECONDS, at - below - oneChunk, 1e-12, "the mapping, paid once per call");
+        assertEquals(
+                org.hbcast.transport.cuda.CudaRingMember.DIRECT_MIN_BYTES,
+                CostModel.DIRECT_FROM_BYTES,
+                "the model's direct threshold is the ring's");
+    }
+
+    @Test
+    void stagingIsTwoWholeMessageCopiesAroundOpenMpisBroadcastOfHostMemory() {
+        ClusterShape shape = ClusterShape.parse("2x4");
+        for (long m = 1; m <= 256L << 20; m *= 7) {
+            double copies = 2 * cal.link(LinkKind.PCIE).seconds(m);
+            double host = model.predict(Algorithm.NATIVE, IntraNode.RING, m, 1, 2, shape, MemoryKind.HOST);
+            assertEquals(copies + host, model.staging(m, shape), 1e-15, m + " B");
+            assertEquals(
+                    model.staging(m, shape),
+                    model.predict(Algorithm.NATIVE, IntraNode.RING, m, 1, 2, shape, MemoryKind.DEVICE),
+                    1e-15);
+        }
+        assertEquals(0, model.staging(0, shape));
+    }
+
+    @Test
+    void bestStaysWithinTheMessageAndTheCapAndIsNeverSlowerThanStagingForDevices() {
         for (String layout : List.of("1x4", "2x2", "4x1", "8+3+3", "2x2 virtual")) {
             ClusterShape shape = ClusterShape.parse(layout);
             for (long m = 1; m <= 1L << 32; m *= 3) {
@@ -146,7 +190,8 @@ class CostModelTest {
                     CostModel.Choice c = model.best(m, shape, mem, 1 << 20, Algorithm.AUTO, IntraNode.AUTO, 0, 0);
                     assertTrue(
                             c.chunkBytes() >= 1 && c.chunkBytes() <= Math.min(m, 1 << 20), layout + " " + m + " " + c);
-                    assertTrue(mem == MemoryKind.HOST || c.algorithm() != Algorithm.NATIVE);
+                    // Native on device memory is staging through the host: the best is never slower.
+                    assertTrue(mem == MemoryKind.HOST || c.seconds() <= model.staging(m, shape), layout + " " + m);
                     assertTrue(c.seconds() > 0 && Double.isFinite(c.seconds()));
                 }
             }

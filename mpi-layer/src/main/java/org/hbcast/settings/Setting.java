@@ -34,6 +34,11 @@ public enum Setting {
     CHECK("flag", "", "0", "1: an older name for HBCAST_COUNTS=equal"),
     TRIALS("flag", "", "1", "auto times its candidate plans on a size's first calls and keeps the fastest"),
     TRIALS_LOG("0, 1 or 2", "", "0", "rank 0 prints the trials' verdicts (1) and every block's time (2)"),
+    BREAKDOWN(
+            "flag",
+            "",
+            "0",
+            "1: every rank prints at close where its host calls' time went, by size (header, plan stages, trials)"),
     TIMEOUT_S("decimal", "s", "60", "a wait without progress this long is reported on stderr, and waited on"),
     TIMEOUT_FAILS("flag", "", "0", "1: a call that waits longer than HBCAST_TIMEOUT_S fails (not MPI's semantics)"),
     TUNING_FILE("path", "", "", "a measured tuning table, or none; empty: the cache's table for this machine"),

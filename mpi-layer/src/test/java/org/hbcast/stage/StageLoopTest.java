@@ -112,6 +112,33 @@ class StageLoopTest {
     }
 
     @Test
+    void timedStagesNoteWhenEachFinishedAndClearForgetsIt() {
+        // A leader's call: the tree, then the node's ring fed by it; the ring cannot finish before the tree.
+        Scripted tree = stage("tree", 6, false);
+        Scripted node = stage("node", 6, true);
+        StageLoop loop = new StageLoop(TIMEOUT).timeStages(true);
+        long before = System.nanoTime();
+        assertNull(loop.add(tree, false).add(node, true).run());
+        long after = System.nanoTime();
+        assertEquals(2, loop.count());
+        assertSame(tree, loop.stage(0));
+        assertSame(node, loop.stage(1));
+        assertTrue(loop.doneAtNs(0) >= before && loop.doneAtNs(0) <= after, "tree's time within the run");
+        assertTrue(loop.doneAtNs(1) >= loop.doneAtNs(0) && loop.doneAtNs(1) <= after, "node done after the tree");
+        loop.clear();
+        assertEquals(0, loop.count());
+        assertEquals(0, loop.doneAtNs(0));
+        assertEquals(0, loop.doneAtNs(1));
+    }
+
+    @Test
+    void untimedStagesNoteNothing() {
+        StageLoop loop = new StageLoop(TIMEOUT);
+        assertNull(loop.add(stage("tree", 3, false), false).run());
+        assertEquals(0, loop.doneAtNs(0));
+    }
+
+    @Test
     void anUnfedStageAfterAnotherRunsOnItsOwn() {
         // The root's leader: tree and node both hold the data already.
         Scripted tree = stage("tree", 5, false);

@@ -37,6 +37,7 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
     private long directBytes;
     private long directPosted;
     private boolean peerMapped;
+    private boolean ownsMapping;
     private long userMappings;
     private long issued;
     private long knownHead;
@@ -85,7 +86,33 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
                     ex.error());
         }
         peerMapped = true;
+        ownsMapping = true;
         userMappings++;
+        mode = LinkMode.DIRECT;
+        peerBufferBytes = peerBytes;
+        directOffset = 0;
+        directBytes = callBytes;
+        directPosted = 0;
+    }
+
+    /**
+     * The next broadcast, of {@code callBytes}, goes straight into the right neighbour's buffer of
+     * {@code peerBytes}, which the caller has mapped at {@code mappedAddress} and keeps mapped (a GPU
+     * group copier's cache): this end never closes it. Takes the link's counters up from its control
+     * block first, since another rank may have written it in an earlier call. Only between broadcasts.
+     */
+    public void bindMapped(final long mappedAddress, final long peerBytes, final long callBytes) {
+        requireSettled();
+        if (callBytes < 1 || callBytes > peerBytes) {
+            throw new IllegalArgumentException(
+                    "node rank " + peerRank() + "'s buffer holds " + peerBytes + " bytes, the call moves " + callBytes);
+        }
+        control.rejoin();
+        issued = control.posted();
+        knownHead = control.head();
+        peerBufferAddress = mappedAddress;
+        peerMapped = false;
+        ownsMapping = false;
         mode = LinkMode.DIRECT;
         peerBufferBytes = peerBytes;
         directOffset = 0;
@@ -140,7 +167,7 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
             final int length = lengths[(int) (tail % lengths.length)];
             if (mode == LinkMode.DIRECT) {
                 directPosted += length;
-                if (directPosted == directBytes) {
+                if (directPosted == directBytes && ownsMapping) {
                     // Every copy of the call has completed (this event follows them on the stream); the
                     // owner may free its buffer once it sees this chunk, so the mapping goes first.
                     unmapPeer();

@@ -57,6 +57,9 @@ public final class CudaRingMember implements AutoCloseable {
     private CudaIpcReceiver receiver;
     private boolean peersUnmapped;
     private RingPipeline<DeviceBuffer> pipeline;
+    /** Where buffer-to-buffer calls find the right neighbour's buffer mapped, if its owner guards its frees. */
+    private IpcHandleCache keptMappings;
+
     private final byte[] myDescriptor = new byte[IpcDescriptor.BYTES];
     private final byte[] rightDescriptor = new byte[IpcDescriptor.BYTES];
 
@@ -242,6 +245,11 @@ public final class CudaRingMember implements AutoCloseable {
         abortLinks();
     }
 
+    /** Sets the abort word of both links on this rank's behalf, so neither neighbour waits for it. */
+    public void abort() {
+        abortLinks();
+    }
+
     private void abortLinks() {
         if (sender != null) {
             sender.abort(position);
@@ -272,12 +280,24 @@ public final class CudaRingMember implements AutoCloseable {
         if (sender == null) {
             return;
         }
-        if (sends) {
+        if (sends && keptMappings != null) {
+            final long mapped = keptMappings.map(rightRank(), rightDescriptor, offset);
+            sender.bindMapped(mapped, IpcDescriptor.bytesAt(rightDescriptor, offset), bytes);
+        } else if (sends) {
             sender.bindDirect(rightDescriptor, offset, bytes);
         } else {
             sender.bindSlots();
         }
         receiver.bindDirect(buffer);
+    }
+
+    /**
+     * From now on buffer-to-buffer calls map the right neighbour's buffer through {@code mappings} and
+     * keep it mapped, instead of for one call: only where the neighbour's buffers cannot be freed while
+     * mapped (the GPU groups guard them and close the mapping first). The caller owns {@code mappings}.
+     */
+    public void keepMappingsIn(final IpcHandleCache mappings) {
+        this.keptMappings = mappings;
     }
 
     /** The mode the sending link is in (slots before the first call and in a ring of one). */
@@ -313,6 +333,11 @@ public final class CudaRingMember implements AutoCloseable {
     /** Largest chunk the links carry. */
     public int maxChunkBytes() {
         return slots.slotBytes();
+    }
+
+    /** The stream every copy of this rank's links is queued on. */
+    public CudaStream stream() {
+        return stream;
     }
 
     /** The CUDA device of this rank. */

@@ -97,6 +97,21 @@ public final class IpcHandleCache implements AutoCloseable {
         return mapped;
     }
 
+    /**
+     * Closes the mapping of node rank {@code peer}'s allocation of generation {@code generation}, if
+     * held: its owner is about to free it. Returns true when one was closed.
+     */
+    public boolean forget(final int peer, final long generation) {
+        for (int i = 0; i < entries.size(); i++) {
+            final Entry entry = entries.get(i);
+            if (entry.peer == peer && entry.id.generation() == generation) {
+                closeEntry(entries.remove(i));
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** How many times a handle has been opened: grows only for allocations not seen before. */
     public long opens() {
         return opens;

@@ -107,6 +107,11 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
         return slotBytes;
     }
 
+    /** Address in this process of the first slot (page-aligned): chunk {@code s} is at {@code s mod slotCount} slots on. */
+    public long slotsAddress() {
+        return buffer.addressOffset() + LinkLayout.SLOTS_OFFSET;
+    }
+
     @Override
     public boolean hasChunk() {
         if (head < knownTail) {

@@ -125,6 +125,21 @@ public final class ShmOutbox implements ChunkSender<MutableDirectBuffer>, AutoCl
     }
 
     /** The receiver's HEAD counter (chunks consumed), read volatile. */
+    /**
+     * Takes the counters up from the control block: for an inbox that several ranks write in turn (a
+     * GPU group's copier changes with the call's root), before this rank's first post of a call. Only
+     * once the previous writer's posts are complete and visible (the call's start is a collective).
+     */
+    public void rejoin() {
+        tail = control.tail();
+        knownHead = control.head();
+    }
+
+    /** Address in this process of the first slot (page-aligned): chunk {@code s} is at {@code s mod slotCount} slots on. */
+    public long slotsAddress() {
+        return buffer.addressOffset() + LinkLayout.SLOTS_OFFSET;
+    }
+
     public long head() {
         return control.head();
     }

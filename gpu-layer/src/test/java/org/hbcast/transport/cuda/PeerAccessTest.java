@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class PeerAccessTest {
     /** A box whose devices 0 and 1 reach each other and device 2 reaches none. */
     private static FakeCuda box() {
-        return new FakeCuda(1).peerAccess((device, peer) -> device < 2 && peer < 2);
+        return new FakeCuda(1, 3).peerAccess((device, peer) -> device < 2 && peer < 2);
     }
 
     @Test

@@ -1,0 +1,300 @@
+package org.hbcast.transport.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.Random;
+import java.util.function.IntUnaryOperator;
+import org.hbcast.device.CudaException;
+import org.hbcast.device.DeviceBuffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One copier per GPU against {@link FakeCuda} topologies of 1-8 GPUs with 1-4 ranks each, ranks
+ * numbering their GPUs differently: every byte arrives from every root, only the copier copies into
+ * its group, members' buffers are mapped once and unmapped before their memory goes, a GPU pair
+ * without peer access is refused at set-up, failures end the call without a hang, and a GPU that
+ * lies about its events is caught.
+ */
+class GpuGroupProtocolTest {
+    private static final int CHUNK = 64 * 1024;
+    private static final int SLOTS = 2;
+    private static final long BYTES = 5L * CHUNK + 3;
+
+    /** {gpus, ranks per GPU}: a rank per GPU, several per GPU, the issue's one GPU of four, eight GPUs. */
+    private static final int[][] LAYOUTS = {{1, 4}, {2, 1}, {2, 3}, {3, 4}, {4, 2}, {8, 1}, {8, 4}};
+
+    @Test
+    void everyLayoutDeliversEveryByteFromEveryRootWhateverTheOrderCopiesLandIn() throws Exception {
+        for (final int[] layout : LAYOUTS) {
+            for (final boolean interleaved : new boolean[] {true, false}) {
+                final int gpus = layout[0];
+                final int ranks = gpus * layout[1];
+                try (FakeGpuNode node = new FakeGpuNode(
+                        new FakeCuda(ranks * 7L + gpus, gpus), ranks, place(layout, interleaved), SLOTS, CHUNK)) {
+                    assertEquals(gpus, node.groups().groupCount(), Arrays.toString(layout));
+                    final DeviceBuffer[] buffers = node.buffers(BYTES);
+                    for (int root = 0; root < ranks; root += ranks > 8 ? 5 : 1) {
+                        broadcastAndCheck(node, root, buffers, BYTES, root * 31L + ranks);
+                    }
+                    closeAll(buffers);
+                }
+                assertEquals("[]", lastViolations, Arrays.toString(layout));
+            }
+        }
+    }
+
+    @Test
+    void onlyTheCopierCopiesIntoItsGroupAndMembersIssueNoCopy() throws Exception {
+        final int[] layout = {3, 3};
+        try (FakeGpuNode node = new FakeGpuNode(new FakeCuda(5, 3), 9, place(layout, true), SLOTS, CHUNK)) {
+            final DeviceBuffer[] buffers = node.buffers(BYTES);
+            final GpuGroups groups = node.groups();
+            final int chunks = 6;
+            for (int root = 0; root < 9; root++) {
+                final long[] before = new long[9];
+                for (int r = 0; r < 9; r++) {
+                    before[r] = node.copies(r);
+                }
+                broadcastAndCheck(node, root, buffers, BYTES, root);
+                for (int r = 0; r < 9; r++) {
+                    final int g = groups.groupOf(r);
+                    final boolean copier = groups.copier(g, root) == r;
+                    final boolean leader = groups.leader(g) == r;
+                    final long copies = node.copies(r) - before[r];
+                    if (!copier && !leader) {
+                        assertEquals(0, copies, "root " + root + ": member " + r + " issued copies");
+                    }
+                    if (copier) {
+                        assertTrue(
+                                copies >= 2L * chunks,
+                                "root " + root + ": copier " + r + " copies for its two members: " + copies);
+                    }
+                }
+            }
+            closeAll(buffers);
+        }
+        assertEquals("[]", lastViolations);
+    }
+
+    @Test
+    void membersBuffersAreMappedOnceAndReusedWhileUnchanged() throws Exception {
+        final int[] layout = {2, 4};
+        try (FakeGpuNode node = new FakeGpuNode(new FakeCuda(9, 2), 8, place(layout, false), SLOTS, CHUNK)) {
+            final DeviceBuffer[] buffers = node.buffers(BYTES);
+            final long atStart = node.cuda.ipcOpens();
+            for (int root = 0; root < 8; root++) {
+                final long before = node.cuda.ipcOpens();
+                broadcastAndCheck(node, root, buffers, BYTES, root);
+                assertTrue(node.cuda.ipcOpens() - before <= 2 * 3, "each GPU's copier maps at most its three members");
+            }
+            // Every rank has been a copier for its three group mates: 8 x 3 mappings, no more.
+            assertEquals(8 * 3, node.cuda.ipcOpens() - atStart);
+            for (int round = 0; round < 2; round++) {
+                for (int root = 0; root < 8; root++) {
+                    final long before = node.cuda.ipcOpens();
+                    broadcastAndCheck(node, root, buffers, BYTES, 100 + root);
+                    assertEquals(0, node.cuda.ipcOpens() - before, "call from " + root + " paid no mapping");
+                }
+            }
+            closeAll(buffers);
+        }
+        assertEquals("[]", lastViolations);
+    }
+
+    @Test
+    void aClosedBufferIsUnmappedEverywhereBeforeItsMemoryGoesAndItsAddressGetsANewMapping() throws Exception {
+        final int[] layout = {2, 2};
+        final FakeCuda cuda = new FakeCuda(13, 2).reuseFreedAddresses();
+        try (FakeGpuNode node = new FakeGpuNode(cuda, 4, place(layout, false), SLOTS, CHUNK)) {
+            final DeviceBuffer[] buffers = node.buffers(BYTES);
+            broadcastAndCheck(node, 0, buffers, BYTES, 1); // rank 0 maps rank 1's buffer
+            final DeviceBuffer old = buffers[1];
+            final long oldAddress = old.address();
+            old.close();
+            assertTrue(old.isClosed());
+            assertFalse(old.isFreed(), "rank 0 still maps it: the free waits");
+            assertEquals("[]", cuda.violations().toString());
+            buffers[1] = node.buffer(1, BYTES);
+            broadcastAndCheck(node, 0, buffers, BYTES, 2); // announces the old generation; rank 0 unmaps it
+            assertFalse(old.isFreed(), "freed only once every rank is known to have unmapped it");
+            broadcastAndCheck(node, 3, buffers, BYTES, 3); // the gather proves it: freed now
+            assertTrue(old.isFreed());
+            assertEquals("[]", cuda.violations().toString());
+            // The next buffer of that size takes the freed address: a new allocation, so a new mapping.
+            final DeviceBuffer reborn = node.buffer(1, BYTES);
+            assertEquals(oldAddress, reborn.address());
+            buffers[1].close();
+            buffers[1] = reborn;
+            final long before = cuda.ipcOpens();
+            broadcastAndCheck(node, 0, buffers, BYTES, 4);
+            assertEquals(1, cuda.ipcOpens() - before, "the reborn address is mapped anew");
+            closeAll(buffers);
+        }
+        assertEquals("[]", lastViolations);
+        assertEquals(0, cuda.openMappings(), "every mapping closed");
+        assertEquals(0, cuda.liveAllocations(), "every deferred free done at close");
+    }
+
+    @Test
+    void theLeadersKeepTheNextLeadersBufferMappedInBufferToBufferCalls() throws Exception {
+        final long bytes = CudaRingMember.DIRECT_MIN_BYTES + 5;
+        final FakeCuda cuda = new FakeCuda(23, 2);
+        try (FakeGpuNode node = new FakeGpuNode(cuda, 4, r -> r / 2, SLOTS, CHUNK)) {
+            final DeviceBuffer[] buffers = node.buffers(bytes);
+            for (final int root : new int[] {0, 1, 2, 3}) {
+                broadcastAndCheck(node, root, buffers, bytes, root);
+            }
+            final long before = cuda.ipcOpens();
+            for (final int root : new int[] {3, 2, 1, 0}) {
+                broadcastAndCheck(node, root, buffers, bytes, 10 + root);
+            }
+            assertEquals(LinkMode.DIRECT, node.members[0].ring().senderMode(), "leader to leader, buffer to buffer");
+            assertEquals(0, cuda.ipcOpens() - before, "buffer-to-buffer calls map nothing once every buffer is known");
+            // The second GPU's leader closes its buffer: freed two calls later, never while the first maps it.
+            final DeviceBuffer old = buffers[2];
+            old.close();
+            buffers[2] = node.buffer(2, bytes);
+            broadcastAndCheck(node, 0, buffers, bytes, 20);
+            assertFalse(old.isFreed());
+            broadcastAndCheck(node, 1, buffers, bytes, 21);
+            assertTrue(old.isFreed());
+            closeAll(buffers);
+        }
+        assertEquals("[]", lastViolations);
+        assertEquals(0, cuda.openMappings(), "every mapping closed");
+    }
+
+    @Test
+    void theFakeCatchesAFreeThatDoesNotWaitForTheCopiersMapping() throws Exception {
+        final FakeCuda cuda = new FakeCuda(17, 1);
+        try (FakeGpuNode node = new FakeGpuNode(cuda, 2, r -> 0, SLOTS, CHUNK)) {
+            final DeviceBuffer[] buffers = node.buffers(BYTES);
+            broadcastAndCheck(node, 0, buffers, BYTES, 1);
+            // Bypassing the deferral, as a free straight after the call would: rank 0 still maps it.
+            buffers[1].close();
+            buffers[1].release(node.members[1]);
+            assertTrue(
+                    cuda.violations().toString().contains("mapping(s) of it are open"),
+                    cuda.violations().toString());
+            buffers[0].close();
+        }
+    }
+
+    @Test
+    void gpusThatCannotReachEachOtherChainThroughPinnedHostMemory() throws Exception {
+        // On 3 and 4 GPUs only GPUs 0 and 1 reach each other, on 2 none do: the chain goes through the host.
+        for (final int[] layout : new int[][] {{2, 1}, {3, 2}, {4, 3}}) {
+            final int gpus = layout[0];
+            final int ranks = gpus * layout[1];
+            final FakeCuda cuda =
+                    new FakeCuda(ranks + 19L, gpus).peerAccess((device, peer) -> gpus > 2 && device < 2 && peer < 2);
+            try (FakeGpuNode node = new FakeGpuNode(cuda, ranks, place(layout, true), SLOTS, CHUNK)) {
+                assertTrue(
+                        node.groups().describe(0).contains("-host->"),
+                        node.groups().describe(0));
+                final DeviceBuffer[] buffers = node.buffers(BYTES);
+                for (int root = 0; root < ranks; root++) {
+                    broadcastAndCheck(node, root, buffers, BYTES, root * 7L + ranks);
+                }
+                closeAll(buffers);
+            }
+            assertEquals("[]", lastViolations, Arrays.toString(layout));
+            assertEquals(0, cuda.liveAllocations(), "everything freed, the pinned host memory unregistered");
+        }
+    }
+
+    @Test
+    void aCopyThatFailsQueuedOrRunningOrAnOpenThatFailsEndsTheCallWithoutAHang() throws Exception {
+        for (int kind = 0; kind < 3; kind++) {
+            for (long n = 1; n <= 25; n += 4) {
+                // Every other case chains the two GPUs through the host instead of peer to peer.
+                final boolean host = (n / 4) % 2 == 1;
+                final FakeCuda cuda = new FakeCuda(n, 2).peerAccess((device, peer) -> !host);
+                if (kind == 0) {
+                    cuda.failQueuedCopy(n);
+                } else if (kind == 1) {
+                    cuda.failRunningCopy(n);
+                } else {
+                    // Peer to peer, opens 1-2 map the leaders' slots at set-up; the next four the members' buffers.
+                    cuda.failIpcOpen(3 + (n % 4));
+                }
+                final FakeGpuNode node = new FakeGpuNode(cuda, 6, r -> r % 2, SLOTS, CHUNK);
+                final DeviceBuffer[] buffers = node.buffers(BYTES);
+                final Throwable[] outcome = node.broadcast(1, buffers, BYTES, CHUNK);
+                final String what =
+                        "failure kind " + kind + " at " + n + (host ? " (host)" : "") + ": " + Arrays.toString(outcome);
+                assertTrue(Arrays.stream(outcome).anyMatch(t -> t instanceof CudaException), what);
+                node.closeAfterFailure();
+                closeAll(buffers);
+                assertEquals("[]", cuda.violations().toString(), what);
+            }
+        }
+    }
+
+    @Test
+    void theFakeCatchesACopierThatTrustsCopiesBeforeTheyComplete() throws Exception {
+        int caught = 0;
+        for (int seed = 1; seed <= 4; seed++) {
+            // Seeds 3 and 4 chain the GPUs through the host.
+            final boolean host = seed > 2;
+            final FakeGpuNode node = new FakeGpuNode(
+                    new FakeCuda(seed, 2).lieAboutEvents().peerAccess((device, peer) -> !host),
+                    4,
+                    r -> r % 2,
+                    SLOTS,
+                    CHUNK);
+            final DeviceBuffer[] buffers = node.buffers(BYTES);
+            try {
+                broadcastAndCheck(node, 0, buffers, BYTES, seed);
+            } catch (final AssertionError expected) {
+                caught++;
+            }
+            node.closeAfterFailure();
+            closeAll(buffers);
+        }
+        assertEquals(4, caught, "every seed shows the missing wait");
+    }
+
+    private static String lastViolations = "[]";
+
+    private static IntUnaryOperator place(final int[] layout, final boolean interleaved) {
+        final int gpus = layout[0];
+        final int perGpu = layout[1];
+        return interleaved ? r -> r % gpus : r -> r / perGpu;
+    }
+
+    static void broadcastAndCheck(
+            final FakeGpuNode node, final int root, final DeviceBuffer[] buffers, final long bytes, final long seed)
+            throws InterruptedException {
+        final byte[] data = new byte[(int) bytes];
+        new Random(seed).nextBytes(data);
+        node.cuda.write(buffers[root].address(), data);
+        final byte[] stale = new byte[(int) bytes];
+        Arrays.fill(stale, (byte) 0x5A);
+        for (int i = 0; i < buffers.length; i++) {
+            if (i != root) {
+                node.cuda.write(buffers[i].address(), stale);
+            }
+        }
+        final Throwable[] outcome = node.broadcast(root, buffers, bytes, CHUNK);
+        for (int i = 0; i < outcome.length; i++) {
+            assertNull(outcome[i], "rank " + i + " failed");
+        }
+        lastViolations = node.cuda.violations().toString();
+        assertEquals("[]", lastViolations, "what CUDA leaves undefined");
+        for (int i = 0; i < buffers.length; i++) {
+            assertArrayEquals(data, node.cuda.read(buffers[i].address(), (int) bytes), "rank " + i + "'s bytes");
+        }
+    }
+
+    static void closeAll(final DeviceBuffer[] buffers) {
+        for (final DeviceBuffer buffer : buffers) {
+            buffer.close();
+        }
+    }
+}
