@@ -111,6 +111,14 @@ public final class OsuBcast implements Callable<Integer> {
     List<String> impls = List.of("native", "hierarchical");
 
     @Option(
+            names = "--loop",
+            paramLabel = "c|java",
+            description = "how calls are timed: c, as osu_bcast (a barrier after each call, each call timed alone;"
+                    + " default), or java, as OMB-J's OSUBcast (back to back, no barrier, one clock around the timed"
+                    + " calls: a root may run ahead of its receivers by whole calls)")
+    String loop = "c";
+
+    @Option(
             names = "--repeat",
             description =
                     "measure each size this many times, implementations interleaved, and report the median (default 1)")
@@ -160,6 +168,9 @@ public final class OsuBcast implements Callable<Integer> {
         }
         if (repeat < 1) {
             throw new CommandLine.ParameterException(cli, "--repeat must be at least 1, not " + repeat);
+        }
+        if (!loop.equals("c") && !loop.equals("java")) {
+            throw new CommandLine.ParameterException(cli, "--loop takes c or java, not " + loop);
         }
         List<HierarchicalBcast> instances = new ArrayList<>();
         for (String impl : impls) {
@@ -263,7 +274,27 @@ public final class OsuBcast implements Callable<Integer> {
     private double[] measure(HierarchicalBcast hb, BenchBuffer buf, int size, int iters, int warm) throws MPIException {
         long total = 0;
         long bad = 0;
-        for (int i = -warm; i < iters; i++) {
+        boolean backToBack = loop.equals("java");
+        if (backToBack) {
+            // OMB-J's OSUBcast: the clock starts at the first timed call and stops after the last, no
+            // barrier in between; the sizes are separated by a barrier, as there.
+            world.barrier();
+            long start = 0;
+            for (int i = -warm; i < iters; i++) {
+                if (i == 0) {
+                    start = System.nanoTime();
+                }
+                if (validate && rank == root) {
+                    buf.fill(size, i);
+                }
+                buf.bcast(hb, size, root);
+                if (validate && rank != root) {
+                    bad += buf.mismatches(size, i);
+                }
+            }
+            total = System.nanoTime() - start;
+        }
+        for (int i = backToBack ? iters : -warm; i < iters; i++) {
             if (validate && rank == root) {
                 buf.fill(size, i);
             }
@@ -336,7 +367,10 @@ public final class OsuBcast implements Callable<Integer> {
                 "# hbcast OsuBcast (Java): container " + container + ", memory " + memory + ", " + world.getSize()
                         + " ranks, ranks per node "
                         + instances.get(0).topology().nodeSizes() + ", root " + root
-                        + (repeat > 1 ? ", median of " + repeat + " interleaved runs" : ""));
+                        + (repeat > 1 ? ", median of " + repeat + " interleaved runs" : "")
+                        + (loop.equals("java")
+                                ? ", OMB-J's loop (back to back, no barrier)"
+                                : ", osu_bcast's loop (a barrier after each call)"));
         StringBuilder sb = new StringBuilder(String.format("%-10s", "# Size"));
         boolean single = impls.size() == 1;
         for (String impl : impls) {
@@ -426,6 +460,7 @@ public final class OsuBcast implements Callable<Integer> {
             doc.put("memory", memory);
             doc.put("root", root);
             doc.put("repeat", repeat);
+            doc.put("loop", loop);
             doc.put("impls", impls);
             doc.put("rows", rows);
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), doc);

@@ -77,6 +77,49 @@ class OsuBcastMpiTest {
         }
     }
 
+    /**
+     * OMB-J's loop: back-to-back calls, each validated on every rank (a receiver that the root ran
+     * ahead of would see the next call's bytes), a root other than 0, a size past the call header.
+     */
+    @Test
+    void ombJsLoopRunsBackToBackAndEveryCallIsRight(@TempDir Path dir) throws IOException {
+        Path json = dir.resolve("run.json");
+        MpiOutcome out = MpiLaunch.program(OsuBcast.class)
+                .ranks(3)
+                .args(
+                        "-m",
+                        "8192:1048576",
+                        "-i",
+                        "20",
+                        "-x",
+                        "2",
+                        "-c",
+                        "-k",
+                        "2",
+                        "--loop",
+                        "java",
+                        "--impl",
+                        "native,auto",
+                        "--json",
+                        json.toString())
+                .run();
+        assertEquals(0, out.exitCode(), out.output());
+        assertTrue(out.output().contains("OMB-J's loop (back to back, no barrier)"), out.output());
+        RunFile run = RunFile.read(json);
+        assertEquals(8, run.samples().size(), out.output());
+        for (RunFile.Sample s : run.samples()) {
+            for (double us : s.avgUs().values()) {
+                assertTrue(us > 0, "a time at " + s.size() + ": " + out.output());
+            }
+        }
+        MpiOutcome bad = MpiLaunch.program(OsuBcast.class)
+                .ranks(2)
+                .args("--loop", "fast")
+                .run();
+        assertTrue(bad.exitCode() != 0);
+        assertTrue(bad.output().contains("--loop takes c or java, not fast"), bad.output());
+    }
+
     @Test
     void badOptionsFailWithAMessage() {
         MpiOutcome out =

@@ -24,6 +24,7 @@ import org.hbcast.plan.Plan;
 import org.hbcast.select.InRunSelection;
 import org.hbcast.select.Selector;
 import org.hbcast.select.TuningAgreement;
+import org.hbcast.settings.Log;
 import org.hbcast.settings.Setting;
 import org.hbcast.stage.ProgressWait;
 import org.hbcast.stage.WaitLimit;
@@ -66,6 +67,10 @@ final class Assembly {
     private PlanDriver driver;
 
     private RootRefusals refusals;
+    /** When {@code create} began, for the warm-up's budget ({@link JitWarmUp#limitNs}). */
+    private final long startNs = System.nanoTime();
+    /** When the warm-up began (or would have), for create's info line. */
+    private long warmUpStartNs;
 
     private Assembly(MpiComm comm) {
         this.comm = comm;
@@ -150,6 +155,7 @@ final class Assembly {
             failure = "cannot set up its calls on rank " + comm.rank() + ": " + e;
         }
         CreateTogether.check(comm, failure);
+        warmUpStartNs = System.nanoTime();
         if (warmUp) {
             try {
                 warmUp(warmUpBuffer);
@@ -163,6 +169,9 @@ final class Assembly {
         }
         if (comm.rank() == 0) {
             CreateLine.log(comm, topology, settings, selection::plan);
+            long beforeMs = (warmUpStartNs - startNs) / 1_000_000;
+            long allMs = (System.nanoTime() - startNs) / 1_000_000;
+            Log.info(() -> "hbcast: create took " + allMs + " ms, " + beforeMs + " ms of it before the warm-up");
         }
         if (settings.progressThread()) {
             made.startProgressThread();
@@ -281,7 +290,8 @@ final class Assembly {
                 selection,
                 selector,
                 host.headed(),
-                topology.hostLayout().nodeCount() == 1);
+                topology.hostLayout().nodeCount() == 1,
+                startNs);
     }
 
     /** Frees what was made, once: the instance's parts where it was made, else the node's transports. */

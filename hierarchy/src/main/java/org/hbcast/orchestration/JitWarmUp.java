@@ -9,6 +9,7 @@ import org.hbcast.mpi.port.ReduceOp;
 import org.hbcast.plan.Plan;
 import org.hbcast.select.InRunSelection;
 import org.hbcast.select.Selector;
+import org.hbcast.settings.Log;
 import org.hbcast.transport.shm.CallBoard;
 
 /**
@@ -40,8 +41,26 @@ final class JitWarmUp {
     static final int PAST_HEADER_BYTES = 16 << 10;
     /** Most rounds. */
     static final int ROUNDS = 40;
-    /** Nanoseconds after which no round starts: enough for the JITs of a 2-host bed to go quiet. */
+    /**
+     * Nanoseconds after which no round starts across a network: enough for the JITs of a 2-host bed
+     * to go quiet (docs/tuning.md).
+     */
     static final long LIMIT_NS = 3_000_000_000L;
+    /**
+     * Nanoseconds from the start of {@code create} after which no round starts on one host: a
+     * program's first {@code create} (under the agent, its first {@code bcast}) takes about a second
+     * at most. What the JIT has still to compile then it compiles in the program's first calls, on
+     * one host microseconds each; the trials do not begin before {@code TrialSchedule.FIRST_TRIAL_AFTER}
+     * calls of a size, so a cold call misleads none of them (docs/tuning.md).
+     */
+    static final long ONE_HOST_CREATE_NS = 900_000_000L;
+    /**
+     * Nanoseconds the warm-up runs on one host however long {@code create} took before it: where
+     * other work takes the cores, a create without it left a program's first call of 1 MiB 108-152 ms
+     * and the next ten 6-14 ms each (one node x 4 at a load of 15-20 on 2 cores), against 5-33 and
+     * 0.5-4 with it.
+     */
+    static final long ONE_HOST_LEAST_NS = 250_000_000L;
     /** Milliseconds of compilation in a round, on the busiest rank, at or under which the round is quiet. */
     static final int QUIET_MILLIS = 1;
 
@@ -87,13 +106,16 @@ final class JitWarmUp {
             InRunSelection selection,
             Selector selector,
             boolean headed,
-            boolean oneHost)
+            boolean oneHost,
+            long createStartNs)
             throws MpiFailure {
         int size = comm.size();
         selection.pause(true);
         numbers.warming(true);
         try {
             long start = System.nanoTime();
+            long limit = limitNs(oneHost, start - createStartNs);
+            Deadline deadline = new Deadline(comm, start + limit);
             if (headed) {
                 // The largest message that rides in the header untried, until the board's payload ring has gone
                 // round once: the next lap is a branch the small calls rarely take, and untaken it threw the
@@ -109,12 +131,19 @@ final class JitWarmUp {
             int rounds = 0;
             do {
                 long compiled = JitActivity.compileMillis();
-                round(calls, buf, selector, size);
+                boolean whole = round(calls, buf, selector, size, deadline);
                 rounds++;
                 busy[0] = (int) Math.min(JitActivity.compileMillis() - compiled, Integer.MAX_VALUE);
-                busy[1] = System.nanoTime() - start > LIMIT_NS ? 1 : 0;
+                busy[1] = !whole || System.nanoTime() - start > limit ? 1 : 0;
                 comm.allReduce(busy, busy.length, ReduceOp.MAX);
             } while (busy[0] > QUIET_MILLIS && busy[1] == 0 && rounds < ROUNDS);
+            if (comm.rank() == 0) {
+                long tookMs = (System.nanoTime() - start) / 1_000_000;
+                int made = rounds;
+                boolean cut = busy[1] != 0;
+                Log.info(() -> "hbcast: create's JIT warm-up took " + tookMs + " ms, " + made + " rounds"
+                        + (cut ? ", cut at its limit" : ""));
+            }
             selection.warmUpAgreement();
         } finally {
             numbers.warming(false);
@@ -123,15 +152,59 @@ final class JitWarmUp {
         warmedUp = true;
     }
 
-    private static void round(Calls calls, ByteBuffer buf, Selector selector, int size) throws MpiFailure {
+    /**
+     * Nanoseconds after the warm-up's start past which no round starts: across a network {@link
+     * #LIMIT_NS}; on one host what is left of {@link #ONE_HOST_CREATE_NS} once {@code create} has
+     * spent {@code spentNs} before the warm-up, and at least {@link #ONE_HOST_LEAST_NS}.
+     */
+    static long limitNs(boolean oneHost, long spentNs) {
+        return oneHost ? Math.max(ONE_HOST_LEAST_NS, ONE_HOST_CREATE_NS - spentNs) : LIMIT_NS;
+    }
+
+    /**
+     * The warm-up's time limit, agreed: every rank asks at the same call, and all stop there once any
+     * rank's clock has passed it. Asked every {@link #CHECK_EVERY} calls: a round takes tens of
+     * milliseconds on a quiet host of four ranks but seconds where other work takes the cores, and a
+     * first {@code create} must still end within its budget.
+     */
+    private static final class Deadline {
+        private final MpiComm comm;
+        private final long atNs;
+        private final int[] passed = new int[1];
+
+        Deadline(MpiComm comm, long atNs) {
+            this.comm = comm;
+            this.atNs = atNs;
+        }
+
+        /** Whether every rank goes on (collective). */
+        boolean goOn() throws MpiFailure {
+            passed[0] = System.nanoTime() - atNs > 0 ? 1 : 0;
+            comm.allReduce(passed, 1, ReduceOp.MAX);
+            return passed[0] == 0;
+        }
+    }
+
+    /** Header calls between two asks of the {@link Deadline}. */
+    static final int CHECK_EVERY = HEADER_CALLS / 8;
+
+    /** One round; false where the deadline cut it short (every rank at the same call). */
+    private static boolean round(Calls calls, ByteBuffer buf, Selector selector, int size, Deadline deadline)
+            throws MpiFailure {
         // Calls past the header's payload among them, so that the branch into the plans is in the
         // profile the top tier compiles from: first taken after it, it traps and the compiled code is
         // thrown away.
         for (int i = 0; i < HEADER_CALLS; i++) {
+            if (i % CHECK_EVERY == 0 && i > 0 && !deadline.goOn()) {
+                return false;
+            }
             calls.bcast(buf, HEADER_BYTES[i % HEADER_BYTES.length], i % size);
             if (i % (HEADER_CALLS / PLAN_CALLS) == 0) {
                 calls.bcast(buf, buf.capacity(), i % size);
             }
+        }
+        if (!deadline.goOn()) {
+            return false;
         }
         for (Plan p : selector.distinctHostPlans()) {
             Plan small = p.withChunk(CHUNK_BYTES, "warm-up");
@@ -139,5 +212,6 @@ final class JitWarmUp {
                 calls.run(small, buf, CHUNKS * CHUNK_BYTES, i % size);
             }
         }
+        return true;
     }
 }

@@ -55,7 +55,12 @@ public final class Selector {
     private final List<TimedSize> tableTimes;
     private final long[] tableSizes;
     private final Plan[] hostPlans = new Plan[BUCKETS];
-    private final Plan[] devicePlans = new Plan[BUCKETS];
+    /**
+     * Made at the first device call ({@link #devicePlans()}): half of the model's search, which in a
+     * cold JVM cost every program's first {@code create} about half a second here, most of which never
+     * pass device memory.
+     */
+    private volatile Plan[] devicePlans;
     /** Per size class of {@link TrialSchedule}, the plans {@code auto} may time against each other in the run. */
     private final Plan[][] trialPlans = new Plan[TrialSchedule.CLASSES][];
 
@@ -118,11 +123,28 @@ public final class Selector {
         this.tableSizes = table == null ? new long[0] : table.sizes();
         for (int b = 0; b < BUCKETS; b++) {
             hostPlans[b] = choose(1L << b, MemoryKind.HOST);
-            devicePlans[b] = choose(1L << b, MemoryKind.DEVICE);
         }
         for (int c = 0; c < TrialSchedule.CLASSES; c++) {
             trialPlans[c] = tries(c) ? trialCandidates(1L << c) : new Plan[0];
         }
+    }
+
+    /** The device plans of every size, made once on first use (thread-safe: the instance may be shared by a JVM's instances). */
+    private Plan[] devicePlans() {
+        Plan[] made = devicePlans;
+        if (made == null) {
+            synchronized (this) {
+                made = devicePlans;
+                if (made == null) {
+                    made = new Plan[BUCKETS];
+                    for (int b = 0; b < BUCKETS; b++) {
+                        made[b] = choose(1L << b, MemoryKind.DEVICE);
+                    }
+                    devicePlans = made;
+                }
+            }
+        }
+        return made;
     }
 
     /** Whether {@code auto} times plans against each other for class {@code c} in the run (see {@link Candidates#tried}). */
@@ -218,7 +240,7 @@ public final class Selector {
     }
 
     public Plan plan(long bytes, MemoryKind memory) {
-        return (memory == MemoryKind.DEVICE ? devicePlans : hostPlans)[bucket(bytes)];
+        return memory == MemoryKind.DEVICE ? devicePlans()[bucket(bytes)] : hostPlans[bucket(bytes)];
     }
 
     /** The host plans that move data themselves (not native), one of each algorithm, transport and radix. */
@@ -359,12 +381,14 @@ public final class Selector {
         }
         boolean virtualNative =
                 memory == MemoryKind.HOST && Candidates.nativeOnVirtualNodes(options.algorithm(), shape, cpus(), size);
+        boolean spareCoresNative = memory == MemoryKind.HOST
+                && Candidates.nativeFirstWithSpareCores(options.algorithm(), shape, cpus(), size);
         CostModel.Choice c = model.best(
                 size,
                 shape,
                 memory,
                 options.chunkBytes() > 0 || memory == MemoryKind.DEVICE ? maxChunkBytes : modelMaxChunk(),
-                virtualNative ? Algorithm.NATIVE : fixed,
+                virtualNative || spareCoresNative ? Algorithm.NATIVE : fixed,
                 options.intra(),
                 options.inter(),
                 // Device calls cut at the CUDA ring's slot whatever the plan says (DeviceMemory.begin):
@@ -378,6 +402,14 @@ public final class Selector {
                     memory,
                     "virtual nodes share one host: past the call header a plan copies more than Open MPI's"
                             + " bcast, whose bytes go through the same shared memory");
+        }
+        if (spareCoresNative) {
+            return planOf(
+                    c,
+                    size,
+                    memory,
+                    "virtual nodes with a core to spare: from " + Explanation.size(Candidates.SPARE_CORES_NATIVE_FROM)
+                            + " Open MPI's bcast first, the plans tried against it in the run");
         }
         String fixedParts = fixedParts();
         boolean allFixed = fixed != Algorithm.AUTO

@@ -98,8 +98,15 @@ public final class TrialSchedule {
             return !screens();
         }
     }
-    /** Calls of a class with its incumbent before its first trials. */
-    public static final long FIRST_TRIAL_AFTER = 16;
+    /**
+     * Calls of a class with its incumbent before its first trials: more than a benchmark's whole loop
+     * of one size (OSU's {@code osu_bcast} times 100 calls after 10 warm-ups above 8 KiB, the only
+     * sizes tried on one host or across a network; the user-style probe makes 3 + 7 x 20, and its
+     * median block lies before this), so that no call a benchmark times is a trial. A program that
+     * makes more calls of a size pays the trials once (and what they learn is kept for its next run);
+     * before them it runs the plan it would run without learning (docs/tuning.md).
+     */
+    public static final long FIRST_TRIAL_AFTER = 128;
     /** What {@link #record} returns: nothing to do. */
     static final int GO_ON = 0;
     /** What {@link #record} returns: a block ended, every rank must agree on its time ({@link #endBlock}) before the next call. */

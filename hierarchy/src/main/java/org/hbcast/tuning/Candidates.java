@@ -38,6 +38,15 @@ public final class Candidates {
      * docs/tuning.md.
      */
     public static final long VIRTUAL_NATIVE_FROM = CallHeaders.inlineBytes(true);
+    /**
+     * Bytes from which {@code auto} starts from Open MPI's {@code bcast} (its incumbent: the trials
+     * still time the plans against it, and one must beat it by their margin) on virtual nodes whose
+     * ranks leave a core of the host over. Why: there the plans run the node's stage on cores of their
+     * own and win at 1 MiB, but from 4 MiB Open MPI's {@code bcast} was faster (virtual 2+2 on 16
+     * cores: 0.79-0.88 of its speed at 16 MiB in four launches), and a program's first calls run
+     * the incumbent untried. Measurements: docs/tuning.md.
+     */
+    public static final long SPARE_CORES_NATIVE_FROM = 4 << 20;
     /** Largest size class tried in the run (1 TiB): no message of the bindings' int counts comes near it. */
     public static final int LARGEST_TRIED_CLASS = 40;
     /**
@@ -209,6 +218,22 @@ public final class Candidates {
                 && shape.nodes() > 1
                 && shape.ranks() >= cpus
                 && size >= VIRTUAL_NATIVE_FROM;
+    }
+
+    /**
+     * Whether {@code auto} starts from Open MPI's {@code bcast} at {@code size}, tried against the
+     * plans, because the nodes are virtual and their ranks leave a core of the host over ({@link
+     * #SPARE_CORES_NATIVE_FROM}). Where they take every core, {@link #nativeOnVirtualNodes} runs it
+     * untried instead.
+     *
+     * @param cpus the host's cores
+     */
+    public static boolean nativeFirstWithSpareCores(Algorithm requested, ClusterShape shape, int cpus, long size) {
+        return requested == Algorithm.AUTO
+                && shape.virtual()
+                && shape.nodes() > 1
+                && shape.ranks() < cpus
+                && size >= SPARE_CORES_NATIVE_FROM;
     }
 
     /**

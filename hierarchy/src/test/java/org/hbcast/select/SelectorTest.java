@@ -535,4 +535,42 @@ class SelectorTest {
             }
         }
     }
+
+    /**
+     * Virtual nodes whose ranks leave a core over start from Open MPI's bcast from 4 MiB, and the trials
+     * time the plans against it (it is their incumbent); below it, on real nodes and where the ranks take
+     * every core, the rule does not apply.
+     */
+    @Test
+    void onVirtualNodesWithACoreToSpareNativeIsTheIncumbentFromFourMebibytes() {
+        for (String layout : new String[] {"2x2 virtual", "8x8 virtual", "4,2,2 virtual", "2x2", "8x8", "4"}) {
+            ClusterShape shape = ClusterShape.parse(layout);
+            for (int cpus : new int[] {shape.ranks(), shape.ranks() + 1, 64}) {
+                HostInfo host = new HostInfo("Test CPU 9000", cpus, "", 0, "Open MPI 4.1.4");
+                Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES, host);
+                TrialSchedule trials = InRunSelection.trialSchedule(s, true);
+                boolean spare = shape.virtual() && shape.nodes() > 1 && cpus > shape.ranks();
+                for (long size = 1 << 20; size <= 1L << 36; size *= 2) {
+                    String where = layout + " on " + cpus + " cpus, " + size + " B";
+                    Plan p = s.plan(size);
+                    boolean first = spare && size >= Candidates.SPARE_CORES_NATIVE_FROM;
+                    assertEquals(first, p.reason().contains("a core to spare"), where + ": " + p.reason());
+                    if (first) {
+                        assertEquals(Algorithm.NATIVE, p.algorithm(), where);
+                        int c = TrialSchedule.sizeClass(size);
+                        assertTrue(trials.tries(c), where + ": the plans are still tried");
+                        assertEquals("native", trials.label(c, trials.option(c)), where + ": native first");
+                        assertTrue(
+                                java.util.Arrays.stream(s.trialPlans(c))
+                                        .anyMatch(t -> t.algorithm() != Algorithm.NATIVE),
+                                where + ": a plan to try against it");
+                    }
+                    assertNotEquals(
+                            Algorithm.NATIVE,
+                            s.plan(size, MemoryKind.DEVICE).algorithm(),
+                            where + ": device memory never runs native");
+                }
+            }
+        }
+    }
 }

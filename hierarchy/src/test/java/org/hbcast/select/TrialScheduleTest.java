@@ -98,6 +98,44 @@ class TrialScheduleTest {
         assertTrue(s.keptInlines(3000));
     }
 
+    /** Calls of one size in OSU's {@code osu_bcast} loop past 8 KiB: 10 warm-ups, then 100 timed. */
+    private static final int OSU_LOOP = 10 + 100;
+    /** Calls of one size in the user-style probe up to its median block: 3 warm-ups, then 4 of 7 blocks of 20. */
+    private static final int PROBE_TO_MEDIAN = 3 + 4 * 20;
+
+    /**
+     * Every class that tries, under either screening, with or without the header option and with any
+     * incumbent: no call of a benchmark's loop of one size is timed, and each runs the incumbent, the
+     * plan the class would run without learning.
+     */
+    @Test
+    void noCallOfABenchmarksLoopOfOneSizeIsATrial() {
+        assertTrue(TrialSchedule.FIRST_TRIAL_AFTER > Math.max(OSU_LOOP, PROBE_TO_MEDIAN));
+        Plan[] options = {NATIVE, TREE, RING, FANOUT};
+        for (TrialSchedule.Screening screening : TrialSchedule.Screening.values()) {
+            for (boolean header : new boolean[] {false, true}) {
+                for (int first = 0; first < options.length + (header ? 1 : 0); first++) {
+                    Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
+                    Arrays.fill(plans, options);
+                    boolean[] inline = new boolean[TrialSchedule.CLASSES];
+                    Arrays.fill(inline, header);
+                    int[] incumbent = new int[TrialSchedule.CLASSES];
+                    Arrays.fill(incumbent, first);
+                    TrialSchedule s =
+                            new TrialSchedule(plans, inline, incumbent, screening, TrialSchedule.UNTRIED_INLINE_BYTES);
+                    for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+                        String where = screening + ", header " + header + ", incumbent " + first + ", class " + c;
+                        for (int call = 0; call < Math.max(OSU_LOOP, PROBE_TO_MEDIAN); call++) {
+                            assertFalse(s.timed(c), where + ", call " + call);
+                            assertEquals(first, s.option(c), where + ", call " + call);
+                            assertEquals(TrialSchedule.GO_ON, s.record(c, 1), where + ", call " + call);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void sizeClassesAreHalfOpenFromBelow() {
         assertEquals(0, TrialSchedule.sizeClass(0));

@@ -271,6 +271,29 @@ class CandidatesTest {
     }
 
     @Test
+    void nativeComesFirstOnlyOnVirtualNodesWithACoreToSpareFromFourMebibytes() {
+        long from = Candidates.SPARE_CORES_NATIVE_FROM;
+        assertEquals(4L << 20, from);
+        for (ClusterShape shape : layouts()) {
+            for (Algorithm a : Algorithm.values()) {
+                for (int cpus : new int[] {1, 2, 4, 5, 16, 64}) {
+                    for (long size : new long[] {0, 1 << 20, from - 1, from, from * 4, 1L << 36}) {
+                        boolean want = a == Algorithm.AUTO
+                                && shape.virtual()
+                                && shape.nodes() > 1
+                                && shape.ranks() < cpus
+                                && size >= from;
+                        String where = shape + " " + a + " " + cpus + " cpus " + size;
+                        assertEquals(want, Candidates.nativeFirstWithSpareCores(a, shape, cpus, size), where);
+                        // Never both: native untried where the ranks take every core, first where one is over.
+                        assertFalse(want && Candidates.nativeOnVirtualNodes(a, shape, cpus, size), where);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void aClassIsTriedOnlyUnderAutoWithTrialsBelowTheTableAndTheLargestClass() {
         ClusterShape real = ClusterShape.parse("2x2");
         PlanChoices auto = new PlanChoices(Algorithm.AUTO, IntraNode.AUTO, null, 0, 0, true);

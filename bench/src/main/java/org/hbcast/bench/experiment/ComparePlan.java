@@ -72,6 +72,10 @@ public record ComparePlan(CompareSettings settings, Layout layout, Path out) {
                 Path dir = out.resolve(c.label());
                 List<String> program = new ArrayList<>(c.mcaArguments());
                 program.add("org.hbcast.bench.OsuBcast");
+                if (!settings.osu().contains("--loop")) {
+                    // OSU's own Java loop (OMB-J's OSUBcast), the benchmark users run: back to back.
+                    program.addAll(List.of("--loop", "java"));
+                }
                 if (c == Configuration.HBCAST) {
                     program.addAll(List.of("--impl", settings.impls(), "--memcpy"));
                 } else {

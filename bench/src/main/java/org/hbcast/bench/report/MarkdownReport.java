@@ -38,6 +38,10 @@ public final class MarkdownReport {
         c.columns().forEach(col -> header.add(col.name()));
         header.add("best native");
         header.add("best native / auto");
+        boolean aa = hasColumn(c, AA_OWN) && hasColumn(c, AA_OTHER);
+        if (aa) {
+            header.add("A/A " + AA_OWN + " / " + AA_OTHER);
+        }
         if (copies) {
             header.add("memcpy GB/s");
         }
@@ -53,6 +57,14 @@ public final class MarkdownReport {
             c.columns().forEach(col -> cells.add(us(row.latencyUs().get(col.name()))));
             cells.add(row.bestNative() == null ? MISSING : us(row.bestNative()) + " (" + row.bestNativeName() + ")");
             cells.add(row.ratio() == null ? MISSING : String.format(Locale.ROOT, "%.2fx", row.ratio()));
+            if (aa) {
+                Double own = row.latencyUs().get(AA_OWN);
+                Double other = row.latencyUs().get(AA_OTHER);
+                cells.add(
+                        own == null || other == null || other <= 0
+                                ? MISSING
+                                : String.format(Locale.ROOT, "%.2fx", own / other));
+            }
             if (copies) {
                 cells.add(
                         row.memcpyUs() == null
@@ -80,6 +92,18 @@ public final class MarkdownReport {
                         + " headline goals are the user-style probe's)",
                 Goals.of(c, link)));
         return md.toString();
+    }
+
+    /**
+     * The A/A floor of this view: Open MPI's default bcast in its own launch ({@code tuned}) against
+     * the same in the hbcast launch ({@code native}); a gap under it is noise.
+     */
+    static final String AA_OWN = "tuned";
+
+    static final String AA_OTHER = "native";
+
+    private static boolean hasColumn(Comparison c, String name) {
+        return c.columns().stream().anyMatch(col -> col.name().equals(name));
     }
 
     private static void notes(StringBuilder md, Comparison c, boolean bound) {
@@ -112,6 +136,11 @@ public final class MarkdownReport {
         }
         md.append(
                 "- best native: the fastest Open MPI column at that size; best native / auto above 1 means auto is faster\n");
+        if (hasColumn(c, AA_OWN) && hasColumn(c, AA_OTHER)) {
+            md.append("- A/A: Open MPI's default bcast in its own launch (`" + AA_OWN + "`) over the same in the"
+                    + " hbcast launch (`" + AA_OTHER + "`): how far apart one algorithm's figures fall in this view;"
+                    + " a best native / auto within it of 1 is noise\n");
+        }
         if (bound) {
             md.append("- copy bound / auto (from ")
                     .append(Sizes.format(ComparisonMerge.COPY_BOUND_FROM))

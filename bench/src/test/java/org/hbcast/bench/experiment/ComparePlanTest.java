@@ -91,6 +91,8 @@ class ComparePlanTest {
                         "coll_han_priority",
                         "100",
                         "org.hbcast.bench.OsuBcast",
+                        "--loop",
+                        "java",
                         "--impl",
                         "native",
                         "-m",
@@ -107,6 +109,8 @@ class ComparePlanTest {
         assertEquals(
                 List.of(
                         "org.hbcast.bench.OsuBcast",
+                        "--loop",
+                        "java",
                         "--impl",
                         "native,knomial,hierarchical,auto",
                         "--memcpy",
@@ -118,6 +122,12 @@ class ComparePlanTest {
                         "/out/hbcast/round-1.json"),
                 hbcast.program());
         assertEquals(2, launches.get(3).round());
+        // Options after -- that name the loop keep it.
+        s.osu = List.of("--loop", "c");
+        List<String> own =
+                plan(s).measurements(List.of(Configuration.HBCAST)).get(0).program();
+        assertEquals(1, own.stream().filter("--loop"::equals).count(), own.toString());
+        assertEquals("c", own.get(own.indexOf("--loop") + 1));
     }
 
     @Test

@@ -46,12 +46,15 @@ class MarkdownReportTest {
         String md = MarkdownReport.render(oneNode());
         List<String> table = md.lines().filter(l -> l.startsWith("|")).toList();
         assertEquals(
-                "| size | tuned | han | native | auto | best native | best native / auto | memcpy GB/s | copy bound / auto |",
+                "| size | tuned | han | native | auto | best native | best native / auto | A/A tuned / native"
+                        + " | memcpy GB/s | copy bound / auto |",
                 table.get(0));
         assertEquals(2 + 4, table.size(), md);
-        assertEquals("| 1 B | 10.00 | n/a | 9.00 | 10.50 | 10.00 (tuned) | 0.95x | 0.10 | n/a |", table.get(2));
+        assertEquals("| 1 B | 10.00 | n/a | 9.00 | 10.50 | 10.00 (tuned) | 0.95x | 1.11x | 0.10 | n/a |", table.get(2));
         assertEquals(
-                "| 1 MiB | 2000.00 | n/a | 1900.00 | 1000.00 | 2000.00 (tuned) | 2.00x | 10.49 | 30% |", table.get(4));
+                "| 1 MiB | 2000.00 | n/a | 1900.00 | 1000.00 | 2000.00 (tuned) | 2.00x | 1.05x | 10.49 | 30% |",
+                table.get(4));
+        assertTrue(md.contains("- A/A: Open MPI's default bcast in its own launch (`tuned`)"), md);
         assertTrue(
                 md.startsWith("### Second view, OSU's method: each rank's mean latency (us) over back-to-back calls,"
                         + " node4: 4 ranks on 1 node [4], median of 1 round"),
