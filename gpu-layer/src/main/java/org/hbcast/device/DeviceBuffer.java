@@ -128,6 +128,14 @@ public final class DeviceBuffer implements AutoCloseable {
         return new DeviceBuffer(calls, address, bytes, device, attributes, refusal);
     }
 
+    /**
+     * True when {@code generation} is that of memory the program allocated ({@link #ofUserMemory}): a
+     * peer that receives it in a descriptor must map it for one call only, never cache the mapping.
+     */
+    public static boolean isUserGeneration(final long generation) {
+        return (generation & USER_GENERATION) != 0;
+    }
+
     /** True for memory the program allocated ({@link #ofUserMemory}), which the library never frees. */
     public boolean isUserMemory() {
         return userAttributes != null;
