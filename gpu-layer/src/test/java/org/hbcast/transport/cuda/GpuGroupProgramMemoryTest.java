@@ -2,10 +2,13 @@ package org.hbcast.transport.cuda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.function.IntUnaryOperator;
+import org.hbcast.device.CudaException;
 import org.hbcast.device.DeviceBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -132,6 +135,51 @@ class GpuGroupProgramMemoryTest {
         assertEquals("[]", cuda.violations().toString());
         assertEquals(0, cuda.openMappings());
         assertEquals(0, cuda.liveAllocations());
+    }
+
+    @Test
+    void gpusChainedThroughTheHostMapOnlyTheirGroupsProgramMemoryPerCall() throws Exception {
+        final int[] layout = {2, 2};
+        final FakeCuda cuda =
+                new FakeCuda(41, 2).peerAccess((device, peer) -> false).reuseFreedAddresses();
+        try (FakeGpuNode node = new FakeGpuNode(cuda, 4, place(layout, true), SLOTS, CHUNK)) {
+            final int setUpMappings = cuda.openMappings();
+            for (int root = 0; root < 4; root++) {
+                final long[] addresses = allocate(node, BYTES);
+                final DeviceBuffer[] views = describe(node, addresses, BYTES);
+                final long opens = cuda.ipcOpens();
+                GpuGroupProtocolTest.broadcastAndCheck(node, root, views, BYTES, 60 + root);
+                GpuGroupProtocolTest.closeAll(views);
+                free(node, addresses);
+                assertEquals("[]", cuda.violations().toString(), "root " + root + ": freed after the call");
+                assertEquals(2, cuda.ipcOpens() - opens, "root " + root + ": each copier its group mate");
+                assertNoProgramMappingLeft(node, setUpMappings, "root " + root);
+            }
+        }
+        assertEquals("[]", cuda.violations().toString());
+        assertEquals(0, cuda.liveAllocations());
+    }
+
+    @Test
+    void aFailedOpenOfProgramMemoryEndsTheCallWithNothingLeftMapped() throws Exception {
+        for (long n = 1; n <= 3; n++) {
+            // One GPU: no ring, so opens 1-3 are the copier's per-call mappings of its three members.
+            final FakeCuda cuda = new FakeCuda(43 + n, 1).failIpcOpen(n);
+            final FakeGpuNode node = new FakeGpuNode(cuda, 4, r -> 0, SLOTS, CHUNK);
+            final long[] addresses = allocate(node, BYTES);
+            final DeviceBuffer[] views = describe(node, addresses, BYTES);
+            final Throwable[] outcome = node.broadcast(0, views, BYTES, CHUNK);
+            final String what = "open " + n + " fails: " + Arrays.toString(outcome);
+            assertTrue(outcome[0] instanceof CudaException, what);
+            for (int r = 1; r < 4; r++) {
+                assertNotNull(outcome[r], what + ": rank " + r + " fails too");
+            }
+            assertNoProgramMappingLeft(node, 0, what);
+            GpuGroupProtocolTest.closeAll(views);
+            free(node, addresses);
+            assertEquals("[]", cuda.violations().toString(), what);
+            node.closeAfterFailure();
+        }
     }
 
     private static long[] allocate(final FakeGpuNode node, final long bytes) {
