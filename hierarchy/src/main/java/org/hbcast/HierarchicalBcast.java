@@ -192,7 +192,8 @@ public final class HierarchicalBcast implements AutoCloseable {
      *
      * <p>Memory the program allocated itself is passed as {@link DeviceBuffer#ofUserMemory}: never freed
      * here, and refused on every rank, before anything is sent, where CUDA IPC cannot export it
-     * (managed, stream-ordered pool or host memory). Small messages may be staged through the host
+     * (managed, stream-ordered pool or host memory). Peers map it for this call only: once this call has
+     * returned normally, the program may free it. Small messages may be staged through the host
      * where the cost model finds that faster (see {@link #explainDevice}).
      *
      * @throws MPIException on a bad argument or no CUDA device (nothing sent), a timeout or a failed peer

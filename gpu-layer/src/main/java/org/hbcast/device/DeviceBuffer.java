@@ -16,9 +16,10 @@ import jcuda.runtime.cudaMemcpyKind;
  *
  * <p>Memory the program allocated itself is described with {@link #ofUserMemory}: the library
  * broadcasts it and never frees it. Its generation is the driver's id of the allocation
- * ({@code CU_POINTER_ATTRIBUTE_BUFFER_ID}), so a peer's cached mapping of it is keyed by the
- * allocation itself, and each broadcast asks the driver again: memory freed or replaced since it was
- * described is refused ({@link #userMemoryProblem}).
+ * ({@code CU_POINTER_ATTRIBUTE_BUFFER_ID}) with bit 62 set ({@link #isUserGeneration}), so peers map
+ * it for one call only, never caching the mapping, and have closed it when its owner's call returns;
+ * each broadcast asks the driver again: memory freed or replaced since it was described is refused
+ * ({@link #userMemoryProblem}).
  *
  * <p>The copy helpers are synchronous and meant for tests and benchmarks (filling a root's buffer,
  * checking a receiver's); the ring copies with its own streams.
@@ -126,6 +127,14 @@ public final class DeviceBuffer implements AutoCloseable {
             refusal = "CUDA cannot describe the memory at 0x" + Long.toHexString(address) + ": " + ex.getMessage();
         }
         return new DeviceBuffer(calls, address, bytes, device, attributes, refusal);
+    }
+
+    /**
+     * True when {@code generation} is that of memory the program allocated ({@link #ofUserMemory}): a
+     * peer that receives it in a descriptor must map it for one call only, never cache the mapping.
+     */
+    public static boolean isUserGeneration(final long generation) {
+        return (generation & USER_GENERATION) != 0;
     }
 
     /** True for memory the program allocated ({@link #ofUserMemory}), which the library never frees. */

@@ -238,21 +238,23 @@ final class DeviceMemory implements CallMemory, AutoCloseable {
     }
 
     /**
-     * IPC mappings opened so far by this rank: its GPU's members' buffers once each (kept while
-     * unchanged), and on a GPU leader the next leader's slots once and its buffer once per direct call sent.
+     * IPC mappings opened so far by this rank: its GPU's members' library buffers once each (kept while
+     * unchanged), on a GPU leader the next leader's slots once and its library buffer once, and the
+     * program's own memory once per buffer and call.
      */
     long ipcOpens() {
         CudaRingMember ring = group.ring();
-        return group.memberMappingOpens() + (ring == null ? 0 : ring.mappings().opens() + ring.userMappingOpens());
+        return group.memberMappingOpens()
+                + group.programMappingOpens()
+                + (ring == null ? 0 : ring.mappings().opens());
     }
 
     /**
-     * True while this rank maps a neighbouring GPU leader's buffer for one call: never between calls that
-     * succeeded. Mappings of the buffers of this rank's own GPU are kept across calls, their frees deferred.
+     * True while this rank maps a peer's program memory for one call: never between calls that
+     * succeeded. Mappings of the library's own buffers are kept across calls, their frees deferred.
      */
     boolean holdsUserMapping() {
-        CudaRingMember ring = group.ring();
-        return ring != null && ring.holdsUserMapping();
+        return group.holdsProgramMapping();
     }
 
     /**

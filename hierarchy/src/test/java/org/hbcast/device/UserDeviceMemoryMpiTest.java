@@ -24,8 +24,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * every rank's own {@code cudaMalloc}'d memory is broadcast byte for byte from the first and the last
  * rank at sizes that the selector stages through the host, runs on the ring through its slots and
  * buffer to buffer; when one rank passes managed memory every rank's call fails and that rank's
- * message says why; the program's memory is still the program's afterwards ({@code cudaFree}
- * succeeds). Skipped, with the reason, where no CUDA device can be used.
+ * message says why; memory freed straight after each call and allocated again is broadcast
+ * byte for byte, no peer's memory mapped between calls; the program's memory is still the program's
+ * afterwards ({@code cudaFree} succeeds). Skipped, with the reason, where no CUDA device can be used.
  */
 @Tag("gpu")
 class UserDeviceMemoryMpiTest {
@@ -77,6 +78,34 @@ class UserDeviceMemoryMpiTest {
                     }));
                 }
             }
+            cases.add(Ranks.named("freed on return and allocated again, every call", () -> {
+                // Peers map the program's memory for one call only: it may be freed as soon as bcast returns.
+                for (long bytes : new long[] {(1 << 20) + 3, most}) {
+                    for (int root = 0; root < size; root++) {
+                        Pointer fresh = new Pointer();
+                        CudaException.check(JCuda.cudaMalloc(fresh, bytes), "cudaMalloc");
+                        DeviceBuffer view = DeviceBuffer.ofUserMemory(fresh, bytes, device);
+                        byte[] data = new byte[(int) bytes];
+                        for (int i = 0; i < data.length; i++) {
+                            data[i] = (byte) (rank == root ? i * 7 + root : 0x5A);
+                        }
+                        view.copyFromHost(data, 0, data.length);
+                        hb.bcast(view, (int) bytes, MPI.BYTE, root);
+                        boolean stillMapped = hb.deviceUse().mapsPeerBuffer();
+                        view.copyToHost(0, data, data.length);
+                        view.close();
+                        CudaException.check(JCuda.cudaFree(fresh), "cudaFree straight after the call");
+                        if (stillMapped) {
+                            throw new AssertionError("a peer's memory still mapped after the call from " + root);
+                        }
+                        for (int i = 0; i < data.length; i++) {
+                            if (data[i] != (byte) (i * 7 + root)) {
+                                throw new AssertionError("byte " + i + " of " + bytes + " from " + root + " differs");
+                            }
+                        }
+                    }
+                }
+            }));
             cases.add(Ranks.named(MANAGED, () -> {
                 Pointer managed = new Pointer();
                 CudaException.check(

@@ -67,7 +67,10 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
     /**
      * The next broadcast, of {@code callBytes}, goes straight into the right neighbour's buffer, whose
      * descriptor is at {@code offset} of {@code record}: maps it now ({@code cudaIpcOpenMemHandle}),
-     * for this call only. Chunks land at consecutive offsets from 0. Only between broadcasts.
+     * for this call only, and closes the mapping once the call's last copy has completed, before the
+     * last chunk is published. Chunks land at consecutive offsets from 0. Takes the link's counters up
+     * from its control block first, as {@link #bindMapped} does (a GPU group's copier changes with the
+     * call's root). Only between broadcasts.
      */
     public void bindDirect(final byte[] record, final int offset, final long callBytes) {
         requireSettled();
@@ -76,6 +79,7 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
             throw new IllegalArgumentException(
                     "node rank " + peerRank() + "'s buffer holds " + peerBytes + " bytes, the call moves " + callBytes);
         }
+        rejoin();
         try {
             // Read in place: mapping the buffer allocates nothing per call.
             peerBufferAddress = calls.ipcOpen(stream.device(), record, offset + IpcDescriptor.HANDLE_OFFSET);
@@ -107,9 +111,7 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
             throw new IllegalArgumentException(
                     "node rank " + peerRank() + "'s buffer holds " + peerBytes + " bytes, the call moves " + callBytes);
         }
-        control.rejoin();
-        issued = control.posted();
-        knownHead = control.head();
+        rejoin();
         peerBufferAddress = mappedAddress;
         peerMapped = false;
         ownsMapping = false;
@@ -118,6 +120,13 @@ public final class CudaIpcSender extends CudaLinkEnd implements ChunkSender<Devi
         directOffset = 0;
         directBytes = callBytes;
         directPosted = 0;
+    }
+
+    /** Another rank may have written this link's control block in an earlier call: start from its counters. */
+    private void rejoin() {
+        control.rejoin();
+        issued = control.posted();
+        knownHead = control.head();
     }
 
     /** The mode of the current broadcast. */

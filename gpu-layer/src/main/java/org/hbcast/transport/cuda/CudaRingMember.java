@@ -280,7 +280,8 @@ public final class CudaRingMember implements AutoCloseable {
         if (sender == null) {
             return;
         }
-        if (sends && keptMappings != null) {
+        // The program's own memory may be freed as soon as its owner's call returns: never kept mapped.
+        if (sends && keptMappings != null && !IpcDescriptor.isProgramMemoryAt(rightDescriptor, offset)) {
             final long mapped = keptMappings.map(rightRank(), rightDescriptor, offset);
             sender.bindMapped(mapped, IpcDescriptor.bytesAt(rightDescriptor, offset), bytes);
         } else if (sends) {
@@ -294,7 +295,9 @@ public final class CudaRingMember implements AutoCloseable {
     /**
      * From now on buffer-to-buffer calls map the right neighbour's buffer through {@code mappings} and
      * keep it mapped, instead of for one call: only where the neighbour's buffers cannot be freed while
-     * mapped (the GPU groups guard them and close the mapping first). The caller owns {@code mappings}.
+     * mapped (the GPU groups guard them and close the mapping first). The program's own memory
+     * ({@link IpcDescriptor#isProgramMemoryAt}) is still mapped for its call only. The caller owns
+     * {@code mappings}.
      */
     public void keepMappingsIn(final IpcHandleCache mappings) {
         this.keptMappings = mappings;

@@ -37,8 +37,12 @@ import org.hbcast.transport.shm.ShmOutbox;
  * are guarded ({@link DeviceBuffer#guard}): closing one only asks this member to free it; the next
  * call announces its generation, every rank closes its mappings of it right after that call's
  * gather, and the call after that (whose gather proves every rank has done so) frees it. Whatever is
- * still deferred is freed at close, after the node's two-phase close. Memory the library did not
- * allocate cannot be guarded and must not go this way.
+ * still deferred is freed at close, after the node's two-phase close. Memory the program allocated
+ * ({@link DeviceBuffer#isUserMemory}, told apart by its descriptor's generation,
+ * {@link IpcDescriptor#isProgramMemoryAt}) cannot be guarded and is never cached: its copier (and, from
+ * {@link CudaRingMember#DIRECT_MIN_BYTES}, the previous leader) maps it for the call
+ * ({@link CudaIpcSender#bindDirect}) and closes the mapping once the call's copies into it have
+ * completed, before publishing the last chunk its owner waits for.
  *
  * <pre>{@code
  * String placement = GpuGroupMember.placement(calls, device);            // all-gather over the node
@@ -368,7 +372,8 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
     private Stage startParts(
             final DeviceBuffer buffer, final long bytes, final int chunkBytes, final int first, final boolean fed) {
         // Copiers of this GPU map it, and so does the previous GPU's leader where this rank leads its GPU.
-        if ((members.length > 1 || ring != null) && !buffer.guardedBy(this)) {
+        // The program's own memory is never guarded: its mappings are closed before this call returns.
+        if ((members.length > 1 || ring != null) && !buffer.isUserMemory() && !buffer.guardedBy(this)) {
             buffer.guard(this);
             guarded.add(buffer);
         }
@@ -382,8 +387,14 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
             for (final int m : members) {
                 if (m != position && bytes > 0) {
                     final int at = m * RECORD_BYTES;
-                    final long mapped = mappings.map(m, all, at);
-                    toMember[m].bindMapped(mapped, IpcDescriptor.bytesAt(all, at), bytes);
+                    if (IpcDescriptor.isProgramMemoryAt(all, at)) {
+                        // Mapped for this call; closed once its copies have completed, before the last
+                        // chunk is published, so the member's call returns only after the unmap.
+                        toMember[m].bindDirect(all, at, bytes);
+                    } else {
+                        final long mapped = mappings.map(m, all, at);
+                        toMember[m].bindMapped(mapped, IpcDescriptor.bytesAt(all, at), bytes);
+                    }
                     fanout.add(toMember[m]);
                 }
             }
@@ -507,9 +518,37 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
         return mappings.opens() + (leaderMappings == null ? 0 : leaderMappings.opens());
     }
 
+    /**
+     * IPC opens of the program's own memory so far (members' and, on a leader, the next leader's):
+     * one per buffer and call, each closed again before its owner's call returns.
+     */
+    public long programMappingOpens() {
+        long opens = ring == null ? 0 : ring.userMappingOpens();
+        for (final CudaIpcSender sender : toMember) {
+            if (sender != null) {
+                opens += sender.userMappings();
+            }
+        }
+        return opens;
+    }
+
+    /** True while this rank maps some peer's program memory: never between calls that succeeded. */
+    public boolean holdsProgramMapping() {
+        boolean holds = ring != null && ring.holdsUserMapping();
+        for (final CudaIpcSender sender : toMember) {
+            holds |= sender != null && sender.holdsUserMapping();
+        }
+        return holds;
+    }
+
     /** Members' buffers mapped now. */
     public int memberMappings() {
         return mappings.size();
+    }
+
+    /** Mappings kept across calls now: members' buffers and, on a leader, the next leader's. */
+    public int cachedMappings() {
+        return mappings.size() + (leaderMappings == null ? 0 : leaderMappings.size());
     }
 
     /** The groups this member belongs to. */

@@ -30,6 +30,7 @@ import org.hbcast.device.IpcHandles;
 public record IpcDescriptor(AllocationId id, byte[] handle) {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final int BYTES_OFFSET = 16;
+    private static final int GENERATION_OFFSET = 24;
     private static final long PID = ProcessHandle.current().pid();
 
     /** Where the IPC handle starts in an encoded descriptor. */
@@ -52,6 +53,15 @@ public record IpcDescriptor(AllocationId id, byte[] handle) {
     }
 
     /**
+     * True when the descriptor at {@code offset} of {@code record} describes memory the program
+     * allocated ({@link DeviceBuffer#isUserGeneration}): mapped per call, never cached. Read without
+     * allocating.
+     */
+    public static boolean isProgramMemoryAt(final byte[] record, final int offset) {
+        return DeviceBuffer.isUserGeneration((long) LONGS.get(record, offset + GENERATION_OFFSET));
+    }
+
+    /**
      * Writes the descriptor of {@code buffer} at {@code offset} of {@code target} without allocating
      * (after the buffer's first use, which makes its IPC handle): for every direct-mode broadcast.
      */
@@ -64,7 +74,7 @@ public record IpcDescriptor(AllocationId id, byte[] handle) {
         LONGS.set(target, offset, PID);
         LONGS.set(target, offset + 8, buffer.address());
         LONGS.set(target, offset + BYTES_OFFSET, buffer.bytes());
-        LONGS.set(target, offset + 24, buffer.generation());
+        LONGS.set(target, offset + GENERATION_OFFSET, buffer.generation());
         System.arraycopy(handle, 0, target, offset + HANDLE_OFFSET, handle.length);
     }
 

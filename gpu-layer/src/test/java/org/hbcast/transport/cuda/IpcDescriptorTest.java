@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import org.hbcast.device.AllocationId;
+import org.hbcast.device.DeviceBuffer;
 import org.hbcast.device.IpcHandles;
 import org.junit.jupiter.api.Test;
 
@@ -54,6 +55,26 @@ class IpcDescriptorTest {
         assertNotEquals(old, reused);
         assertTrue(old.sameAddress(reused));
         assertFalse(old.sameAddress(new AllocationId(10, 0x1000, 4096, 1)));
+    }
+
+    @Test
+    void theProgramsMemoryIsToldApartByItsDescriptorAlone() {
+        final FakeCuda cuda = new FakeCuda(3);
+        final byte[] record = new byte[2 * IpcDescriptor.BYTES];
+        try (DeviceBuffer library = DeviceBuffer.allocate(4096, 0, cuda)) {
+            final long address = cuda.malloc(0, 4096);
+            final DeviceBuffer program = DeviceBuffer.ofUserMemory(address, 4096, 0, cuda);
+            IpcDescriptor.encode(library, record, 0);
+            IpcDescriptor.encode(program, record, IpcDescriptor.BYTES);
+            assertFalse(IpcDescriptor.isProgramMemoryAt(record, 0), "the library's own buffer may be cached");
+            assertTrue(
+                    IpcDescriptor.isProgramMemoryAt(record, IpcDescriptor.BYTES), "the program's is mapped per call");
+            assertTrue(DeviceBuffer.isUserGeneration(program.generation()));
+            assertFalse(DeviceBuffer.isUserGeneration(library.generation()));
+            program.close();
+            cuda.free(0, address);
+        }
+        assertEquals("[]", cuda.violations().toString());
     }
 
     @Test
