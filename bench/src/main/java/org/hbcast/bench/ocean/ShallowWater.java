@@ -65,12 +65,21 @@ public final class ShallowWater {
 
     /** New u on the owned rows from u, v (halo above), eta and the wind. Needs u and v halos. */
     public void updateU(Strip s, WindField wind) {
+        updateU(s, wind, 1, s.rows);
+        s.swapU();
+    }
+
+    /**
+     * New u on owned rows {@code from..to} (1-based, inclusive) into the strip's next field: bands of
+     * rows may be computed apart (reads are all of the current fields), then the strip's swapU.
+     */
+    public void updateU(Strip s, WindField wind, int from, int to) {
         int w = nx + 1;
         double[] u = s.u;
         double[] v = s.v;
         double[] eta = s.eta;
         double[] out = s.uNext;
-        for (int r = 1; r <= s.rows; r++) {
+        for (int r = from; r <= to; r++) {
             int j = s.firstRow + r - 1;
             double f = fU[j];
             int row = r * w;
@@ -92,17 +101,22 @@ public final class ShallowWater {
                 out[row + i] = uc + dt * tendency;
             }
         }
-        s.swapU();
     }
 
     /** New v on the owned rows (not the south wall) from the new u (halo below), v and eta. */
     public void updateV(Strip s, WindField wind) {
+        updateV(s, wind, 1, s.rows);
+        s.swapV();
+    }
+
+    /** New v on owned rows {@code from..to} into the strip's next field, as {@link #updateU(Strip, WindField, int, int)}. */
+    public void updateV(Strip s, WindField wind, int from, int to) {
         int w = nx + 1;
         double[] u = s.u;
         double[] v = s.v;
         double[] eta = s.eta;
         double[] out = s.vNext;
-        for (int r = 1; r <= s.rows; r++) {
+        for (int r = from; r <= to; r++) {
             int j = s.firstRow + r - 1;
             if (j == 0) {
                 continue;
@@ -126,16 +140,20 @@ public final class ShallowWater {
                 out[row + i] = vc + dt * tendency;
             }
         }
-        s.swapV();
     }
 
     /** New eta on the owned rows from the divergence of the new velocities. Needs the v halo above. */
     public void updateEta(Strip s) {
+        updateEta(s, 1, s.rows);
+    }
+
+    /** New eta on owned rows {@code from..to}: each row reads only its own eta, so bands may run apart. */
+    public void updateEta(Strip s, int from, int to) {
         int w = nx + 1;
         double[] u = s.u;
         double[] v = s.v;
         double[] eta = s.eta;
-        for (int r = 1; r <= s.rows; r++) {
+        for (int r = from; r <= to; r++) {
             int row = r * nx;
             int uRow = r * w;
             for (int i = 0; i < nx; i++) {
