@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -123,6 +124,9 @@ class BcastFailureMpiTest {
                 // the call waits as Open MPI's does, without hbcast's timeout.
                 .env("HBCAST_ALGORITHM", "hierarchical")
                 .recovery()
+                // The survivors report within seconds; Open MPI's teardown around the dead rank once
+                // held the job to the default 180 s limit, which only slowed the suite.
+                .timeout(Duration.ofSeconds(60))
                 .run();
         // Rank 3 is the victim; every other rank's broadcasts must fail, and it must say so.
         for (int r = 0; r < 3; r++) {
