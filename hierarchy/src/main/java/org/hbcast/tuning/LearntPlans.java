@@ -43,11 +43,6 @@ public record LearntPlans(int formatVersion, String fingerprintId, String create
         public Verdict {
             memory = memory == null ? MemoryKind.HOST : memory;
         }
-
-        /** A verdict on host calls. */
-        public Verdict(int sizeClass, String choice, double seconds) {
-            this(sizeClass, MemoryKind.HOST, choice, seconds);
-        }
     }
 
     /** Why these verdicts cannot serve {@code fingerprintId}, or null when they can. */

@@ -21,8 +21,8 @@ class LearntPlansTest {
                 id,
                 "2026-11-23T00:00:00Z",
                 List.of(
-                        new LearntPlans.Verdict(12, "inline", 2e-6),
-                        new LearntPlans.Verdict(20, "hierarchical/fanout", 5e-4),
+                        new LearntPlans.Verdict(12, MemoryKind.HOST, "inline", 2e-6),
+                        new LearntPlans.Verdict(20, MemoryKind.HOST, "hierarchical/fanout", 5e-4),
                         new LearntPlans.Verdict(12, MemoryKind.DEVICE, "native", 3e-5),
                         new LearntPlans.Verdict(24, MemoryKind.DEVICE, "hierarchical/ring", 2e-3)));
     }
@@ -53,8 +53,8 @@ class LearntPlansTest {
         String other = TuningJson.mapper().writeValueAsString(plans("someoneelse"));
         String version = TuningJson.mapper().writeValueAsString(new LearntPlans(99, FP.id(), "x", List.of()));
         String negative = TuningJson.mapper()
-                .writeValueAsString(
-                        new LearntPlans(1, FP.id(), "x", List.of(new LearntPlans.Verdict(3, "native", -1))));
+                .writeValueAsString(new LearntPlans(
+                        1, FP.id(), "x", List.of(new LearntPlans.Verdict(3, MemoryKind.HOST, "native", -1))));
         String[][] cases = {
             {other, "learnt on fingerprint someoneelse"},
             {version, "format version 99"},
