@@ -98,9 +98,11 @@ public record GpuLeasePlan(Path bin, Path dir, boolean mps, Map<String, String> 
                 null,
                 false,
                 null));
+        // 182 s for 15 tests on the H100 (session 34), since then two launches of UserDeviceMemoryMpiTest
+        // and one of DeviceTrialsMpiTest, 12-18 s each.
         steps.add(new Step(
                 "gpu-test",
-                240,
+                270,
                 List.of(Command.of(bin("gpu-test")).with(Map.of("HBCAST_REQUIRE_GPU", "1"))),
                 List.of(),
                 List.of(),

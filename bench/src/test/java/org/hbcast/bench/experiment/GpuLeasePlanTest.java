@@ -22,7 +22,7 @@ class GpuLeasePlanTest {
                 List.of("machine", "gpu-test", "device-probe", "hops", "slots-vs-direct", "mps"),
                 steps.stream().map(GpuLeasePlan.Step::name).toList());
         assertEquals(
-                List.of(60, 240, 180, 60, 90, 120),
+                List.of(60, 270, 180, 60, 90, 120),
                 steps.stream().map(GpuLeasePlan.Step::limitSeconds).toList());
         assertFalse(steps.get(0).counts());
         assertTrue(steps.subList(1, steps.size()).stream().allMatch(GpuLeasePlan.Step::counts));
