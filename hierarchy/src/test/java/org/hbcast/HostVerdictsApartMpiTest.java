@@ -1,5 +1,8 @@
 package org.hbcast;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -9,6 +12,7 @@ import org.hbcast.plan.MemoryKind;
 import org.hbcast.support.Broadcasts;
 import org.hbcast.support.Payload;
 import org.hbcast.testing.MpiLaunch;
+import org.hbcast.testing.MpiOutcome;
 import org.hbcast.testing.RankReport;
 import org.hbcast.testing.Ranks;
 import org.hbcast.tuning.LearntPlans;
@@ -19,8 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Host calls on real launches beside device verdicts an earlier run kept: a device verdict never
  * becomes a host incumbent, even where it names a plan host calls try too, while a host verdict in
- * the same record does (the control); host calls then decide their class afresh, and rank 0 keeps
- * the device verdicts as they were beside the host ones.
+ * the same record does (the control); host calls then decide their class afresh, logged as a host
+ * verdict, and rank 0 keeps the device verdicts as they were beside the host ones.
  */
 class HostVerdictsApartMpiTest {
     /** Host class of 1 MiB: past what the header carries on one host, tried. */
@@ -33,11 +37,15 @@ class HostVerdictsApartMpiTest {
 
     @Test
     void deviceVerdictsLeaveHostCallsAlone() {
-        MpiLaunch.body(HostVerdictsApartMpiTest::apart)
+        MpiOutcome out = MpiLaunch.body(HostVerdictsApartMpiTest::apart)
                 .layout("4")
+                .env("HBCAST_TRIALS_LOG", "1")
                 .run()
                 .assertAllRanksOk()
                 .assertPlannedCasesOnEveryRank();
+        // The log names the memory kind of each verdict: here host calls only.
+        assertTrue(out.output().contains("hbcast: trials for host messages of 524289..1048576 B kept "), out.output());
+        assertFalse(out.output().contains("trials for device messages"), out.output());
     }
 
     /** A host label of {@code hb}'s options for {@code bytes} other than {@code not}: Open MPI's bcast or the fan-out. */
