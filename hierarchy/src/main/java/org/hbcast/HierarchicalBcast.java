@@ -221,18 +221,23 @@ public final class HierarchicalBcast implements AutoCloseable {
      * included (see {@link BcastExplanation#text()}).
      */
     public BcastExplanation explain(long bytes) {
-        String verdict = calls.trialVerdict(bytes);
-        String trials = verdict == null ? "trying" : verdict.equals("-") ? "not tried" : "kept " + verdict;
-        return explanation(calls.explain(bytes, MemoryKind.HOST), view(calls.plan(bytes)), trials);
+        return explanation(
+                calls.explain(bytes, MemoryKind.HOST), view(calls.plan(bytes)), trials(calls.trialVerdict(bytes)));
+    }
+
+    /** The in-run trials' state for a size, in words, from what they keep ({@code InRunSelection.verdict}). */
+    private static String trials(String verdict) {
+        return verdict == null ? "trying" : verdict.equals("-") ? "not tried" : "kept " + verdict;
     }
 
     /**
-     * What a device-memory call of {@code bytes} runs and why, with the staging candidate (device to
-     * host, Open MPI's bcast, host to device) and why it won or lost (device calls are not tried in the run).
+     * What a device-memory call of {@code bytes} runs and why, the in-run trials' state for its size
+     * included (device calls are tried apart from host calls), with the staging candidate (device to
+     * host, Open MPI's bcast, host to device) and why the model's choice took or left it.
      */
     public BcastExplanation explainDevice(long bytes) {
         Explanation e = calls.explain(bytes, MemoryKind.DEVICE);
-        BcastExplanation made = explanation(e, view(e.plan()), "not tried");
+        BcastExplanation made = explanation(e, view(calls.devicePlan(bytes)), trials(calls.deviceTrialVerdict(bytes)));
         String groups = calls.deviceGroupPlan(0);
         // Inside a node the call's first rank copies for its GPU, every other GPU's lowest rank for its own.
         String line = "gpu groups:  "
@@ -285,11 +290,8 @@ public final class HierarchicalBcast implements AutoCloseable {
     }
 
     private static BcastExplanation explanation(Explanation e, BcastPlan plan, String trials) {
-        String text = e.text();
-        if (e.memory() == MemoryKind.HOST) {
-            text += "trials:      " + trials
-                    + (plan.name().equals(Explanation.name(e.plan())) ? "" : ": runs " + plan.name()) + "\n";
-        }
+        String text = e.text() + "trials:      " + trials
+                + (plan.name().equals(Explanation.name(e.plan())) ? "" : ": runs " + plan.name()) + "\n";
         return new BcastExplanation(
                 e.bytes(),
                 e.memory().toString(),

@@ -246,7 +246,7 @@ final class Assembly {
         selection = new InRunSelection(comm, selector, headers != null && auto, progress);
         host = new HostCall(
                 comm, headers, selection, driver, new HostMemory(ring, fanout), counts, stop, hosts.nodeCount() == 1);
-        DeviceCall device = new DeviceCall(comm, topology, settings, selector, driver, waits, counts, stop);
+        DeviceCall device = new DeviceCall(comm, topology, settings, selection, driver, waits, counts, stop);
         // Released in this order: the tree's requests, the header's receives, the CUDA ring, then the
         // node's board, fan-out and ring, as they were made.
         return new Broadcaster(

@@ -375,6 +375,16 @@ public final class Broadcaster implements AutoCloseable {
         return selection.verdict(bytes);
     }
 
+    /** What the trials keep for device calls of {@code bytes}: see {@link InRunSelection#verdict(long, MemoryKind)}. */
+    public String deviceTrialVerdict(long bytes) {
+        return selection.verdict(bytes, MemoryKind.DEVICE);
+    }
+
+    /** The plan the next device call of {@code bytes} runs: the one being tried or kept, else the selector's. */
+    public Plan devicePlan(long bytes) {
+        return selection.plan(bytes, MemoryKind.DEVICE);
+    }
+
     /** CUDA IPC handles this rank has opened so far (0 before the first device call), for the API's {@code deviceUse}. */
     public long deviceIpcOpens() {
         return device.ipcOpens();

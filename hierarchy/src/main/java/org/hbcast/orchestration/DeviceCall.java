@@ -9,19 +9,20 @@ import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
-import org.hbcast.select.Selector;
+import org.hbcast.select.InRunSelection;
 import org.hbcast.stage.WaitLimit;
 import org.hbcast.transport.cuda.CudaRingMember;
 
 /**
  * A broadcast of device memory: checks the arguments, agrees on the root's count, sets up the
- * node's CUDA ring at the first call (collective) and runs the selector's device plan, or Open
- * MPI's broadcast staged through the host.
+ * node's CUDA ring at the first call (collective) and runs the device plan the in-run selection
+ * gives (the one tried or kept for the size, else the selector's), or Open MPI's broadcast staged
+ * through the host; then times the call for the trials, as a host call is.
  */
 final class DeviceCall implements AutoCloseable {
     private final MpiComm comm;
     private final Topology topology;
-    private final Selector selector;
+    private final InRunSelection selection;
     private final PlanDriver driver;
     private final WaitLimit waits;
     private final CountAgreement counts;
@@ -39,7 +40,7 @@ final class DeviceCall implements AutoCloseable {
             MpiComm comm,
             Topology topology,
             BroadcastSettings settings,
-            Selector selector,
+            InRunSelection selection,
             PlanDriver driver,
             WaitLimit waits,
             CountAgreement counts,
@@ -47,7 +48,7 @@ final class DeviceCall implements AutoCloseable {
             throws MpiFailure {
         this.comm = comm;
         this.topology = topology;
-        this.selector = selector;
+        this.selection = selection;
         this.driver = driver;
         this.waits = waits;
         this.counts = counts;
@@ -77,6 +78,8 @@ final class DeviceCall implements AutoCloseable {
             }
             throw e;
         }
+        // This rank's count, as a host call times from its own: the root's governs the verdict.
+        long start = selection.startOf(checked, MemoryKind.DEVICE);
         long bytes = counts.agree(checked, type, root);
         if (bytes == 0) {
             return;
@@ -84,13 +87,16 @@ final class DeviceCall implements AutoCloseable {
         if (device == null) {
             device = DeviceMemory.connect(comm, topology, slots, slotBytes, waits);
         }
-        Plan plan = selector.plan(bytes, MemoryKind.DEVICE);
+        Plan plan = selection.plan(bytes, MemoryKind.DEVICE);
         try {
             if (plan.algorithm() == Algorithm.NATIVE) {
                 device.stagedNative(comm, buf, bytes, root);
             } else {
                 driver.run(stamp, plan, device.bind(buf), bytes, root);
             }
+            // Every stage above ends only once its copies on the GPU have completed (their events
+            // seen), so the time the trials take is the whole call's, GPU work included.
+            selection.learn(bytes, MemoryKind.DEVICE, root, start);
         } catch (RuntimeException e) {
             stop.stop("hbcast bcast of device memory on rank " + rank + ": " + e.getMessage(), e);
         } catch (MpiFailure e) {

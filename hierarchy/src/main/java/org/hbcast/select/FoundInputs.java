@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.hbcast.plan.MemoryKind;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.HostInfo;
 import org.hbcast.tuning.LearntPlans;
@@ -28,7 +29,7 @@ import org.hbcast.tuning.TuningInputs;
  * MAGIC int, then: host (cpuModel, cpus, gpuModel, gpus, mpiVersion), links (count, each), layout,
  * tablePath?, table?, requested, calibrationPath?, calibration?, warnings (count, each),
  * learntPath?, learnt? (formatVersion, fingerprintId, created, verdicts (count, each: sizeClass,
- * choice, seconds))
+ * memory (the kind's ordinal, a byte), choice, seconds))
  * </pre>
  *
  * A string is its UTF-8 length (int) and bytes, an array its length and bytes; {@code ?} marks a
@@ -115,6 +116,7 @@ record FoundInputs(
         out.writeInt(learnt.verdicts().size());
         for (LearntPlans.Verdict v : learnt.verdicts()) {
             out.writeInt(v.sizeClass());
+            out.writeByte(v.memory().ordinal());
             string(out, v.choice());
             out.writeDouble(v.seconds());
         }
@@ -133,7 +135,12 @@ record FoundInputs(
         }
         List<LearntPlans.Verdict> verdicts = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            verdicts.add(new LearntPlans.Verdict(in.readInt(), string(in), in.readDouble()));
+            int sizeClass = in.readInt();
+            int memory = in.readByte();
+            if (memory < 0 || memory >= MemoryKind.values().length) {
+                throw new IOException("a learnt verdict of memory kind " + memory);
+            }
+            verdicts.add(new LearntPlans.Verdict(sizeClass, MemoryKind.values()[memory], string(in), in.readDouble()));
         }
         return new LearntPlans(version, fingerprintId, created, verdicts);
     }

@@ -11,6 +11,7 @@ import org.hbcast.header.HeaderRelay;
 import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.port.MpiComm;
 import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.plan.MemoryKind;
 import org.hbcast.plan.Plan;
 import org.hbcast.settings.Setting;
 import org.hbcast.stage.Awaited;
@@ -23,6 +24,11 @@ import org.hbcast.tuning.LearntPlans;
  * block of trial calls' time, and what the run learnt, kept for the
  * next run on this fingerprint. All ranks see the same calls, so they take the same plans without
  * talking. Allocation-free per call, except on a verdict logged with {@code HBCAST_TRIALS_LOG=1}.
+ *
+ * <p>Host and device calls are tried alike, each memory kind in a schedule of its own: a device
+ * call's options (the model's device plan, staging through the host, the other device plans) are
+ * not a host call's, and one kind's verdicts never decide the other's. The device schedule is made
+ * at the first device call, as the selector's device plans are.
  */
 public final class InRunSelection {
     private static final String LOG = Setting.TRIALS_LOG.value();
@@ -31,7 +37,12 @@ public final class InRunSelection {
     private static final boolean LOG_BLOCKS = "2".equals(LOG);
 
     private final Selector selector;
+    /** The host calls' schedule. */
     private final TrialSchedule trials;
+    /** The device calls' schedule, made at the first device call; null before. */
+    private TrialSchedule deviceTrials;
+
+    private boolean paused;
     private final TimedCollectives trialSync;
     private final long[] blockTime = new long[1];
     /** Per option, its screening: only for {@code HBCAST_TRIALS_LOG}. */
@@ -99,17 +110,67 @@ public final class InRunSelection {
                 incumbent,
                 oneHost ? TrialSchedule.Screening.NONE : TrialSchedule.Screening.ONE_CALL,
                 untriedInline);
-        LearntPlans learnt = selector.inputs().learnt();
-        if (learnt != null) {
-            for (LearntPlans.Verdict v : learnt.verdicts()) {
-                for (int o = 0; o < schedule.options(v.sizeClass()); o++) {
-                    if (schedule.label(v.sizeClass(), o).equals(v.choice())) {
-                        schedule.adopt(v.sizeClass(), o);
-                    }
+        adoptLearnt(schedule, selector.inputs().learnt(), MemoryKind.HOST);
+        return schedule;
+    }
+
+    /**
+     * What {@code auto} tries in the run for device calls: per size class the selector's device trial
+     * plans ({@link Selector#deviceTrialPlans}), the model's device plan the incumbent; no header
+     * option (device messages do not ride in the call header). Screened as host calls on the same
+     * layout. Verdicts an earlier run kept for device calls take the model's place.
+     */
+    static TrialSchedule deviceTrialSchedule(Selector selector) {
+        Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
+        int[] incumbent = new int[TrialSchedule.CLASSES];
+        for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+            plans[c] = selector.deviceTrialPlans(c);
+            String chosen = Explanation.name(selector.plan(1L << c, MemoryKind.DEVICE));
+            for (int p = 0; p < plans[c].length; p++) {
+                if (Explanation.name(plans[c][p]).equals(chosen)) {
+                    incumbent[c] = p;
                 }
             }
         }
+        TrialSchedule schedule = new TrialSchedule(
+                plans,
+                new boolean[TrialSchedule.CLASSES],
+                incumbent,
+                selector.shape().crossesNetwork() ? TrialSchedule.Screening.ONE_CALL : TrialSchedule.Screening.NONE,
+                0);
+        adoptLearnt(schedule, selector.inputs().learnt(), MemoryKind.DEVICE);
         return schedule;
+    }
+
+    /** Makes what an earlier run kept for {@code memory} calls the incumbents of {@code schedule}. */
+    private static void adoptLearnt(TrialSchedule schedule, LearntPlans learnt, MemoryKind memory) {
+        if (learnt == null) {
+            return;
+        }
+        for (LearntPlans.Verdict v : learnt.verdicts()) {
+            if (v.memory() != memory) {
+                continue;
+            }
+            for (int o = 0; o < schedule.options(v.sizeClass()); o++) {
+                if (schedule.label(v.sizeClass(), o).equals(v.choice())) {
+                    schedule.adopt(v.sizeClass(), o);
+                }
+            }
+        }
+    }
+
+    /** The device calls' schedule, made at its first use (every rank at the same call: device calls are collective). */
+    private TrialSchedule deviceTrials() {
+        if (deviceTrials == null) {
+            TrialSchedule made = deviceTrialSchedule(selector);
+            made.pause(paused);
+            deviceTrials = made;
+        }
+        return deviceTrials;
+    }
+
+    private TrialSchedule trials(MemoryKind memory) {
+        return memory == MemoryKind.DEVICE ? deviceTrials() : trials;
     }
 
     /**
@@ -123,6 +184,11 @@ public final class InRunSelection {
     /** The plan of a call of {@code bytes} (the root's): the one being tried or kept for its size, else the selector's. */
     public Plan plan(long bytes) {
         return trials.plan(TrialSchedule.sizeClass(bytes), selector.plan(bytes));
+    }
+
+    /** The plan of a call of {@code bytes} (the root's) in {@code memory}: see {@link #plan(long)}. */
+    public Plan plan(long bytes, MemoryKind memory) {
+        return trials(memory).plan(TrialSchedule.sizeClass(bytes), selector.plan(bytes, memory));
     }
 
     /**
@@ -172,9 +238,18 @@ public final class InRunSelection {
         return trials.timed(TrialSchedule.sizeClass(bytes)) ? System.nanoTime() : UNTIMED;
     }
 
-    /** Stops (true) or resumes timing calls: a cold JIT's times would mislead the trials. */
+    /** {@link #startOf(long)} for a call in {@code memory}. */
+    public long startOf(long bytes, MemoryKind memory) {
+        return trials(memory).timed(TrialSchedule.sizeClass(bytes)) ? System.nanoTime() : UNTIMED;
+    }
+
+    /** Stops (true) or resumes timing calls of either memory kind: a cold JIT's times would mislead the trials. */
     public void pause(boolean paused) {
+        this.paused = paused;
         trials.pause(paused);
+        if (deviceTrials != null) {
+            deviceTrials.pause(paused);
+        }
     }
 
     /**
@@ -185,6 +260,19 @@ public final class InRunSelection {
      * {@code startNs} is what {@link #startOf} gave at the call's start.
      */
     public void learn(long bytes, int root, long startNs) throws MpiFailure {
+        learn(trials, MemoryKind.HOST, bytes, root, startNs);
+    }
+
+    /**
+     * {@link #learn(long, int, long)} for a call in {@code memory}: the same blocks, agreement and
+     * verdicts, in that memory kind's own schedule. A device call's time is the whole call's: it
+     * returns only once its copies on the GPU have completed.
+     */
+    public void learn(long bytes, MemoryKind memory, int root, long startNs) throws MpiFailure {
+        learn(trials(memory), memory, bytes, root, startNs);
+    }
+
+    private void learn(TrialSchedule trials, MemoryKind memory, long bytes, int root, long startNs) throws MpiFailure {
         int c = TrialSchedule.sizeClass(bytes);
         // A receiver that passed another count than the root's started untimed if its own class was
         // not in trials: it adds nothing to the block, whose time is the slowest rank's.
@@ -195,14 +283,14 @@ public final class InRunSelection {
         blockTime[0] = trials.blockNanos(c);
         if (!trialSync.reduce(blockTime, 1, TRIAL_AGREEMENT) || !trialSync.releaseLast(root, TRIAL_AGREEMENT)) {
             throw MpiErrors.failed("hbcast bcast on rank " + rank + " timed out after " + timeoutNs / 1e9
-                    + " s agreeing on the time of trial calls for messages of " + bytes
+                    + " s agreeing on the time of trial calls for " + memory + " messages of " + bytes
                     + " bytes: some rank did not join");
         }
         if (LOG_BLOCKS && rank == 0 && !trials.leadingIn(c)) {
-            logBlock(c, bytes);
+            logBlock(trials, memory, c, bytes);
         }
         if (trials.endBlock(c, blockTime[0]) && LOG_TRIALS && rank == 0) {
-            logVerdict(c);
+            logVerdict(trials, memory, c);
         }
     }
 
@@ -211,8 +299,10 @@ public final class InRunSelection {
      * milliseconds (StringConcatFactory), and on a 2-host bed the next option's screening, which
      * waits for rank 0, took 7-18 ms instead of 0.4-0.7 in the log that was to show the trials.
      */
-    private void logBlock(int c, long bytes) {
-        System.err.println(new StringBuilder("hbcast: trial block, messages of ")
+    private void logBlock(TrialSchedule trials, MemoryKind memory, int c, long bytes) {
+        System.err.println(new StringBuilder("hbcast: trial block, ")
+                .append(memory)
+                .append(" messages of ")
                 .append(bytes)
                 .append(" B: ")
                 .append(trials.label(c, trials.option(c)))
@@ -224,8 +314,10 @@ public final class InRunSelection {
     }
 
     /** {@code HBCAST_TRIALS_LOG=1}: rank 0 prints each verdict of the trials (rare: once per size, then re-checks). */
-    private void logVerdict(int c) {
-        StringBuilder sb = new StringBuilder("hbcast: trials for messages of ")
+    private void logVerdict(TrialSchedule trials, MemoryKind memory, int c) {
+        StringBuilder sb = new StringBuilder("hbcast: trials for ")
+                .append(memory)
+                .append(" messages of ")
                 .append(TrialSchedule.smallest(c))
                 .append("..")
                 .append(1L << c)
@@ -253,25 +345,21 @@ public final class InRunSelection {
      * plan's label; null while it still tries, {@code -} where the size is not tried. For explanations.
      */
     public String verdict(long bytes) {
+        return verdict(trials, bytes);
+    }
+
+    /** {@link #verdict(long)} for calls in {@code memory} (the device schedule made here if no device call made it). */
+    public String verdict(long bytes, MemoryKind memory) {
+        return verdict(trials(memory), bytes);
+    }
+
+    private static String verdict(TrialSchedule trials, long bytes) {
         int c = TrialSchedule.sizeClass(bytes);
         if (!trials.tries(c)) {
             return "-";
         }
         int o = trials.winner(c);
         return o < 0 ? null : trials.label(c, o);
-    }
-
-    /** What an earlier run learnt for class {@code c}, or null where it decided nothing. */
-    private static LearntPlans.Verdict earlierVerdict(LearntPlans earlier, int c) {
-        if (earlier == null) {
-            return null;
-        }
-        for (LearntPlans.Verdict v : earlier.verdicts()) {
-            if (v.sizeClass() == c) {
-                return v;
-            }
-        }
-        return null;
     }
 
     /**
@@ -286,20 +374,9 @@ public final class InRunSelection {
         }
         LearntPlans earlier = selector.inputs().learnt();
         List<LearntPlans.Verdict> verdicts = new ArrayList<>();
-        boolean fresh = false;
-        for (int c = 0; c < TrialSchedule.CLASSES; c++) {
-            // What the trials last kept, also while a re-check runs as the instance closes.
-            int o = trials.settled(c);
-            long nanos = trials.agreedNanos(c);
-            LearntPlans.Verdict before = earlierVerdict(earlier, c);
-            if (o >= 0 && nanos >= 0) {
-                fresh = true;
-                verdicts.add(new LearntPlans.Verdict(c, trials.label(c, o), nanos / 1e9));
-            } else if (before != null) {
-                // Not decided by this run: the earlier lesson stands.
-                verdicts.add(before);
-            }
-        }
+        boolean fresh = kept(trials, MemoryKind.HOST, earlier, verdicts);
+        // Device verdicts last, so a record's host part reads as before; none fresh without device calls.
+        fresh |= kept(deviceTrials, MemoryKind.DEVICE, earlier, verdicts);
         if (!fresh) {
             return;
         }
@@ -314,5 +391,29 @@ public final class InRunSelection {
             System.err.println("hbcast: warning: cannot keep what this run learnt in " + file + " (" + e
                     + "); the next run tries the plans again");
         }
+    }
+
+    /**
+     * Adds to {@code verdicts} what {@code trials} (null: no such calls in this run) decided for
+     * {@code memory} calls, and what {@code earlier} decided for the classes this run did not;
+     * true where this run decided some class.
+     */
+    static boolean kept(
+            TrialSchedule trials, MemoryKind memory, LearntPlans earlier, List<LearntPlans.Verdict> verdicts) {
+        boolean fresh = false;
+        for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+            // What the trials last kept, also while a re-check runs as the instance closes.
+            int o = trials == null ? -1 : trials.settled(c);
+            long nanos = trials == null ? -1 : trials.agreedNanos(c);
+            LearntPlans.Verdict before = earlier == null ? null : earlier.verdict(memory, c);
+            if (o >= 0 && nanos >= 0) {
+                fresh = true;
+                verdicts.add(new LearntPlans.Verdict(c, memory, trials.label(c, o), nanos / 1e9));
+            } else if (before != null) {
+                // Not decided by this run: the earlier lesson stands.
+                verdicts.add(before);
+            }
+        }
+        return fresh;
     }
 }

@@ -61,6 +61,8 @@ public final class Selector {
      * pass device memory.
      */
     private volatile Plan[] devicePlans;
+    /** Per size class, the device plans {@code auto} may time against each other; made with {@link #devicePlans}. */
+    private Plan[][] deviceTrialPlans;
     /** Per size class of {@link TrialSchedule}, the plans {@code auto} may time against each other in the run. */
     private final Plan[][] trialPlans = new Plan[TrialSchedule.CLASSES][];
 
@@ -140,6 +142,13 @@ public final class Selector {
                     for (int b = 0; b < BUCKETS; b++) {
                         made[b] = choose(1L << b, MemoryKind.DEVICE);
                     }
+                    Plan[][] trials = new Plan[TrialSchedule.CLASSES][];
+                    for (int c = 0; c < TrialSchedule.CLASSES; c++) {
+                        trials[c] = Candidates.triedOnDevice(options, shape, c)
+                                ? deviceTrialCandidates(1L << c, made[bucket(1L << c)])
+                                : new Plan[0];
+                    }
+                    deviceTrialPlans = trials;
                     devicePlans = made;
                 }
             }
@@ -232,6 +241,46 @@ public final class Selector {
     /** The plans {@code auto} may time against each other for calls of size class {@code c} (see {@link TrialSchedule}). */
     Plan[] trialPlans(int c) {
         return trialPlans[c].clone();
+    }
+
+    /**
+     * The device plans {@code auto} may time against each other for calls of size class {@code c}:
+     * the model's device plan, and the model's best device plan of each other algorithm {@link
+     * Candidates#deviceTrialAlgorithms} names (staging through the host among them). Makes the device
+     * plans on first use, as {@link #plan(long, MemoryKind)} does.
+     */
+    Plan[] deviceTrialPlans(int c) {
+        devicePlans();
+        return deviceTrialPlans[c].clone();
+    }
+
+    /** The device plans the trials time for {@code size}, {@code chosen} (the model's) among them as is. */
+    private Plan[] deviceTrialCandidates(long size, Plan chosen) {
+        List<Plan> list = new ArrayList<>();
+        for (Algorithm a : Candidates.deviceTrialAlgorithms(shape, chosen.algorithm())) {
+            if (a == chosen.algorithm()) {
+                list.add(chosen);
+                continue;
+            }
+            CostModel.Choice c = model.best(
+                    size,
+                    shape,
+                    MemoryKind.DEVICE,
+                    maxChunkBytes,
+                    a,
+                    options.intra(),
+                    options.inter(),
+                    // Device calls cut at the CUDA ring's slot, as choose prices them.
+                    maxChunkBytes,
+                    options.radix());
+            list.add(planOf(
+                    c,
+                    size,
+                    MemoryKind.DEVICE,
+                    "timed in this run against the other device plans of its size (" + inputs.calibrationSource()
+                            + ")"));
+        }
+        return list.toArray(new Plan[0]);
     }
 
     /** The plan of a host-memory call of {@code bytes}. */

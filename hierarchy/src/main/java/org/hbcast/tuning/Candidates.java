@@ -327,4 +327,38 @@ public final class Candidates {
         }
         return flat(shape, null).stream().filter(s -> s != best).toList();
     }
+
+    /**
+     * Whether {@code auto} times device plans against each other for size class {@code c} in the run:
+     * as {@link #tried} for host memory, without its host-only exceptions (tuning tables time host
+     * memory only, and on virtual nodes a device plan moves GPU to GPU inside a node, not through the
+     * shared memory Open MPI's {@code bcast} uses).
+     */
+    public static boolean triedOnDevice(PlanChoices options, ClusterShape shape, int c) {
+        return options.trials()
+                && options.algorithm() == Algorithm.AUTO
+                && shape.ranks() > 1
+                && c <= LARGEST_TRIED_CLASS;
+    }
+
+    /**
+     * The algorithms the trials time for device memory, in order: each of {@link #algorithms} for
+     * device memory (Open MPI's {@code bcast} staged through the host always: a device call must
+     * never run slower than a program's own staging for want of trying it), less the flat tree on a
+     * single node unless the model chose it (as {@link #leftOutOnOneNode} for host memory: there it
+     * stages every rank's copy and runs Open MPI's point-to-point messages where staging runs its
+     * {@code bcast}). Device
+     * plans ride the CUDA ring inside nodes, one transport, so one plan per algorithm.
+     *
+     * @param chosen the algorithm {@code auto} chooses for device memory without trying at this size
+     */
+    public static List<Algorithm> deviceTrialAlgorithms(ClusterShape shape, Algorithm chosen) {
+        List<Algorithm> out = new ArrayList<>();
+        for (Algorithm a : algorithms(shape, MemoryKind.DEVICE)) {
+            if (a != Algorithm.KNOMIAL || a == chosen || shape.nodes() > 1) {
+                out.add(a);
+            }
+        }
+        return out;
+    }
 }

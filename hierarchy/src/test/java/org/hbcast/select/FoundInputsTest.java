@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import org.hbcast.plan.MemoryKind;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.HostInfo;
@@ -50,8 +51,9 @@ class FoundInputsTest {
                 FINGERPRINT.id(),
                 "2026-11-25T15:00:00Z",
                 List.of(
-                        new LearntPlans.Verdict(3, "inline", 1.5e-6),
-                        new LearntPlans.Verdict(20, "hierarchical/ring", 0.01)));
+                        new LearntPlans.Verdict(3, MemoryKind.HOST, "inline", 1.5e-6),
+                        new LearntPlans.Verdict(20, MemoryKind.HOST, "hierarchical/ring", 0.01),
+                        new LearntPlans.Verdict(20, MemoryKind.DEVICE, "native", 0.02)));
         FoundInputs found = new FoundInputs(
                 FINGERPRINT,
                 "/t/tuning.json",

@@ -48,6 +48,13 @@ public record GpuLeasePlan(Path bin, Path dir, boolean mps, Map<String, String> 
         Command noted(String line) {
             return new Command(argv, env, line, input, required);
         }
+
+        /** This command with {@code more} arguments after its own. */
+        Command args(String... more) {
+            List<String> all = new ArrayList<>(argv);
+            all.addAll(List.of(more));
+            return new Command(all, env, note, input, required);
+        }
     }
 
     /**
@@ -98,9 +105,11 @@ public record GpuLeasePlan(Path bin, Path dir, boolean mps, Map<String, String> 
                 null,
                 false,
                 null));
+        // 182 s for 15 tests on the H100 (session 34), since then two launches of UserDeviceMemoryMpiTest
+        // and one of DeviceTrialsMpiTest, 12-18 s each.
         steps.add(new Step(
                 "gpu-test",
-                240,
+                270,
                 List.of(Command.of(bin("gpu-test")).with(Map.of("HBCAST_REQUIRE_GPU", "1"))),
                 List.of(),
                 List.of(),
@@ -108,6 +117,20 @@ public record GpuLeasePlan(Path bin, Path dir, boolean mps, Map<String, String> 
                 true,
                 null));
         steps.add(new Step("device-probe", 180, probes(), List.of(), List.of(), "^#|^[0-9]", true, null));
+        // After the in-run trials: 220 untimed calls of each size first, so that every size up to 4 MiB
+        // (where staging through the host competes) has decided; calls that short take seconds in all.
+        steps.add(new Step(
+                "device-probe-trials",
+                60,
+                List.of(probe("4")
+                        .args("-m", "1:4194304", "--settle", "220")
+                        .with(Map.of("CUDA_VISIBLE_DEVICES", env.getOrDefault("CUDA_VISIBLE_DEVICES", "0")))
+                        .noted("## one node, 4 ranks, after the trials (--settle 220)")),
+                List.of(),
+                List.of(),
+                "^#|^[0-9]",
+                true,
+                null));
         List<Command> hops = new ArrayList<>();
         for (String m : List.of("1048576", "16777216")) {
             hops.add(Command.of(bin("hbrun"), "-n", "2", "org.hbcast.bench.gpu.IpcMapCost", "-m", m, "-i", "50"));

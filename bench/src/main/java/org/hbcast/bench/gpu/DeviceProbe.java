@@ -12,6 +12,7 @@ import jcuda.runtime.cudaMemcpyKind;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.BcastExplanation;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.bench.MpiCommand;
 import org.hbcast.bench.OsuBcast;
@@ -67,6 +68,13 @@ public final class DeviceProbe implements Callable<Integer> {
     @Option(names = "--warmup", description = "warm-up calls per column and size (default 3)")
     int warmup = 3;
 
+    @Option(
+            names = "--settle",
+            description = "untimed library calls of each size before its warm-up, so that the in-run trials"
+                    + " (from a size's call 129 on) decide first: 220 lets every size decide (default 0: the"
+                    + " figures are a program's first calls, the model's plan or what an earlier run kept)")
+    int settle = 0;
+
     /** The columns timed, in the order of the table; the first is the reference. */
     static final String[] COLUMNS = {"staging", "hbcast", "hbcast again"};
 
@@ -92,11 +100,11 @@ public final class DeviceProbe implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cli, e.getMessage());
         }
-        if (blocks < 1 || calls < 1 || largeCalls < 1 || warmup < 0) {
+        if (blocks < 1 || calls < 1 || largeCalls < 1 || warmup < 0 || settle < 0) {
             throw new CommandLine.ParameterException(
                     cli,
-                    "--blocks, --calls and --large-calls must be at least 1 and --warmup at least 0, not " + blocks
-                            + ", " + calls + ", " + largeCalls + ", " + warmup);
+                    "--blocks, --calls and --large-calls must be at least 1 and --warmup and --settle at least 0,"
+                            + " not " + blocks + ", " + calls + ", " + largeCalls + ", " + warmup + ", " + settle);
         }
         CudaDevices devices = CudaDevices.get();
         if (!devices.available()) {
@@ -113,6 +121,8 @@ public final class DeviceProbe implements Callable<Integer> {
             try (DeviceBuffer buf = DeviceBuffer.allocate(largest, device)) {
                 int gpus = distinctDevices(device);
                 if (rank == 0) {
+                    PcieRate.Measured pcie = PcieRate.measure(device);
+                    System.out.println("# " + pcie.describe());
                     header(devices, gpus);
                 }
                 int wrong = 0;
@@ -122,7 +132,7 @@ public final class DeviceProbe implements Callable<Integer> {
                     wrong += check(buf, (int) size);
                     if (rank == 0) {
                         double boundUs = boundSeconds(copySeconds, world.getSize(), gpus) * 1e6;
-                        row(size, us, boundUs);
+                        row(size, us, boundUs, ran(hb, size));
                     }
                 }
                 int[] all = {wrong};
@@ -172,6 +182,9 @@ public final class DeviceProbe implements Callable<Integer> {
     /** The median over blocks of each column's time a call, in microseconds. */
     private double[] measure(HierarchicalBcast hb, DeviceBuffer buf, ByteBuffer host, int size) throws MPIException {
         buf.fill(rank == 0 ? pattern(size) : 0);
+        for (int i = 0; i < settle; i++) {
+            hb.bcast(buf, size, MPI.BYTE, 0);
+        }
         for (int k = 0; k < COLUMNS.length; k++) {
             for (int i = 0; i < warmup; i++) {
                 call(k, hb, buf, host, size);
@@ -290,7 +303,7 @@ public final class DeviceProbe implements Callable<Integer> {
                 largeFrom);
         System.out.printf(
                 Locale.ROOT,
-                "%-12s%16s%16s%18s%16s%12s%14s%14s%n",
+                "%-12s%16s%16s%18s%16s%12s%14s%14s  %s%n",
                 "# Size",
                 "staging (us)",
                 "hbcast (us)",
@@ -298,13 +311,14 @@ public final class DeviceProbe implements Callable<Integer> {
                 "staging/hbcast",
                 "A/A",
                 "bound (us)",
-                "of bound");
+                "of bound",
+                "plan auto ran (trials)");
     }
 
-    private void row(long size, double[] us, double boundUs) {
+    private void row(long size, double[] us, double boundUs, String plan) {
         System.out.printf(
                 Locale.ROOT,
-                "%-12d%16.2f%16.2f%18.2f%16.3f%12.3f%14.2f%13.1f%%%n",
+                "%-12d%16.2f%16.2f%18.2f%16.3f%12.3f%14.2f%13.1f%%  %s%n",
                 size,
                 us[0],
                 us[1],
@@ -312,6 +326,17 @@ public final class DeviceProbe implements Callable<Integer> {
                 us[0] / us[1],
                 us[1] / us[2],
                 boundUs,
-                100 * boundUs / us[1]);
+                100 * boundUs / us[1],
+                plan);
+    }
+
+    /**
+     * The plan {@code auto} ran at {@code size} and the trials' state for it: {@code native} is staging
+     * through the host. Without {@code --settle} the probe's calls of a size stay below the trials'
+     * first (call 129), so the plan is the model's, or what an earlier run on this fingerprint kept.
+     */
+    static String ran(HierarchicalBcast hb, long size) {
+        BcastExplanation e = hb.explainDevice(size);
+        return e.plan().name() + " (" + e.trials() + ")";
     }
 }

@@ -22,6 +22,8 @@ import org.hbcast.HierarchicalBcast;
 import org.hbcast.bench.AgreedInputs;
 import org.hbcast.bench.ByteSizes;
 import org.hbcast.bench.MpiCommand;
+import org.hbcast.bench.gpu.PcieRate;
+import org.hbcast.device.CudaDevices;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.select.Explanation;
@@ -215,6 +217,7 @@ public final class Calibrate implements Callable<Integer> {
         if (rank == 0) {
             links.add(
                     fit(LinkKind.HOST_MEMCPY, copy(a, b, smallBytes), copy(a, b, largeBytes), smallBytes, largeBytes));
+            links.add(pcie());
         }
         if (layout.nodeSize(0) > 1) {
             int peer = layout.rankAt(0, 1);
@@ -266,6 +269,20 @@ public final class Calibrate implements Callable<Integer> {
             System.out.println("# written to " + file);
         }
         return file;
+    }
+
+    /**
+     * The host–GPU link on rank 0's GPU ({@link PcieRate}), where a CUDA device can be used; else null
+     * (the model keeps its built-in figures). A well-placed GPU program's staging runs at this rate.
+     */
+    private static LinkCalibration pcie() {
+        CudaDevices devices = CudaDevices.get();
+        if (!devices.available()) {
+            return null;
+        }
+        PcieRate.Measured m = PcieRate.measure(devices.deviceForLocalRank(0));
+        System.out.println("# " + m.describe());
+        return m.link();
     }
 
     /** Merges the next {@link #run} with the calibration in {@code file} (as {@code --merge} does). */

@@ -43,7 +43,7 @@ class GpuLeaseRunTest {
         int[] status = new int[1];
         String out = run(new GpuLeasePlan(bin, results, false, Map.of()), status);
         assertEquals(0, status[0], out);
-        assertTrue(out.contains("== gpu-test (at most 240 s)\n== gpu-test: exit 0\ngpu-test: PASS (15 of 15)\n"), out);
+        assertTrue(out.contains("== gpu-test (at most 270 s)\n== gpu-test: exit 0\ngpu-test: PASS (15 of 15)\n"), out);
         assertTrue(out.contains("## one node, 8 ranks\n# hop -n 8 org.hbcast.bench.gpu.DeviceProbe\n"), out);
         assertTrue(out.contains("# hop -n 2 org.hbcast.bench.gpu.IpcMapCost -m 1048576 -i 50"), out);
         assertTrue(out.contains("## hbcast.device.directMinBytes=1073741824\n8388608 1.5 2.5\n"), out);
@@ -71,7 +71,7 @@ class GpuLeaseRunTest {
         GpuLeaseRun.list(new GpuLeasePlan(Path.of("/b"), Path.of("/r"), true, Map.of()), new PrintWriter(out));
         String text = out.toString();
         assertTrue(
-                text.contains("gpu-test (at most 240 s, log /r/gpu-test.log)\n  HBCAST_REQUIRE_GPU=1 /b/gpu-test\n"),
+                text.contains("gpu-test (at most 270 s, log /r/gpu-test.log)\n  HBCAST_REQUIRE_GPU=1 /b/gpu-test\n"),
                 text);
         assertTrue(
                 text.contains("  finally: CUDA_MPS_LOG_DIRECTORY=/r/mps-log CUDA_MPS_PIPE_DIRECTORY=/r/mps-pipe"
