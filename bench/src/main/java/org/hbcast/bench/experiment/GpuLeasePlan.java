@@ -6,12 +6,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Everything a short lease of a GPU machine should run, about 6 minutes in all, each step bounded
- * so that one hang cannot eat the lease: the machine; the GPU tests, required to run; the device
- * probe (the library beside a user's own staging and the copy bound, on one node of 4 and of 8 ranks
- * and on virtual nodes 2+2); what a hop costs; slots against buffer to buffer; and, where MPS
- * exists, the ring and the probe again under it (the ranks sharing a GPU then share its
- * context, with no switch between them at each hop). The commands are the bundle's ({@code bin/}).
+ * Everything a short lease of a GPU machine should run, each step bounded so that one hang cannot
+ * eat the lease, what the device targets need first: the machine; the GPU tests, required to run; the
+ * device probe (the library beside a user's own staging and the copy bound, on one node of 4 and of 8
+ * ranks and on virtual nodes 2+2); where MPS exists, the ring and the probe again under it (the ranks
+ * sharing a GPU then share its context, with no switch between them at each hop); then the probe after
+ * the in-run trials, what a hop costs, and slots against buffer to buffer. The commands are the
+ * bundle's ({@code bin/}).
  *
  * @param bin  the bundle's bin directory
  * @param dir  where each step's log goes
@@ -117,6 +118,8 @@ public record GpuLeasePlan(Path bin, Path dir, boolean mps, Map<String, String> 
                 true,
                 null));
         steps.add(new Step("device-probe", 180, probes(), List.of(), List.of(), "^#|^[0-9]", true, null));
+        // What issue 56's targets need comes first (tests, probes, MPS): a lease may end before the rest.
+        steps.add(mpsStep());
         // After the in-run trials: 220 untimed calls of each size first, so that every size up to 4 MiB
         // (where staging through the host competes) has decided; calls that short take seconds in all.
         steps.add(new Step(
@@ -143,7 +146,6 @@ public record GpuLeasePlan(Path bin, Path dir, boolean mps, Map<String, String> 
                     .noted("## hbcast.device.directMinBytes=" + d));
         }
         steps.add(new Step("slots-vs-direct", 90, modes, List.of(), List.of(), "^##|^[0-9]", true, null));
-        steps.add(mpsStep());
         return steps;
     }
 

@@ -19,10 +19,10 @@ class GpuLeasePlanTest {
     void theStepsInOrderAndTheirLimits() {
         List<GpuLeasePlan.Step> steps = new GpuLeasePlan(BIN, DIR, true, Map.of()).steps();
         assertEquals(
-                List.of("machine", "gpu-test", "device-probe", "device-probe-trials", "hops", "slots-vs-direct", "mps"),
+                List.of("machine", "gpu-test", "device-probe", "mps", "device-probe-trials", "hops", "slots-vs-direct"),
                 steps.stream().map(GpuLeasePlan.Step::name).toList());
         assertEquals(
-                List.of(60, 270, 180, 60, 60, 90, 120),
+                List.of(60, 270, 180, 120, 60, 60, 90),
                 steps.stream().map(GpuLeasePlan.Step::limitSeconds).toList());
         assertFalse(steps.get(0).counts());
         assertTrue(steps.subList(1, steps.size()).stream().allMatch(GpuLeasePlan.Step::counts));
@@ -58,12 +58,12 @@ class GpuLeasePlanTest {
                         "1:4194304",
                         "--settle",
                         "220"),
-                steps.get(3).commands().get(0).argv());
+                steps.get(4).commands().get(0).argv());
         assertEquals("0", probes.get(0).env().get("CUDA_VISIBLE_DEVICES"));
         assertEquals(
                 List.of("/b/bin/hbrun", "-n", "2", "org.hbcast.bench.gpu.IpcMapCost", "-m", "16777216", "-i", "50"),
-                steps.get(4).commands().get(1).argv());
-        GpuLeasePlan.Command direct = steps.get(5).commands().get(1);
+                steps.get(5).commands().get(1).argv());
+        GpuLeasePlan.Command direct = steps.get(6).commands().get(1);
         assertEquals("## hbcast.device.directMinBytes=1048576", direct.note());
         assertEquals(Map.of("HBCAST_JVM_OPTS", "-Dhbcast.device.directMinBytes=1048576"), direct.env());
         assertEquals("/b/bin/osu-bcast", direct.argv().get(0));
@@ -73,7 +73,7 @@ class GpuLeasePlanTest {
     @Test
     void withoutMpsItsStepIsSkippedWithWhy() {
         GpuLeasePlan.Step mps =
-                new GpuLeasePlan(BIN, DIR, false, Map.of()).steps().get(6);
+                new GpuLeasePlan(BIN, DIR, false, Map.of()).steps().get(3);
         assertEquals("nvidia-cuda-mps-control not found", mps.skipped());
         assertFalse(mps.counts());
     }
@@ -82,7 +82,7 @@ class GpuLeasePlanTest {
     void underMpsTheDaemonIsRequiredAndAlwaysQuit() {
         GpuLeasePlan.Step mps = new GpuLeasePlan(BIN, DIR, true, Map.of("CUDA_VISIBLE_DEVICES", "3"))
                 .steps()
-                .get(6);
+                .get(3);
         assertNull(mps.skipped());
         GpuLeasePlan.Command daemon = mps.commands().get(0);
         assertEquals(List.of("nvidia-cuda-mps-control", "-d"), daemon.argv());
@@ -98,7 +98,7 @@ class GpuLeasePlanTest {
                 "0",
                 new GpuLeasePlan(BIN, DIR, true, Map.of())
                         .steps()
-                        .get(6)
+                        .get(3)
                         .commands()
                         .get(1)
                         .env()
