@@ -61,7 +61,7 @@ public final class CallHeaders {
 
     /**
      * Most bytes that ride in a header sent across a network: the leaders relay it unpipelined down
-     * their tree, so past this a pipelined plan wins; a quarter of the board's {@link CallBoard#INLINE_BYTES},
+     * their tree, so past this a pipelined plan wins; half the board's {@link CallBoard#INLINE_BYTES},
      * which serves one host, where the header is the whole broadcast.
      */
     public static final int NETWORK_INLINE_BYTES = 256 << 10;

@@ -56,17 +56,12 @@ public final class CallBoard implements AutoCloseable {
     public static final int ENTRIES = 64;
     /**
      * Bytes: the most of a message that rides with its header on the board. On one host that is the
-     * whole broadcast, one copy in and one out per rank, the least any shared-memory broadcast copies;
-     * 1 MiB since session 42, where the fan-out past 512 KiB ran below Open MPI's speed on one node x 4
-     * (docs/tuning.md). The board's memory is {@link #RING_BYTES} of it per host.
+     * whole broadcast, one copy in and one out per rank, the least any shared-memory broadcast copies
+     * (docs/tuning.md).
      */
-    public static final int INLINE_BYTES = 1 << 20;
-    /**
-     * Bytes of the payload ring: four calls ahead at the largest payloads, 64 ({@link #ENTRIES}) at
-     * small ones. 4 MiB as when it was eight calls of 512 KiB: a host's board and the warm-up's lap
-     * across a network (4 MiB a host) stay as they were.
-     */
-    public static final int RING_BYTES = 4 << 20;
+    public static final int INLINE_BYTES = 512 << 10;
+    /** Bytes of the payload ring: eight calls ahead at the largest payloads, 64 ({@link #ENTRIES}) at small ones. */
+    public static final int RING_BYTES = 8 * INLINE_BYTES;
     /** {@code BYTES} of a refused call: the claimer refused its own arguments. */
     public static final long REFUSED = -1;
     /** {@code BYTES} of a call no rank would root: {@code RANK} is the rank that saw it, {@code ELEMENT_BYTES} the root it passed. */
