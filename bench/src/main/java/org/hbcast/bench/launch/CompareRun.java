@@ -15,6 +15,7 @@ import org.hbcast.bench.experiment.CompareSettings;
 import org.hbcast.bench.experiment.Configuration;
 import org.hbcast.bench.experiment.Launch;
 import org.hbcast.bench.experiment.Layout;
+import org.hbcast.bench.report.BothMethodsSummary;
 import org.hbcast.bench.report.CompareReport;
 import org.hbcast.bench.report.Config;
 import org.hbcast.bench.report.LinkBound;
@@ -184,6 +185,10 @@ public final class CompareRun {
         StringBuilder md = new StringBuilder("# " + layout.name() + "\n\n");
         Path probeDir = out.resolve("probe");
         if (hasJson(probeDir)) {
+            md.append(BothMethodsSummary.render(
+                            ProbeReport.summaryCells(probeDir),
+                            BothMethodsSummary.osuCells(CompareReport.merge(out, layout.name()))))
+                    .append('\n');
             String probe = ProbeReport.renderDirectory(probeDir, link == null ? null : LinkBound.read(link));
             Files.writeString(probeMd, probe);
             md.append(probe).append('\n');

@@ -68,7 +68,7 @@ public final class CompareReport implements Callable<Integer> {
      */
     public static String write(Path dir, String layout, Path link, Path markdown, Path png, Path json)
             throws IOException {
-        Comparison c = ComparisonMerge.merge(layout, configs(dir), runs(dir));
+        Comparison c = merge(dir, layout);
         LinkBound bound = link != null ? LinkBound.read(link) : null;
         String md = MarkdownReport.render(c, bound);
         if (markdown != null) {
@@ -87,6 +87,11 @@ public final class CompareReport implements Callable<Integer> {
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), doc);
         }
         return md;
+    }
+
+    /** The runs in {@code dir} merged into one comparison of {@code layout}. */
+    public static Comparison merge(Path dir, String layout) throws IOException {
+        return ComparisonMerge.merge(layout, configs(dir), runs(dir));
     }
 
     /** Every configuration folder of {@code dir} (a sub-folder holding config.properties). */

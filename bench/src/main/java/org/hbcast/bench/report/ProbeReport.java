@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -81,6 +82,20 @@ public final class ProbeReport implements Callable<Integer> {
     /** As {@link #renderDirectory(Path)}, with every implementation's fraction of {@code link}'s bound. */
     public static String renderDirectory(Path dir, LinkBound link) throws IOException {
         List<Run> natives = new ArrayList<>();
+        Run own = readDirectory(dir, natives);
+        List<Goals.Point> points = points(natives, own, link);
+        List<Goals.Goal> goals = Goals.of(points, false, link != null);
+        String md = headline(points, goals)
+                + render(natives, own)
+                + Goals.render("Goals, as users call it (complete broadcasts, the slowest rank)", goals);
+        return link == null ? md : md + "\n" + boundTable(natives, own, link);
+    }
+
+    /**
+     * Reads the probe runs of {@code dir}: those of Open MPI configurations into {@code natives}, in
+     * name order; returns hbcast's own run, or null.
+     */
+    private static Run readDirectory(Path dir, List<Run> natives) throws IOException {
         Run own = null;
         try (Stream<Path> files = Files.list(dir)) {
             for (Path f :
@@ -96,12 +111,36 @@ public final class ProbeReport implements Callable<Integer> {
         if (natives.isEmpty() && own == null) {
             throw new IOException("no UserProbe JSON files in " + dir);
         }
-        List<Goals.Point> points = points(natives, own, link);
-        List<Goals.Goal> goals = Goals.of(points, false, link != null);
-        String md = headline(points, goals)
-                + render(natives, own)
-                + Goals.render("Goals, as users call it (complete broadcasts, the slowest rank)", goals);
-        return link == null ? md : md + "\n" + boundTable(natives, own, link);
+        return own;
+    }
+
+    /**
+     * The probe's cells of the summary of both methods ({@link BothMethodsSummary}): per size, the
+     * fastest Open MPI configuration (as the probe's table names it), its time over auto's beside it
+     * and that run's A/A floor.
+     */
+    public static SortedMap<Long, BothMethodsSummary.Cell> summaryCells(Path dir) throws IOException {
+        List<Run> natives = new ArrayList<>();
+        readDirectory(dir, natives);
+        return summaryCells(natives);
+    }
+
+    static SortedMap<Long, BothMethodsSummary.Cell> summaryCells(List<Run> natives) {
+        SortedMap<Long, Double> fastest = new TreeMap<>();
+        SortedMap<Long, BothMethodsSummary.Cell> cells = new TreeMap<>();
+        for (Run r : natives) {
+            for (int i = 0; i < r.sizes().length; i++) {
+                double mpi = r.us()[r.column("mpi")][i];
+                Double before = fastest.get(r.sizes()[i]);
+                if (before == null || mpi < before) {
+                    fastest.put(r.sizes()[i], mpi);
+                    cells.put(
+                            r.sizes()[i],
+                            new BothMethodsSummary.Cell(r.name(), mpi / r.us()[r.column("auto")][i], r.floor(i)));
+                }
+            }
+        }
+        return cells;
     }
 
     /**
