@@ -44,12 +44,12 @@ public final class Selector {
      */
     public static final int MODEL_MAX_CHUNK_BYTES = 1 << 20;
 
+    private static final Plan[] NO_PLANS = new Plan[0];
+
     /**
      * Size buckets planned: up to the largest message a call can carry ({@link
      * Candidates#LARGEST_SIZE_CLASS}); a larger size (only {@link #explain} can ask) gets the last.
      */
-    private static final Plan[] NO_PLANS = new Plan[0];
-
     private static final int BUCKETS = Candidates.LARGEST_SIZE_CLASS + 1;
 
     private final PlanChoices options;
