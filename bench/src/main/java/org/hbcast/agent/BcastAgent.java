@@ -1,6 +1,8 @@
 package org.hbcast.agent;
 
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import java.io.IOException;
@@ -39,6 +41,11 @@ public final class BcastAgent {
         new AgentBuilder.Default()
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                // Every class that loads passes this transformer, hbcast's own in the program's first
+                // create among them: ByteBuddy's default ignore rule (synthetic types) parsed each
+                // class file, and its compilation ran the JIT through the program's first bcast.
+                // A name is known without parsing.
+                .ignore(not(nameStartsWith("mpi.")))
                 .type(named("mpi.Comm"))
                 .transform((builder, type, loader, module, domain) -> builder.visit(
                                 Advice.to(BcastAdvice.class).on(named("bcast").and(takesArguments(4))))

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.stream.Stream;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
@@ -45,7 +44,13 @@ public final class Selector {
      */
     public static final int MODEL_MAX_CHUNK_BYTES = 1 << 20;
 
-    private static final int BUCKETS = 64;
+    private static final Plan[] NO_PLANS = new Plan[0];
+
+    /**
+     * Size buckets planned: up to the largest message a call can carry ({@link
+     * Candidates#LARGEST_SIZE_CLASS}); a larger size (only {@link #explain} can ask) gets the last.
+     */
+    private static final int BUCKETS = Candidates.LARGEST_SIZE_CLASS + 1;
 
     private final PlanChoices options;
     private final ClusterShape shape;
@@ -69,9 +74,9 @@ public final class Selector {
     /** Selectors this JVM made, by their inputs: a few layouts and option sets at most in one program. */
     private static final int REMEMBERED = 16;
 
-    private static final Map<List<Object>, Selector> MADE = new LinkedHashMap<>(REMEMBERED, 0.75f, true) {
+    private static final Map<Key, Selector> MADE = new LinkedHashMap<>(REMEMBERED, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<List<Object>, Selector> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<Key, Selector> eldest) {
             return size() > REMEMBERED;
         }
     };
@@ -85,7 +90,7 @@ public final class Selector {
      * shaped, 64 KiB: blocks of 1.4-3.6 ms a call where the steady state is 0.65).
      */
     public static Selector of(PlanChoices options, ClusterShape shape, int maxChunkBytes, TuningInputs inputs) {
-        List<Object> key = List.of(
+        Key key = new Key(
                 Objects.requireNonNull(options, "options"),
                 Objects.requireNonNull(shape, "shape"),
                 maxChunkBytes,
@@ -97,6 +102,65 @@ public final class Selector {
                 MADE.put(key, made);
             }
             return made;
+        }
+    }
+
+    /**
+     * What {@link #of} remembers a selector by. Not a record, and it hashes no record: in a cold JVM
+     * the first hash of a record bootstraps its generated {@code hashCode}, and hashing the inputs'
+     * records (fingerprint, calibration, table, their parts) cost the first {@code create} about
+     * 0.2 s of CPU (docs/tuning.md). It hashes strings and numbers, compares the inputs by identity
+     * first ({@link TuningAgreement} gives the same inputs for the same agreed bytes) and by value
+     * only where two equal-looking inputs were made apart.
+     */
+    private static final class Key {
+        private final PlanChoices options;
+        private final ClusterShape shape;
+        private final int maxChunkBytes;
+        private final TuningInputs inputs;
+        private final int hash;
+
+        Key(PlanChoices options, ClusterShape shape, int maxChunkBytes, TuningInputs inputs) {
+            this.options = options;
+            this.shape = shape;
+            this.maxChunkBytes = maxChunkBytes;
+            this.inputs = inputs;
+            int h = shape.hashCode();
+            h = 31 * h + maxChunkBytes;
+            h = 31 * h + options.algorithm().ordinal();
+            h = 31 * h + options.intra().ordinal();
+            h = 31 * h + (options.inter() == null ? -1 : options.inter().ordinal());
+            h = 31 * h + options.chunkBytes();
+            h = 31 * h + options.radix();
+            h = 31 * h + (options.trials() ? 1 : 0);
+            h = 31 * h + inputs.fingerprint().canonical().hashCode();
+            h = 31 * h + Objects.hashCode(inputs.calibrationSource());
+            this.hash = h;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k
+                    && hash == k.hash
+                    && maxChunkBytes == k.maxChunkBytes
+                    && sameOptions(options, k.options)
+                    && shape.equals(k.shape)
+                    && (inputs == k.inputs || inputs.equals(k.inputs));
+        }
+
+        private static boolean sameOptions(PlanChoices a, PlanChoices b) {
+            return a == b
+                    || a.algorithm() == b.algorithm()
+                            && a.intra() == b.intra()
+                            && a.inter() == b.inter()
+                            && a.chunkBytes() == b.chunkBytes()
+                            && a.radix() == b.radix()
+                            && a.trials() == b.trials();
         }
     }
 
@@ -127,7 +191,7 @@ public final class Selector {
             hostPlans[b] = choose(1L << b, MemoryKind.HOST);
         }
         for (int c = 0; c < TrialSchedule.CLASSES; c++) {
-            trialPlans[c] = tries(c) ? trialCandidates(1L << c) : new Plan[0];
+            trialPlans[c] = tries(c) ? trialCandidates(1L << c) : NO_PLANS;
         }
     }
 
@@ -294,13 +358,26 @@ public final class Selector {
 
     /** The host plans that move data themselves (not native), one of each algorithm, transport and radix. */
     public List<Plan> distinctHostPlans() {
-        Map<String, Plan> distinct = new LinkedHashMap<>();
-        for (Plan p : (Iterable<Plan>) hostPlansAndTrials()::iterator) {
-            if (p.algorithm() != Algorithm.NATIVE) {
-                distinct.putIfAbsent(p.algorithm() + "/" + p.intra() + "/" + p.inter() + "/" + p.radix(), p);
+        List<Plan> distinct = new ArrayList<>();
+        for (Plan p : hostPlansAndTrials()) {
+            if (p.algorithm() != Algorithm.NATIVE && !hasKind(distinct, p)) {
+                distinct.add(p);
             }
         }
-        return List.copyOf(distinct.values());
+        return List.copyOf(distinct);
+    }
+
+    /** Whether {@code plans} hold one of {@code p}'s algorithm, transports and radix. */
+    private static boolean hasKind(List<Plan> plans, Plan p) {
+        for (Plan q : plans) {
+            if (q.algorithm() == p.algorithm()
+                    && q.intra() == p.intra()
+                    && q.inter() == p.inter()
+                    && q.radix() == p.radix()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -309,11 +386,13 @@ public final class Selector {
      * need not exist).
      */
     public int largestHostChunk(IntraNode intra) {
-        return hostPlansAndTrials()
-                .filter(p -> intra == IntraNode.FANOUT ? p.usesFanout() : p.usesRing())
-                .mapToInt(Plan::chunkBytes)
-                .max()
-                .orElse(0);
+        int largest = 0;
+        for (Plan p : hostPlansAndTrials()) {
+            if (intra == IntraNode.FANOUT ? p.usesFanout() : p.usesRing()) {
+                largest = Math.max(largest, p.chunkBytes());
+            }
+        }
+        return largest;
     }
 
     /**
@@ -326,12 +405,24 @@ public final class Selector {
 
     /** Whether a host plan chosen without trying moves chunks inside nodes with {@code intra}. */
     private boolean plansUse(IntraNode intra) {
-        return Arrays.stream(hostPlans).anyMatch(p -> intra == IntraNode.FANOUT ? p.usesFanout() : p.usesRing());
+        for (Plan p : hostPlans) {
+            if (intra == IntraNode.FANOUT ? p.usesFanout() : p.usesRing()) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    /** The host plans of every size, and those tried in the run. */
-    private Stream<Plan> hostPlansAndTrials() {
-        return Stream.concat(Arrays.stream(hostPlans), Arrays.stream(trialPlans).flatMap(Arrays::stream));
+    /**
+     * The host plans of every size, and those tried in the run. Loops, not streams: in a cold JVM
+     * each stream pipeline and lambda costs {@code create} its classes (docs/tuning.md).
+     */
+    private List<Plan> hostPlansAndTrials() {
+        List<Plan> all = new ArrayList<>(Arrays.asList(hostPlans));
+        for (Plan[] tried : trialPlans) {
+            all.addAll(Arrays.asList(tried));
+        }
+        return all;
     }
 
     public TuningInputs inputs() {
@@ -343,7 +434,7 @@ public final class Selector {
     }
 
     static int bucket(long bytes) {
-        return bytes <= 1 ? 0 : 63 - Long.numberOfLeadingZeros(bytes);
+        return bytes <= 1 ? 0 : Math.min(63 - Long.numberOfLeadingZeros(bytes), BUCKETS - 1);
     }
 
     /** What a call of {@code bytes} does and why, with the model's alternatives and the table's measurements. */

@@ -1,8 +1,10 @@
 package org.hbcast.select;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.hbcast.mpi.LeaderLinkProbe;
@@ -73,22 +75,51 @@ public final class TuningAgreement {
         comm.bcast(packet, length[0], BasicType.BYTE, 0);
         TuningInputs inputs;
         try {
-            inputs = FoundInputs.decode(packet).inputs();
+            inputs = decoded(packet);
         } catch (IOException e) {
             throw MpiErrors.failed("hbcast: cannot decode the tuning inputs sent by rank 0: " + e.getMessage(), e);
         }
         if (comm.rank() == 0) {
-            inputs.warnings().forEach(System.err::println);
+            for (String w : inputs.warnings()) {
+                System.err.println(w);
+            }
             System.err.flush();
         }
-        return withMeasuredNetwork(comm, topology.layout(), inputs);
+        return withMeasuredNetwork(comm, topology.layout(), inputs, packet);
+    }
+
+    /** Inputs this JVM agreed, by the bytes they came from (and the network's figures measured at create). */
+    private static final int REMEMBERED = 16;
+
+    private static final Map<List<Object>, TuningInputs> AGREED = new LinkedHashMap<>(REMEMBERED, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<List<Object>, TuningInputs> eldest) {
+            return size() > REMEMBERED;
+        }
+    };
+
+    /**
+     * The inputs of {@code packet}, the same object for the same bytes in a JVM: the selector
+     * remembers its plans by its inputs ({@link Selector#of}), and comparing the same object costs
+     * nothing where comparing equal records made apart would bootstrap their generated methods.
+     */
+    static TuningInputs decoded(byte[] packet) throws IOException {
+        List<Object> key = List.of(ByteBuffer.wrap(packet));
+        synchronized (AGREED) {
+            TuningInputs known = AGREED.get(key);
+            if (known == null) {
+                known = FoundInputs.decode(packet).inputs();
+                AGREED.put(key, known);
+            }
+            return known;
+        }
     }
 
     /**
      * The inputs with the network's figures measured now, where they were built-in and the layout
      * has a network between leaders; unchanged where the probe saw no usable figures. Collective.
      */
-    private static TuningInputs withMeasuredNetwork(MpiComm comm, NodeLayout layout, TuningInputs inputs)
+    private static TuningInputs withMeasuredNetwork(MpiComm comm, NodeLayout layout, TuningInputs inputs, byte[] packet)
             throws MpiFailure {
         if (layout.nodeCount() < 2
                 || !inputs.calibration().link(LinkKind.NETWORK).builtIn()) {
@@ -99,9 +130,17 @@ public final class TuningAgreement {
         if (!plausibleLink(f)) {
             return inputs;
         }
-        return inputs.withLink(
-                new LinkCalibration(LinkKind.NETWORK, f[0], f[1], LinkCalibration.MEASURED_AT_CREATE),
-                "network measured at create between the first two nodes' leaders");
+        List<Object> key = List.of(ByteBuffer.wrap(packet), f[0], f[1]);
+        synchronized (AGREED) {
+            TuningInputs known = AGREED.get(key);
+            if (known == null) {
+                known = inputs.withLink(
+                        new LinkCalibration(LinkKind.NETWORK, f[0], f[1], LinkCalibration.MEASURED_AT_CREATE),
+                        "network measured at create between the first two nodes' leaders");
+                AGREED.put(key, known);
+            }
+            return known;
+        }
     }
 
     /** Whether the probe's {@code {startupSeconds, bytesPerSecond}} are figures a link can have. */

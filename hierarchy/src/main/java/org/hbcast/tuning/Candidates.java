@@ -47,8 +47,21 @@ public final class Candidates {
      * the incumbent untried. Measurements: docs/tuning.md.
      */
     public static final long SPARE_CORES_NATIVE_FROM = 4 << 20;
-    /** Largest size class tried in the run (1 TiB): no message of the bindings' int counts comes near it. */
-    public static final int LARGEST_TRIED_CLASS = 40;
+    /**
+     * Bytes of the largest element a call carries ({@code MPI.DOUBLE_COMPLEX}): with the bindings'
+     * {@code int} counts no message reaches {@code Integer.MAX_VALUE} times this.
+     */
+    public static final int LARGEST_ELEMENT_BYTES = 16;
+    /** Bytes of the largest message a call can carry. */
+    public static final long LARGEST_MESSAGE_BYTES = (long) Integer.MAX_VALUE * LARGEST_ELEMENT_BYTES;
+    /**
+     * The power-of-two bucket ({@code [2^c, 2^(c+1))} bytes) of the largest message a call can carry:
+     * the selector plans no bucket past it, since each costs {@code create} the model's search
+     * (docs/tuning.md).
+     */
+    public static final int LARGEST_SIZE_CLASS = 63 - Long.numberOfLeadingZeros(LARGEST_MESSAGE_BYTES);
+    /** Largest size class tried in the run ({@code bytes <= 2^c}): that of the largest message a call can carry. */
+    public static final int LARGEST_TRIED_CLASS = 64 - Long.numberOfLeadingZeros(LARGEST_MESSAGE_BYTES - 1);
     /**
      * Bytes above which the flat tree is tried in two shapes (the model's best and its runner-up),
      * across real nodes only. Why: the shapes differ in what the model leaves out; inside one host

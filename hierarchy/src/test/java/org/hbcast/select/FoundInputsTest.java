@@ -2,7 +2,9 @@ package org.hbcast.select;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +17,7 @@ import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.HostInfo;
 import org.hbcast.tuning.LearntPlans;
+import org.hbcast.tuning.TuningInputs;
 import org.junit.jupiter.api.Test;
 
 class FoundInputsTest {
@@ -39,6 +42,22 @@ class FoundInputsTest {
         assertEquals(
                 found.inputs().calibration().toString(),
                 back.inputs().calibration().toString());
+    }
+
+    @Test
+    void theSameAgreedBytesGiveTheSameInputs() throws IOException {
+        // Selector.of remembers plans by their inputs: the same object costs no comparison of records.
+        byte[] packet = new FoundInputs(
+                        FINGERPRINT, null, null, false, "/cache/calibration-y.json", null, List.of(), null, null)
+                .encode();
+        TuningInputs first = TuningAgreement.decoded(packet);
+        assertSame(first, TuningAgreement.decoded(packet.clone()));
+        byte[] other = new FoundInputs(
+                        FINGERPRINT, null, null, false, "/cache/calibration-z.json", null, List.of(), null, null)
+                .encode();
+        TuningInputs second = TuningAgreement.decoded(other);
+        assertNotSame(first, second);
+        assertEquals("/cache/calibration-z.json", second.calibrationSource().split("; no calibration at ")[1]);
     }
 
     @Test

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.hbcast.call.ElementType;
 import org.hbcast.header.CallHeaders;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
@@ -143,6 +144,27 @@ class SelectorTest {
                     "chunk of " + p);
         }
         assertEquals(Selector.MODEL_MAX_CHUNK_BYTES, s.plan(1L << 34).chunkBytes());
+    }
+
+    @Test
+    void plansReachTheLargestMessageACallCarriesAndNoFurther() {
+        long largestElement = 0;
+        for (ElementType t : ElementType.values()) {
+            largestElement = Math.max(largestElement, t.bytes());
+        }
+        assertEquals(largestElement, Candidates.LARGEST_ELEMENT_BYTES);
+        long largest = (long) Integer.MAX_VALUE * largestElement;
+        assertEquals(largest, Candidates.LARGEST_MESSAGE_BYTES);
+        Selector s = modelOnly(AUTO, "2x2", Selector.AUTO_MAX_CHUNK_BYTES);
+        // Its trial class (bytes <= 2^c) is tried, and its bucket ([2^c, 2^(c+1))) planned.
+        assertEquals(Candidates.LARGEST_TRIED_CLASS, TrialSchedule.sizeClass(largest));
+        assertTrue(s.trialPlans(Candidates.LARGEST_TRIED_CLASS).length > 1);
+        assertEquals(0, s.trialPlans(Candidates.LARGEST_TRIED_CLASS + 1).length);
+        assertEquals(Candidates.LARGEST_SIZE_CLASS, Selector.bucket(largest));
+        // A size past it (explain may ask) gets the last bucket's plan.
+        assertSame(s.plan(largest), s.plan(Long.MAX_VALUE));
+        assertSame(s.plan(largest, MemoryKind.DEVICE), s.plan(1L << 50, MemoryKind.DEVICE));
+        assertNotSame(s.plan(largest), s.plan(1));
     }
 
     @Test
@@ -524,7 +546,10 @@ class SelectorTest {
                 HostInfo host = new HostInfo("Test CPU 9000", cpus, "", 0, "Open MPI 4.1.4");
                 Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES, host);
                 boolean spare = cpus > shape.ranks();
-                for (long size = Candidates.VIRTUAL_NATIVE_FROM; size <= 1L << 36; size *= 4) {
+                // Up to the largest message a call carries (the class above is tried too).
+                for (long size = Candidates.VIRTUAL_NATIVE_FROM;
+                        size < 1L << Candidates.LARGEST_SIZE_CLASS;
+                        size *= 4) {
                     String where = layout + " on " + cpus + " cpus, " + size + " B";
                     assertEquals(!spare, s.plan(size).reason().contains("virtual nodes share one host"), where);
                     assertEquals(
@@ -550,7 +575,7 @@ class SelectorTest {
                 Selector s = modelOnly(AUTO, layout, Selector.AUTO_MAX_CHUNK_BYTES, host);
                 TrialSchedule trials = InRunSelection.trialSchedule(s, true);
                 boolean spare = shape.virtual() && shape.nodes() > 1 && cpus > shape.ranks();
-                for (long size = 1 << 20; size <= 1L << 36; size *= 2) {
+                for (long size = 1 << 20; size <= 1L << Candidates.LARGEST_SIZE_CLASS; size *= 2) {
                     String where = layout + " on " + cpus + " cpus, " + size + " B";
                     Plan p = s.plan(size);
                     boolean first = spare && size >= Candidates.SPARE_CORES_NATIVE_FROM;

@@ -1,6 +1,7 @@
 package org.hbcast.transport.shm;
 
 import com.sun.security.auth.module.UnixSystem;
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -48,7 +49,8 @@ public final class SharedSegment implements AutoCloseable {
             PosixFilePermissions.asFileAttribute(OWNER_ONLY);
     private static final int NAME_RANDOM_BYTES = 16;
     private static final int ZERO_FILL_BLOCK = 64 * 1024;
-    private static final SecureRandom NAMES = new SecureRandom();
+    /** The kernel's random source, which the JDK's {@code SecureRandom} reads here too. */
+    private static final String URANDOM = "/dev/urandom";
 
     private final Path path;
     private final boolean owner;
@@ -173,9 +175,26 @@ public final class SharedSegment implements AutoCloseable {
     }
 
     static String newName() {
-        final byte[] random = new byte[NAME_RANDOM_BYTES];
-        NAMES.nextBytes(random);
+        final byte[] random = randomBytes(NAME_RANDOM_BYTES);
         return NAME_PREFIX + BitUtil.toHex(random) + SegmentCreator.current().nameSuffix();
+    }
+
+    /**
+     * {@code n} unguessable bytes: read from {@code /dev/urandom} where it can be, since a first
+     * {@code SecureRandom} loads the JDK's security providers (about 35 ms of a cold {@code create}'s
+     * CPU here); from {@code SecureRandom} elsewhere.
+     */
+    static byte[] randomBytes(final int n) {
+        final byte[] random = new byte[n];
+        try (FileInputStream in = new FileInputStream(URANDOM)) {
+            if (in.readNBytes(random, 0, n) == n) {
+                return random;
+            }
+        } catch (final IOException e) {
+            // No such device here: the JDK's generator finds another source.
+        }
+        new SecureRandom().nextBytes(random);
+        return random;
     }
 
     /** The file's name, unique in its directory. */
