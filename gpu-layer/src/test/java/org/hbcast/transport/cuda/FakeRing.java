@@ -77,16 +77,6 @@ final class FakeRing implements AutoCloseable {
      */
     Throwable[] broadcast(final int root, final DeviceBuffer[] buffers, final long bytes, final int chunkBytes)
             throws InterruptedException {
-        return broadcastRefusedBy(-1, root, buffers, bytes, chunkBytes);
-    }
-
-    /**
-     * As {@link #broadcast}, where node rank {@code refusing} (if not -1) gives the call up before
-     * starting its ring ({@link CudaRingMember#refuse}), as a rank whose staging failed does.
-     */
-    Throwable[] broadcastRefusedBy(
-            final int refusing, final int root, final DeviceBuffer[] buffers, final long bytes, final int chunkBytes)
-            throws InterruptedException {
         final Throwable[] outcome = new Throwable[members.length];
         @SuppressWarnings("unchecked")
         final RingPipeline<DeviceBuffer>[] rings = new RingPipeline[members.length];
@@ -95,10 +85,6 @@ final class FakeRing implements AutoCloseable {
             final int rank = i;
             final Thread starter = new Thread(() -> {
                 try {
-                    if (rank == refusing) {
-                        members[rank].refuse(bytes, (out, in) -> swap(rank, out, in));
-                        throw new IllegalStateException("node rank " + rank + " gave up before starting");
-                    }
                     rings[rank] = members[rank].start(
                             buffers[rank], bytes, chunkBytes, root, false, (out, in) -> swap(rank, out, in));
                 } catch (final RuntimeException ex) {
