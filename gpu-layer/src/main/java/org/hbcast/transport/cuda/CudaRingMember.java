@@ -276,11 +276,6 @@ public final class CudaRingMember implements AutoCloseable {
         return sender == null ? LinkMode.SLOTS : sender.mode();
     }
 
-    /** The pipeline over this rank's links (alone in a ring of one). Only after {@link #connect}. */
-    public RingPipeline<DeviceBuffer> pipeline() {
-        return pipeline;
-    }
-
     /** This rank's role when the chain starts at node rank {@code start}. */
     public RingRole role(final int start) {
         return RingRole.of(ringSize, position, start);
@@ -301,11 +296,6 @@ public final class CudaRingMember implements AutoCloseable {
         return sender != null && sender.holdsUserMapping();
     }
 
-    /** Largest chunk the links carry. */
-    public int maxChunkBytes() {
-        return slots.slotBytes();
-    }
-
     /** The stream every copy of this rank's links is queued on. */
     public CudaStream stream() {
         return stream;
@@ -321,19 +311,9 @@ public final class CudaRingMember implements AutoCloseable {
         return position;
     }
 
-    /** Node rank of the left neighbour. */
-    public int leftRank() {
-        return (position + ringSize - 1) % ringSize;
-    }
-
     /** Node rank of the right neighbour. */
     public int rightRank() {
         return (position + 1) % ringSize;
-    }
-
-    /** Ranks in the ring. */
-    public int ringSize() {
-        return ringSize;
     }
 
     /** Releases everything: links, mappings, slots, stream, control block. Tries all; throws the first failure. */
