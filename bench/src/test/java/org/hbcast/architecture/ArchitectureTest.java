@@ -214,7 +214,8 @@ class ArchitectureTest {
                         "org.hbcast.transport.shm.ShmRingLinks",
                         "org.hbcast.transport.shm.ShmFanout",
                         "org.hbcast.transport.shm.CallBoard",
-                        "org.hbcast.transport.cuda.CudaRingMember");
+                        "org.hbcast.transport.cuda.CudaRingMember",
+                        "org.hbcast.transport.cuda.GpuGroupMember");
 
                 @Override
                 public boolean test(JavaMethodCall call) {

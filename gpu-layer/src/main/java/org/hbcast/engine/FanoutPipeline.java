@@ -107,11 +107,7 @@ public final class FanoutPipeline<M> implements Stage {
         if (!fed) {
             throw new IllegalStateException("only a writer started fed is fed chunks");
         }
-        if (chunks < available || chunks > chunkCount) {
-            throw new IllegalArgumentException(
-                    "chunks available must grow within [" + available + ", " + chunkCount + "]: " + chunks);
-        }
-        available = chunks;
+        available = Chunks.fed(available, chunks, chunkCount);
     }
 
     /** Leading chunks whole in this rank's memory. */

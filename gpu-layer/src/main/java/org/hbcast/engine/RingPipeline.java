@@ -137,11 +137,7 @@ public final class RingPipeline<M> implements Stage {
         if (!fed) {
             throw new IllegalStateException("only a FIRST rank started fed is fed chunks; this rank is " + role);
         }
-        if (chunks < available || chunks > chunkCount) {
-            throw new IllegalArgumentException(
-                    "chunks available must grow within [" + available + ", " + chunkCount + "]: " + chunks);
-        }
-        available = chunks;
+        available = Chunks.fed(available, chunks, chunkCount);
     }
 
     /** Leading chunks whole in this rank's buffer. */

@@ -4,7 +4,7 @@ import java.io.IOException;
 
 /**
  * The set-up lifecycle every node transport follows (the shared-memory ring, the fan-out, the call
- * board, the CUDA ring), after NCCL's {@code ncclTransport}: an implementation holds what its
+ * board, the GPU groups), after NCCL's {@code ncclTransport}: an implementation holds what its
  * transport needs to connect (this rank's place in the node, slots and their size), makes this
  * rank's part, says what other ranks need to attach to it, attaches to theirs and lets the names go.
  * Closing the connected transport frees it.

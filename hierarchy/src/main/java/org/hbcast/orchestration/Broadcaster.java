@@ -346,11 +346,12 @@ public final class Broadcaster implements AutoCloseable {
     }
 
     /**
-     * Broadcasts {@code count} elements of {@code type} in GPU memory from {@code root}: the node's
-     * ring copies GPU to GPU over CUDA IPC, node leaders stage through pinned host memory for the
-     * network. The root's data must be complete on its device when it calls (synchronize its streams
-     * first); on return every rank's buffer holds the message. The first device call sets up the
-     * CUDA ring (collective).
+     * Broadcasts {@code count} elements of {@code type} in GPU memory from {@code root}: inside a
+     * node one copier per GPU writes every buffer on its GPU and the GPUs' leaders chain GPU to GPU
+     * over CUDA IPC, node leaders stage through pinned host memory for the network. The root's data
+     * must be complete on its device when it calls (synchronize its streams first); on return every
+     * rank's buffer holds the message. The first device call sets up the node's GPU groups
+     * (collective).
      *
      * @param type the program's datatype, or null for one hbcast does not broadcast
      * @param unsupported where {@code type} is null, the program's datatype as messages name it

@@ -88,12 +88,7 @@ final class HostCall {
     /** One program call (see {@link Broadcaster#bcast(Object, int, ElementType, String, int)}). */
     void call(long stamp, Object buf, int count, ElementType type, String unsupported, int root) throws MpiFailure {
         this.stamp = stamp;
-        String refused = null;
-        try {
-            message.bind(buf, count, type, root, rank, size, unsupported);
-        } catch (IllegalArgumentException e) {
-            refused = "hbcast bcast on rank " + rank + ": " + e.getMessage();
-        }
+        String refused = bind("bcast", buf, count, type, unsupported, root);
         long start = selection.startOf(message.bytes());
         if (breakdown != null) {
             breakdown.begin();
@@ -103,11 +98,7 @@ final class HostCall {
                 headerCall(refused, root, type, start, true);
                 return;
             }
-            if (refused != null) {
-                counts.refuse(root);
-                throw MpiErrors.badArgument(refused);
-            }
-            message.adopt(counts.agree(message.bytes(), message.type(), root));
+            agreeCount(refused, root);
             header(message.bytes());
             if (message.bytes() == 0) {
                 return;
@@ -118,6 +109,34 @@ final class HostCall {
         } finally {
             message.clear();
         }
+    }
+
+    /**
+     * Binds a call's arguments ({@code what}: the call, as its message names it). Returns why they
+     * are refused, else null: a bad argument is refused in the call's header step (or count
+     * agreement), not thrown here, so that no other rank waits for this one. The message is built
+     * only on failure.
+     */
+    private String bind(String what, Object buf, int count, ElementType type, String unsupported, int root) {
+        try {
+            message.bind(buf, count, type, root, rank, size, unsupported);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return "hbcast " + what + " on rank " + rank + ": " + e.getMessage();
+        }
+    }
+
+    /**
+     * Without headers, the per-call count agreement (which waits for every rank): joined with a
+     * refusal where this rank's arguments were refused, then thrown; else the message takes the
+     * agreed count.
+     */
+    private void agreeCount(String refused, int root) throws MpiFailure {
+        if (refused != null) {
+            counts.refuse(root);
+            throw MpiErrors.badArgument(refused);
+        }
+        message.adopt(counts.agree(message.bytes(), message.type(), root));
     }
 
     /** One run of {@code plan} on {@code bytes} of {@code buf}, outside a call: the warm-up's. */
@@ -337,12 +356,7 @@ final class HostCall {
         this.stamp = stamp;
         openType = type;
         openRoot = root;
-        openRefused = null;
-        try {
-            message.bind(buf, count, type, root, rank, size, unsupported);
-        } catch (IllegalArgumentException e) {
-            openRefused = "hbcast iBcast on rank " + rank + ": " + e.getMessage();
-        }
+        openRefused = bind("iBcast", buf, count, type, unsupported, root);
     }
 
     /** Whether the opened call's header step would not wait (see {@link CallHeaders#ready}). */
@@ -364,11 +378,7 @@ final class HostCall {
                 done = headerCall(openRefused, openRoot, openType, InRunSelection.UNTIMED, false);
                 return done;
             }
-            if (openRefused != null) {
-                counts.refuse(openRoot);
-                throw MpiErrors.badArgument(openRefused);
-            }
-            message.adopt(counts.agree(message.bytes(), message.type(), openRoot));
+            agreeCount(openRefused, openRoot);
             done = message.bytes() == 0 || beginNonBlocking(selection.keptPlan(message.bytes()), openType);
             return done;
         } finally {

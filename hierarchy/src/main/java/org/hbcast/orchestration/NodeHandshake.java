@@ -9,7 +9,7 @@ import org.hbcast.transport.NodeTransport;
 
 /**
  * The one set-up path of the node's transports (the shared-memory ring, the fan-out segment, the
- * call board, the CUDA ring): it drives any {@link NodeTransport} through the same steps.
+ * call board, the GPU groups): it drives any {@link NodeTransport} through the same steps.
  *
  * <ol>
  * <li>every rank that makes a part makes it (its inbox, or node rank 0 the node's segment);</li>

@@ -35,4 +35,18 @@ public final class Chunks {
     public static int length(int chunk, int chunkBytes, long bytes) {
         return (int) Math.min(chunkBytes, bytes - (long) chunk * chunkBytes);
     }
+
+    /**
+     * What a fed stage ({@link Stage#feed}) may pass on from now on: {@code chunks}, which must grow
+     * from the {@code available} so far and stay within the message's {@code chunkCount}.
+     *
+     * @throws IllegalArgumentException for a count that shrinks or passes the message's end
+     */
+    public static int fed(int available, int chunks, int chunkCount) {
+        if (chunks < available || chunks > chunkCount) {
+            throw new IllegalArgumentException(
+                    "chunks available must grow within [" + available + ", " + chunkCount + "]: " + chunks);
+        }
+        return chunks;
+    }
 }

@@ -109,11 +109,7 @@ final class CopierFanout implements Stage {
 
     @Override
     public void feed(final int chunks) {
-        if (chunks < available || chunks > chunkCount) {
-            throw new IllegalArgumentException(
-                    "chunks available must grow within [" + available + ", " + chunkCount + "]: " + chunks);
-        }
-        available = chunks;
+        available = Chunks.fed(available, chunks, chunkCount);
     }
 
     @Override

@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import org.hbcast.device.CudaCalls;
 import org.hbcast.device.CudaStream;
 import org.hbcast.device.DeviceBuffer;
-import org.hbcast.device.JCudaCalls;
 import org.hbcast.engine.RingPipeline;
 import org.hbcast.engine.RingRole;
 import org.hbcast.stage.StageException;
@@ -16,13 +15,14 @@ import org.hbcast.transport.shm.ShmOutbox;
 /**
  * One rank's part of the node's CUDA IPC ring: its control block (a shared-memory inbox used only for
  * its counters), its device slots, one stream, and, once connected, its two links and the
- * pipeline over them. Knows nothing of MPI; the caller exchanges what {@link #controlPath()} and
+ * pipeline over them. Runs between the GPU leaders of a node ({@link GpuGroupMember}, position = group
+ * index). Knows nothing of MPI; the caller exchanges what {@link #controlPath()} and
  * {@link #slotDescriptor()} return (an all-gather over the node communicator) and gives each call
- * the wire ({@link NeighbourExchange}) over which neighbours swap their buffers' descriptors when
- * the call goes buffer to buffer: the choice of {@link LinkMode} is this transport's own.
+ * the wire ({@link NeighbourExchange}) over which it learns its right neighbour's buffer descriptor
+ * when the call goes buffer to buffer: the choice of {@link LinkMode} is this transport's own.
  *
  * <pre>{@code
- * CudaRingMember me = CudaRingMember.create(dir, nodeRank, nodeSize, device, 8, 1 << 20);
+ * CudaRingMember me = CudaRingMember.create(calls, dir, position, ringSize, device, 8, 1 << 20);
  * me.connect(allGather(me.controlPath()), allGather(me.slotDescriptor()));
  * barrier(); me.unlinkControl();
  * // per broadcast: Stage ring = me.start(buf, bytes, chunkBytes, firstNodeRank, fed, wire); drive it
@@ -83,20 +83,9 @@ public final class CudaRingMember implements AutoCloseable {
 
     /**
      * Creates the control block in {@code directory}, {@code slotCount} device slots for chunks of up
-     * to {@code maxChunkBytes} on {@code device}, and the stream.
+     * to {@code maxChunkBytes} on {@code device}, and the stream, every CUDA call made through
+     * {@code calls}.
      */
-    public static CudaRingMember create(
-            final Path directory,
-            final int position,
-            final int ringSize,
-            final int device,
-            final int slotCount,
-            final int maxChunkBytes)
-            throws IOException {
-        return create(JCudaCalls.INSTANCE, directory, position, ringSize, device, slotCount, maxChunkBytes);
-    }
-
-    /** As {@link #create(Path, int, int, int, int, int)}, with every CUDA call made through {@code calls}. */
     public static CudaRingMember create(
             final CudaCalls calls,
             final Path directory,
@@ -224,27 +213,6 @@ public final class CudaRingMember implements AutoCloseable {
         }
     }
 
-    /**
-     * This rank gives up a call it has not started (e.g. its staging memory could not be allocated):
-     * it still joins a buffer-to-buffer call's descriptor swap, with a refusal, and sets the abort word
-     * of both links, so that no neighbour waits for it until the timeout. Failures of the swap itself
-     * are dropped: the caller reports its own.
-     */
-    public void refuse(final long bytes, final NeighbourExchange wire) {
-        if (ringSize == 1) {
-            return;
-        }
-        if (bytes >= DIRECT_MIN_BYTES) {
-            IpcDescriptor.encodeRefusal(myDescriptor, 0);
-            try {
-                wire.swap(myDescriptor, rightDescriptor);
-            } catch (final RuntimeException alreadyFailing) {
-                // The caller's failure is the one to report.
-            }
-        }
-        abortLinks();
-    }
-
     /** Sets the abort word of both links on this rank's behalf, so neither neighbour waits for it. */
     public void abort() {
         abortLinks();
@@ -308,11 +276,6 @@ public final class CudaRingMember implements AutoCloseable {
         return sender == null ? LinkMode.SLOTS : sender.mode();
     }
 
-    /** The pipeline over this rank's links (alone in a ring of one). Only after {@link #connect}. */
-    public RingPipeline<DeviceBuffer> pipeline() {
-        return pipeline;
-    }
-
     /** This rank's role when the chain starts at node rank {@code start}. */
     public RingRole role(final int start) {
         return RingRole.of(ringSize, position, start);
@@ -333,11 +296,6 @@ public final class CudaRingMember implements AutoCloseable {
         return sender != null && sender.holdsUserMapping();
     }
 
-    /** Largest chunk the links carry. */
-    public int maxChunkBytes() {
-        return slots.slotBytes();
-    }
-
     /** The stream every copy of this rank's links is queued on. */
     public CudaStream stream() {
         return stream;
@@ -353,19 +311,9 @@ public final class CudaRingMember implements AutoCloseable {
         return position;
     }
 
-    /** Node rank of the left neighbour. */
-    public int leftRank() {
-        return (position + ringSize - 1) % ringSize;
-    }
-
     /** Node rank of the right neighbour. */
     public int rightRank() {
         return (position + 1) % ringSize;
-    }
-
-    /** Ranks in the ring. */
-    public int ringSize() {
-        return ringSize;
     }
 
     /** Releases everything: links, mappings, slots, stream, control block. Tries all; throws the first failure. */

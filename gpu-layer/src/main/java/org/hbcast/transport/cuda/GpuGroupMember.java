@@ -508,11 +508,6 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
         freeRequests.add(buffer);
     }
 
-    /** Buffers closed by their owner whose memory waits for the peers to unmap it. */
-    public int deferredFrees() {
-        return freeRequests.size() + pending.size() + announcingCount + announcedCount;
-    }
-
     /** IPC opens of members' buffers (and, on a leader, the next leader's) so far: only for allocations not seen before. */
     public long memberMappingOpens() {
         return mappings.opens() + (leaderMappings == null ? 0 : leaderMappings.opens());
@@ -539,11 +534,6 @@ public final class GpuGroupMember implements AutoCloseable, DeviceBuffer.FreeGua
             holds |= sender != null && sender.holdsUserMapping();
         }
         return holds;
-    }
-
-    /** Members' buffers mapped now. */
-    public int memberMappings() {
-        return mappings.size();
     }
 
     /** Mappings kept across calls now: members' buffers and, on a leader, the next leader's. */

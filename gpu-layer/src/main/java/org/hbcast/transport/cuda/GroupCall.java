@@ -95,11 +95,7 @@ final class GroupCall implements Stage {
         if (!first || !fed) {
             throw new IllegalStateException("only a call's first rank started fed is fed chunks");
         }
-        if (chunks < fedChunks || chunks > chunkCount) {
-            throw new IllegalArgumentException(
-                    "chunks available must grow within [" + fedChunks + ", " + chunkCount + "]: " + chunks);
-        }
-        fedChunks = chunks;
+        fedChunks = Chunks.fed(fedChunks, chunks, chunkCount);
     }
 
     @Override

@@ -225,11 +225,7 @@ final class HostHop implements Stage {
         if (!fed) {
             throw new IllegalStateException("only the first GPU's leader started fed is fed chunks");
         }
-        if (chunks < fedChunks || chunks > chunkCount) {
-            throw new IllegalArgumentException(
-                    "chunks available must grow within [" + fedChunks + ", " + chunkCount + "]: " + chunks);
-        }
-        fedChunks = chunks;
+        fedChunks = Chunks.fed(fedChunks, chunks, chunkCount);
     }
 
     @Override

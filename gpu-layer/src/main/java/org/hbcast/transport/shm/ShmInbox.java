@@ -61,7 +61,7 @@ public final class ShmInbox implements ChunkReceiver<MutableDirectBuffer>, AutoC
 
     /**
      * Records who the left neighbour is, for error messages; set when the ring is connected (by the
-     * shared-memory ring and by the CUDA ring, whose control block this is).
+     * shared-memory ring and by the CUDA ring between GPU leaders, whose control block this is).
      */
     public void connectFrom(final int leftRank) {
         this.leftRank = leftRank;

@@ -1,14 +1,11 @@
 package org.hbcast.transport.cuda;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
-import java.util.Random;
 import org.hbcast.device.CudaException;
 import org.hbcast.device.DeviceBuffer;
 import org.junit.jupiter.api.Test;
@@ -21,10 +18,8 @@ import org.junit.jupiter.api.Test;
  * <p>These tests fail when the protocol is wrong. Besides the lying-events test below, each of these
  * deliberate breaks was tried (2026-11-25) and caught: the sender publishing a chunk before its
  * copy's event completed (hazard "ran before the earlier copy it conflicts with" in slot mode; a copy
- * through a mapping already closed in direct mode), the receiver handing a slot back before the
- * copies reading it completed (hazard "overwrote bytes the earlier copy has still to read"), and a
- * rank throwing before the descriptor swap instead of joining it with a refusal ("a rank waited in
- * the descriptor swap for a neighbour that never joined it").
+ * through a mapping already closed in direct mode), and the receiver handing a slot back before the
+ * copies reading it completed (hazard "overwrote bytes the earlier copy has still to read").
  */
 class CudaRingProtocolTest {
     private static final int CHUNK = 64 * 1024;
@@ -37,10 +32,10 @@ class CudaRingProtocolTest {
                 final long bytes = CudaRingMember.DIRECT_MIN_BYTES - 1;
                 final DeviceBuffer[] buffers = ring.buffers(bytes);
                 for (int root = 0; root < 3; root++) {
-                    broadcastAndCheck(ring, root, buffers, bytes, seed * 31L + root);
+                    FakeNode.broadcastAndCheck(ring, root, buffers, bytes, CHUNK, seed * 31L + root);
                 }
                 assertEquals(0, ring.cuda.ipcOpens() - slotMappings(3), "slot mode maps no user buffer");
-                ring.free(buffers);
+                FakeNode.closeAll(buffers);
                 assertEquals("[]", ring.cuda.violations().toString());
             }
         }
@@ -53,10 +48,10 @@ class CudaRingProtocolTest {
                 final long bytes = 3 * CudaRingMember.DIRECT_MIN_BYTES + 17;
                 final DeviceBuffer[] buffers = ring.buffers(bytes);
                 for (int root = 0; root < 4; root++) {
-                    broadcastAndCheck(ring, root, buffers, bytes, seed * 17L + root);
+                    FakeNode.broadcastAndCheck(ring, root, buffers, bytes, CHUNK, seed * 17L + root);
                 }
                 assertEquals(slotMappings(4) + 4 * 3, ring.cuda.ipcOpens(), "each call maps once per sending rank");
-                ring.free(buffers);
+                FakeNode.closeAll(buffers);
                 assertEquals("[]", ring.cuda.violations().toString());
             }
         }
@@ -77,12 +72,12 @@ class CudaRingProtocolTest {
         try (FakeRing ring = new FakeRing(new FakeCuda(7), 3, SLOTS, CHUNK)) {
             final DeviceBuffer[] buffers = ring.buffers(2 * CudaRingMember.DIRECT_MIN_BYTES);
             for (int i = 0; i < sizes.length; i++) {
-                broadcastAndCheck(ring, i % 3, buffers, sizes[i], i);
+                FakeNode.broadcastAndCheck(ring, i % 3, buffers, sizes[i], CHUNK, i);
                 final LinkMode expected =
                         sizes[i] >= CudaRingMember.DIRECT_MIN_BYTES ? LinkMode.DIRECT : LinkMode.SLOTS;
                 assertEquals(expected, ring.members[i % 3].senderMode(), "mode of " + sizes[i] + " bytes");
             }
-            closeAll(buffers);
+            FakeNode.closeAll(buffers);
         }
     }
 
@@ -94,12 +89,12 @@ class CudaRingProtocolTest {
             for (int call = 0; call < 6; call++) {
                 // A fresh set of buffers every call, freed as soon as the call has returned everywhere.
                 final DeviceBuffer[] buffers = ring.buffers(bytes);
-                broadcastAndCheck(ring, call % 3, buffers, bytes, call);
+                FakeNode.broadcastAndCheck(ring, call % 3, buffers, bytes, CHUNK, call);
                 assertEquals(slotsMapped, ring.cuda.openMappings(), "call " + call + ": only the slots stay mapped");
                 for (final CudaRingMember member : ring.members) {
                     assertFalse(member.holdsUserMapping(), "call " + call + ": rank still maps a user buffer");
                 }
-                ring.free(buffers);
+                FakeNode.closeAll(buffers);
                 assertEquals("[]", ring.cuda.violations().toString(), "call " + call + ": freed while mapped");
             }
             long userOpens = 0;
@@ -121,7 +116,7 @@ class CudaRingProtocolTest {
                 cuda.failIpcHandleOf(buffers[failing].address());
                 // Before, the failing rank threw before the swap and its neighbours waited in it for ever.
                 expectEveryRankFailed(ring.broadcast(0, buffers, bytes, CHUNK), "rank " + failing + "'s handle");
-                ring.free(buffers);
+                FakeNode.closeAll(buffers);
                 assertEquals("[]", cuda.violations().toString());
             } finally {
                 ring.closeAfterFailure();
@@ -139,23 +134,8 @@ class CudaRingProtocolTest {
                 final long bytes = 2 * CudaRingMember.DIRECT_MIN_BYTES;
                 final DeviceBuffer[] buffers = ring.buffers(bytes);
                 expectEveryRankFailed(ring.broadcast(1, buffers, bytes, CHUNK), "open " + open);
-                ring.free(buffers);
+                FakeNode.closeAll(buffers);
                 assertEquals("[]", cuda.violations().toString());
-            } finally {
-                ring.closeAfterFailure();
-            }
-        }
-    }
-
-    @Test
-    void aRankThatGivesUpBeforeStartingLetsNoNeighbourWait() throws Exception {
-        for (final long bytes : new long[] {CudaRingMember.DIRECT_MIN_BYTES - 1, CudaRingMember.DIRECT_MIN_BYTES}) {
-            final FakeRing ring = new FakeRing(new FakeCuda(3), 3, SLOTS, CHUNK);
-            try {
-                final DeviceBuffer[] buffers = ring.buffers(bytes);
-                // Node rank 1 could not allocate its staging memory, say: it refuses instead of starting.
-                expectEveryRankFailed(ring.broadcastRefusedBy(1, 0, buffers, bytes, CHUNK), bytes + " bytes");
-                ring.free(buffers);
             } finally {
                 ring.closeAfterFailure();
             }
@@ -178,13 +158,13 @@ class CudaRingProtocolTest {
             final long bytes = CudaRingMember.DIRECT_MIN_BYTES - 1;
             final DeviceBuffer[] buffers = ring.buffers(bytes);
             try {
-                broadcastAndCheck(ring, 0, buffers, bytes, seed);
+                FakeNode.broadcastAndCheck(ring, 0, buffers, bytes, CHUNK, seed);
             } catch (final AssertionError expected) {
                 caught++;
             }
             // Copies still queued land at close; the buffers go last so that they have somewhere to land.
             ring.closeAfterFailure();
-            ring.free(buffers);
+            FakeNode.closeAll(buffers);
         }
         assertEquals(4, caught, "every seed shows the missing wait");
     }
@@ -239,41 +219,11 @@ class CudaRingProtocolTest {
                 Arrays.stream(outcome).anyMatch(t -> t instanceof CudaException),
                 "the CUDA error itself is reported: " + Arrays.toString(outcome));
         // Every rank has returned: no copy of the failed call may still be in flight into these buffers.
-        ring.free(buffers);
+        FakeNode.closeAll(buffers);
         assertEquals("[]", ring.cuda.violations().toString(), "copy " + copy + ": what CUDA leaves undefined");
-    }
-
-    /** Checks the broadcast's bytes and that the fake saw nothing undefined. */
-    static void broadcastAndCheck(
-            final FakeRing ring, final int root, final DeviceBuffer[] buffers, final long bytes, final long seed)
-            throws InterruptedException {
-        final byte[] data = new byte[(int) bytes];
-        new Random(seed).nextBytes(data);
-        ring.cuda.write(buffers[root].address(), data);
-        for (int i = 0; i < buffers.length; i++) {
-            if (i != root) {
-                final byte[] stale = new byte[(int) bytes];
-                Arrays.fill(stale, (byte) 0x5A);
-                ring.cuda.write(buffers[i].address(), stale);
-            }
-        }
-        final Throwable[] outcome = ring.broadcast(root, buffers, bytes, CHUNK);
-        for (int i = 0; i < outcome.length; i++) {
-            assertNull(outcome[i], "rank " + i + " failed");
-        }
-        assertEquals("[]", ring.cuda.violations().toString(), "what CUDA leaves undefined");
-        for (int i = 0; i < buffers.length; i++) {
-            assertArrayEquals(data, ring.cuda.read(buffers[i].address(), (int) bytes), "rank " + i + "'s bytes");
-        }
     }
 
     static int slotMappings(final int ranks) {
         return ranks;
-    }
-
-    static void closeAll(final DeviceBuffer[] buffers) {
-        for (final DeviceBuffer buffer : buffers) {
-            buffer.close();
-        }
     }
 }

@@ -1,40 +1,24 @@
 package org.hbcast.transport.cuda;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.BrokenBarrierException;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.IntUnaryOperator;
-import java.util.stream.Stream;
 import org.hbcast.device.CudaCalls;
 import org.hbcast.device.DeviceBuffer;
-import org.hbcast.stage.StageException;
-import org.hbcast.transport.shm.SharedSegment;
 
 /**
  * A node of several GPUs in one process over a {@link FakeCuda} topology: each rank a process of its
  * own ({@link FakeCuda#process}, its GPUs numbered from a different one, as differing
  * {@code CUDA_VISIBLE_DEVICES} do), with its real {@link GpuGroupMember}: control blocks, links, ring
- * between GPUs. Calls start as the ranks would (each on its own thread, gathering records), then are
- * driven round-robin on the test's thread, so the fake's scheduler alone decides when copies land.
+ * between GPUs; its calls driven by a {@link FakeCallDriver} (the ranks gathering every rank's record
+ * as they start).
  */
-final class FakeGpuNode implements AutoCloseable {
-    private static final int MAX_ROUNDS = 2_000_000;
-
+final class FakeGpuNode implements FakeNode, AutoCloseable {
     final FakeCuda cuda;
     final GpuGroupMember[] members;
     final CudaCalls[] processes;
     final int[] devices;
-    private final Path directory;
-    private final byte[][] posted;
-    private final CyclicBarrier barrier;
-    private volatile boolean gatherAbandoned;
+    private final FakeCallDriver driver;
 
     /**
      * Ranks {@code 0 .. ranks - 1}, node rank {@code r} on physical GPU {@code gpuOf.applyAsInt(r)};
@@ -43,16 +27,11 @@ final class FakeGpuNode implements AutoCloseable {
     FakeGpuNode(final FakeCuda cuda, final int ranks, final IntUnaryOperator gpuOf, final int slots, final int chunk)
             throws IOException {
         this.cuda = cuda;
-        final Path base = Files.isDirectory(SharedSegment.DEFAULT_DIRECTORY)
-                ? SharedSegment.DEFAULT_DIRECTORY
-                : Path.of(System.getProperty("java.io.tmpdir"));
-        directory = Files.createTempDirectory(base, "hbcast-fake-gpus-");
+        driver = new FakeCallDriver("hbcast-fake-gpus-", ranks);
         final int gpus = cuda.gpus();
         members = new GpuGroupMember[ranks];
         processes = new CudaCalls[ranks];
         devices = new int[ranks];
-        posted = new byte[ranks][];
-        barrier = new CyclicBarrier(ranks);
         final String[] placements = new String[ranks];
         for (int r = 0; r < ranks; r++) {
             final int[] visible = new int[gpus];
@@ -67,7 +46,7 @@ final class FakeGpuNode implements AutoCloseable {
         final String[] descriptors = new String[ranks];
         try {
             for (int r = 0; r < ranks; r++) {
-                members[r] = GpuGroupMember.create(processes[r], directory, r, groups, devices[r], slots, chunk);
+                members[r] = GpuGroupMember.create(processes[r], driver.directory, r, groups, devices[r], slots, chunk);
                 descriptors[r] = members[r].descriptor();
             }
             for (final GpuGroupMember member : members) {
@@ -80,6 +59,21 @@ final class FakeGpuNode implements AutoCloseable {
             closeQuietly();
             throw ex;
         }
+    }
+
+    /**
+     * Where node rank {@code r} of a node of {@code layout[0]} GPUs with {@code layout[1]} ranks each
+     * runs: GPU {@code r mod gpus} when {@code interleaved}, else the ranks of a GPU side by side.
+     */
+    static IntUnaryOperator place(final int[] layout, final boolean interleaved) {
+        final int gpus = layout[0];
+        final int perGpu = layout[1];
+        return interleaved ? r -> r % gpus : r -> r / perGpu;
+    }
+
+    @Override
+    public FakeCuda cuda() {
+        return cuda;
     }
 
     GpuGroups groups() {
@@ -109,91 +103,35 @@ final class FakeGpuNode implements AutoCloseable {
         return FakeCuda.copiesOf(processes[r]);
     }
 
-    /**
-     * Broadcasts {@code bytes} of {@code buffers[first]} into the others' and returns what each rank
-     * saw: null for success, else its failure. A failing rank aborts its call as a call does; fails the
-     * test if some rank neither finishes nor fails.
-     */
-    Throwable[] broadcast(final int first, final DeviceBuffer[] buffers, final long bytes, final int chunk)
+    @Override
+    public Throwable[] broadcast(final int first, final DeviceBuffer[] buffers, final long bytes, final int chunk)
             throws InterruptedException {
-        final Throwable[] outcome = new Throwable[members.length];
-        final org.hbcast.stage.Stage[] calls = new org.hbcast.stage.Stage[members.length];
-        final List<Thread> starters = new ArrayList<>();
-        for (int i = 0; i < members.length; i++) {
-            final int rank = i;
-            final Thread starter = new Thread(() -> {
-                try {
-                    calls[rank] = members[rank].start(
-                            buffers[rank], bytes, chunk, first, false, (mine, all) -> gather(rank, mine, all));
-                } catch (final RuntimeException ex) {
-                    outcome[rank] = ex;
-                }
-            });
-            starter.start();
-            starters.add(starter);
-        }
-        for (final Thread starter : starters) {
-            starter.join(TimeUnit.MINUTES.toMillis(1));
-            if (starter.isAlive()) {
-                throw new AssertionError("a rank hung in the start of its call");
-            }
-        }
-        if (gatherAbandoned) {
-            throw new AssertionError("a rank waited in the gather for a rank that never joined it");
-        }
-        final boolean[] finished = new boolean[members.length];
-        for (int i = 0; i < members.length; i++) {
-            finished[i] = outcome[i] != null;
-        }
-        for (int round = 0; round < MAX_ROUNDS; round++) {
-            boolean all = true;
-            for (int i = 0; i < members.length; i++) {
-                if (finished[i]) {
-                    continue;
-                }
-                try {
-                    calls[i].progress();
-                    finished[i] = calls[i].isDone();
-                } catch (final RuntimeException ex) {
-                    outcome[i] = ex;
-                    finished[i] = true;
-                    calls[i].abort();
-                }
-                all &= finished[i];
-            }
-            if (all) {
-                return outcome;
-            }
-        }
-        final StringBuilder stuck = new StringBuilder("broadcast hung after " + MAX_ROUNDS + " rounds:");
-        for (int i = 0; i < members.length; i++) {
-            if (!finished[i]) {
-                stuck.append(" rank ")
-                        .append(i)
-                        .append(" waits for ")
-                        .append(calls[i].describeWait())
-                        .append(';');
-            }
-        }
-        throw new AssertionError(stuck.toString());
+        return driver.run(rank -> members[rank].start(buffers[rank], bytes, chunk, first, false, gather(rank)));
     }
 
-    private void gather(final int me, final byte[] mine, final byte[] all) {
-        posted[me] = mine.clone();
-        await();
-        for (int r = 0; r < posted.length; r++) {
-            System.arraycopy(posted[r], 0, all, r * mine.length, mine.length);
-        }
-        await();
+    /**
+     * As {@link #broadcast}, where node rank {@code refusing} gives the call up before starting it
+     * ({@link GpuGroupMember#refuse}), as a rank whose staging memory could not be allocated does.
+     */
+    Throwable[] broadcastRefusedBy(
+            final int refusing, final int first, final DeviceBuffer[] buffers, final long bytes, final int chunk)
+            throws InterruptedException {
+        return driver.run(rank -> {
+            if (rank == refusing) {
+                members[rank].refuse(gather(rank));
+                throw new IllegalStateException("node rank " + rank + " gave up before starting");
+            }
+            return members[rank].start(buffers[rank], bytes, chunk, first, false, gather(rank));
+        });
     }
 
-    private void await() {
-        try {
-            barrier.await(1, TimeUnit.MINUTES);
-        } catch (final InterruptedException | BrokenBarrierException | TimeoutException ex) {
-            gatherAbandoned = true;
-            throw new StageException("gather failed: " + ex);
-        }
+    /** Rank {@code me}'s side of a call's all-gather of records. */
+    private GroupExchange gather(final int me) {
+        return (mine, all) -> driver.exchange(me, mine, posted -> {
+            for (int r = 0; r < posted.length; r++) {
+                System.arraycopy(posted[r], 0, all, r * mine.length, mine.length);
+            }
+        });
     }
 
     /** Closes as the node does, two-phase: everyone unmaps, then (the barrier) everyone frees. */
@@ -210,12 +148,7 @@ final class FakeGpuNode implements AutoCloseable {
                 closer.run(member::close);
             }
         }
-        try (Stream<Path> files = Files.list(directory)) {
-            for (final Path file : files.toList()) {
-                Files.deleteIfExists(file);
-            }
-        }
-        Files.deleteIfExists(directory);
+        driver.deleteDirectory();
         closer.rethrow();
     }
 

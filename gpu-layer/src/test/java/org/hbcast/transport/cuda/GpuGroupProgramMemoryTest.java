@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
-import java.util.function.IntUnaryOperator;
 import org.hbcast.device.CudaException;
 import org.hbcast.device.DeviceBuffer;
 import org.junit.jupiter.api.Test;
@@ -32,7 +31,8 @@ class GpuGroupProgramMemoryTest {
                 final int ranks = gpus * layout[1];
                 final String where = Arrays.toString(layout) + (interleaved ? " interleaved" : " contiguous");
                 final FakeCuda cuda = new FakeCuda(ranks * 3L + gpus, gpus).reuseFreedAddresses();
-                try (FakeGpuNode node = new FakeGpuNode(cuda, ranks, place(layout, interleaved), SLOTS, CHUNK)) {
+                try (FakeGpuNode node =
+                        new FakeGpuNode(cuda, ranks, FakeGpuNode.place(layout, interleaved), SLOTS, CHUNK)) {
                     final int setUpMappings = cuda.openMappings();
                     long[] addresses = allocate(node, BYTES);
                     final long[] first = addresses.clone();
@@ -40,10 +40,10 @@ class GpuGroupProgramMemoryTest {
                         final DeviceBuffer[] views = describe(node, addresses, BYTES);
                         final long opens = cuda.ipcOpens();
                         final long programOpens = programOpens(node);
-                        GpuGroupProtocolTest.broadcastAndCheck(node, root, views, BYTES, root * 17L + ranks);
+                        FakeNode.broadcastAndCheck(node, root, views, BYTES, CHUNK, root * 17L + ranks);
                         // The program frees its memory as soon as every call has returned (the fake flags a
                         // free under an open mapping), and allocates anew below.
-                        GpuGroupProtocolTest.closeAll(views);
+                        FakeNode.closeAll(views);
                         free(node, addresses);
                         assertEquals("[]", cuda.violations().toString(), where + " root " + root);
                         // Each copier mapped each other member of its GPU once for this call: ranks - gpus.
@@ -66,11 +66,11 @@ class GpuGroupProgramMemoryTest {
     void libraryBuffersKeepTheirCachedMappingsAcrossCallsOnProgramMemory() throws Exception {
         final int[] layout = {2, 3};
         final FakeCuda cuda = new FakeCuda(31, 2).reuseFreedAddresses();
-        try (FakeGpuNode node = new FakeGpuNode(cuda, 6, place(layout, true), SLOTS, CHUNK)) {
+        try (FakeGpuNode node = new FakeGpuNode(cuda, 6, FakeGpuNode.place(layout, true), SLOTS, CHUNK)) {
             final int setUpMappings = cuda.openMappings();
             final DeviceBuffer[] library = node.buffers(BYTES);
             for (int root = 0; root < 6; root++) {
-                GpuGroupProtocolTest.broadcastAndCheck(node, root, library, BYTES, root);
+                FakeNode.broadcastAndCheck(node, root, library, BYTES, CHUNK, root);
             }
             // Every rank has copied for its two group mates (six per GPU); below DIRECT_MIN_BYTES the
             // leaders go through their slots and map no buffer.
@@ -80,18 +80,18 @@ class GpuGroupProgramMemoryTest {
                 final long[] addresses = allocate(node, BYTES);
                 final DeviceBuffer[] views = describe(node, addresses, BYTES);
                 long opens = cuda.ipcOpens();
-                GpuGroupProtocolTest.broadcastAndCheck(node, root, views, BYTES, 40 + root);
-                GpuGroupProtocolTest.closeAll(views);
+                FakeNode.broadcastAndCheck(node, root, views, BYTES, CHUNK, 40 + root);
+                FakeNode.closeAll(views);
                 free(node, addresses);
                 assertEquals("[]", cuda.violations().toString(), "root " + root + ": freed after the call");
                 assertEquals(4, cuda.ipcOpens() - opens, "root " + root + ": the program's memory, per call");
                 assertEquals(cached, cachedMappings(node), "root " + root + ": the cache holds no program memory");
                 assertEquals(setUpMappings + cached, cuda.openMappings(), "root " + root + ": none left open");
                 opens = cuda.ipcOpens();
-                GpuGroupProtocolTest.broadcastAndCheck(node, root, library, BYTES, 80 + root);
+                FakeNode.broadcastAndCheck(node, root, library, BYTES, CHUNK, 80 + root);
                 assertEquals(0, cuda.ipcOpens() - opens, "root " + root + ": the library's buffers are still mapped");
             }
-            GpuGroupProtocolTest.closeAll(library);
+            FakeNode.closeAll(library);
         }
         assertEquals("[]", cuda.violations().toString());
         assertEquals(0, cuda.openMappings());
@@ -105,8 +105,8 @@ class GpuGroupProgramMemoryTest {
         try (FakeGpuNode node = new FakeGpuNode(cuda, 4, r -> r / 2, SLOTS, CHUNK)) {
             final int setUpMappings = cuda.openMappings();
             final DeviceBuffer[] library = node.buffers(bytes);
-            GpuGroupProtocolTest.broadcastAndCheck(node, 0, library, bytes, 1);
-            GpuGroupProtocolTest.broadcastAndCheck(node, 1, library, bytes, 2);
+            FakeNode.broadcastAndCheck(node, 0, library, bytes, CHUNK, 1);
+            FakeNode.broadcastAndCheck(node, 1, library, bytes, CHUNK, 2);
             final int cached = cachedMappings(node);
             assertEquals(4, cached, "ranks 0 and 1 by each other, rank 3 by its leader, rank 2 by the first leader");
             final long libraryOpens = cuda.ipcOpens();
@@ -114,10 +114,10 @@ class GpuGroupProgramMemoryTest {
                 final long[] addresses = allocate(node, bytes);
                 final DeviceBuffer[] views = describe(node, addresses, bytes);
                 final long opens = cuda.ipcOpens();
-                GpuGroupProtocolTest.broadcastAndCheck(node, root, views, bytes, 10 + root);
+                FakeNode.broadcastAndCheck(node, root, views, bytes, CHUNK, 10 + root);
                 assertEquals(
                         LinkMode.DIRECT, node.members[root < 2 ? 0 : 2].ring().senderMode(), "buffer to buffer");
-                GpuGroupProtocolTest.closeAll(views);
+                FakeNode.closeAll(views);
                 free(node, addresses);
                 assertEquals("[]", cuda.violations().toString(), "root " + root + ": freed after the call");
                 // Two copiers map their group mate, the first GPU's leader the next leader: three, for this call.
@@ -126,11 +126,11 @@ class GpuGroupProgramMemoryTest {
                 assertNoProgramMappingLeft(node, setUpMappings + cached, "root " + root);
             }
             final long opens = cuda.ipcOpens();
-            GpuGroupProtocolTest.broadcastAndCheck(node, 0, library, bytes, 20);
-            GpuGroupProtocolTest.broadcastAndCheck(node, 1, library, bytes, 21);
+            FakeNode.broadcastAndCheck(node, 0, library, bytes, CHUNK, 20);
+            FakeNode.broadcastAndCheck(node, 1, library, bytes, CHUNK, 21);
             assertEquals(0, cuda.ipcOpens() - opens, "the library's buffers are still mapped, the leader's too");
             assertEquals(libraryOpens, cuda.ipcOpens() - 6, "the only opens since were the program memory's");
-            GpuGroupProtocolTest.closeAll(library);
+            FakeNode.closeAll(library);
         }
         assertEquals("[]", cuda.violations().toString());
         assertEquals(0, cuda.openMappings());
@@ -142,14 +142,14 @@ class GpuGroupProgramMemoryTest {
         final int[] layout = {2, 2};
         final FakeCuda cuda =
                 new FakeCuda(41, 2).peerAccess((device, peer) -> false).reuseFreedAddresses();
-        try (FakeGpuNode node = new FakeGpuNode(cuda, 4, place(layout, true), SLOTS, CHUNK)) {
+        try (FakeGpuNode node = new FakeGpuNode(cuda, 4, FakeGpuNode.place(layout, true), SLOTS, CHUNK)) {
             final int setUpMappings = cuda.openMappings();
             for (int root = 0; root < 4; root++) {
                 final long[] addresses = allocate(node, BYTES);
                 final DeviceBuffer[] views = describe(node, addresses, BYTES);
                 final long opens = cuda.ipcOpens();
-                GpuGroupProtocolTest.broadcastAndCheck(node, root, views, BYTES, 60 + root);
-                GpuGroupProtocolTest.closeAll(views);
+                FakeNode.broadcastAndCheck(node, root, views, BYTES, CHUNK, 60 + root);
+                FakeNode.closeAll(views);
                 free(node, addresses);
                 assertEquals("[]", cuda.violations().toString(), "root " + root + ": freed after the call");
                 assertEquals(2, cuda.ipcOpens() - opens, "root " + root + ": each copier its group mate");
@@ -175,7 +175,7 @@ class GpuGroupProgramMemoryTest {
                 assertNotNull(outcome[r], what + ": rank " + r + " fails too");
             }
             assertNoProgramMappingLeft(node, 0, what);
-            GpuGroupProtocolTest.closeAll(views);
+            FakeNode.closeAll(views);
             free(node, addresses);
             assertEquals("[]", cuda.violations().toString(), what);
             node.closeAfterFailure();
@@ -226,11 +226,5 @@ class GpuGroupProgramMemoryTest {
             assertFalse(member.holdsProgramMapping(), what + ": node rank " + member.position() + " still maps");
         }
         assertEquals(expectedOpen, node.cuda.openMappings(), what + ": open mappings in the fake");
-    }
-
-    private static IntUnaryOperator place(final int[] layout, final boolean interleaved) {
-        final int gpus = layout[0];
-        final int perGpu = layout[1];
-        return interleaved ? r -> r % gpus : r -> r / perGpu;
     }
 }

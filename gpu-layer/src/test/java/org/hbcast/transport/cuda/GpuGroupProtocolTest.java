@@ -1,14 +1,11 @@
 package org.hbcast.transport.cuda;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
-import java.util.Random;
-import java.util.function.IntUnaryOperator;
 import org.hbcast.device.CudaException;
 import org.hbcast.device.DeviceBuffer;
 import org.junit.jupiter.api.Test;
@@ -34,16 +31,17 @@ class GpuGroupProtocolTest {
             for (final boolean interleaved : new boolean[] {true, false}) {
                 final int gpus = layout[0];
                 final int ranks = gpus * layout[1];
-                try (FakeGpuNode node = new FakeGpuNode(
-                        new FakeCuda(ranks * 7L + gpus, gpus), ranks, place(layout, interleaved), SLOTS, CHUNK)) {
+                final FakeCuda cuda = new FakeCuda(ranks * 7L + gpus, gpus);
+                try (FakeGpuNode node =
+                        new FakeGpuNode(cuda, ranks, FakeGpuNode.place(layout, interleaved), SLOTS, CHUNK)) {
                     assertEquals(gpus, node.groups().groupCount(), Arrays.toString(layout));
                     final DeviceBuffer[] buffers = node.buffers(BYTES);
                     for (int root = 0; root < ranks; root += ranks > 8 ? 5 : 1) {
                         broadcastAndCheck(node, root, buffers, BYTES, root * 31L + ranks);
                     }
-                    closeAll(buffers);
+                    FakeNode.closeAll(buffers);
                 }
-                assertEquals("[]", lastViolations, Arrays.toString(layout));
+                assertEquals("[]", cuda.violations().toString(), Arrays.toString(layout));
             }
         }
     }
@@ -51,7 +49,8 @@ class GpuGroupProtocolTest {
     @Test
     void onlyTheCopierCopiesIntoItsGroupAndMembersIssueNoCopy() throws Exception {
         final int[] layout = {3, 3};
-        try (FakeGpuNode node = new FakeGpuNode(new FakeCuda(5, 3), 9, place(layout, true), SLOTS, CHUNK)) {
+        final FakeCuda cuda = new FakeCuda(5, 3);
+        try (FakeGpuNode node = new FakeGpuNode(cuda, 9, FakeGpuNode.place(layout, true), SLOTS, CHUNK)) {
             final DeviceBuffer[] buffers = node.buffers(BYTES);
             final GpuGroups groups = node.groups();
             final int chunks = 6;
@@ -76,15 +75,16 @@ class GpuGroupProtocolTest {
                     }
                 }
             }
-            closeAll(buffers);
+            FakeNode.closeAll(buffers);
         }
-        assertEquals("[]", lastViolations);
+        assertEquals("[]", cuda.violations().toString());
     }
 
     @Test
     void membersBuffersAreMappedOnceAndReusedWhileUnchanged() throws Exception {
         final int[] layout = {2, 4};
-        try (FakeGpuNode node = new FakeGpuNode(new FakeCuda(9, 2), 8, place(layout, false), SLOTS, CHUNK)) {
+        final FakeCuda cuda = new FakeCuda(9, 2);
+        try (FakeGpuNode node = new FakeGpuNode(cuda, 8, FakeGpuNode.place(layout, false), SLOTS, CHUNK)) {
             final DeviceBuffer[] buffers = node.buffers(BYTES);
             final long atStart = node.cuda.ipcOpens();
             for (int root = 0; root < 8; root++) {
@@ -101,16 +101,16 @@ class GpuGroupProtocolTest {
                     assertEquals(0, node.cuda.ipcOpens() - before, "call from " + root + " paid no mapping");
                 }
             }
-            closeAll(buffers);
+            FakeNode.closeAll(buffers);
         }
-        assertEquals("[]", lastViolations);
+        assertEquals("[]", cuda.violations().toString());
     }
 
     @Test
     void aClosedBufferIsUnmappedEverywhereBeforeItsMemoryGoesAndItsAddressGetsANewMapping() throws Exception {
         final int[] layout = {2, 2};
         final FakeCuda cuda = new FakeCuda(13, 2).reuseFreedAddresses();
-        try (FakeGpuNode node = new FakeGpuNode(cuda, 4, place(layout, false), SLOTS, CHUNK)) {
+        try (FakeGpuNode node = new FakeGpuNode(cuda, 4, FakeGpuNode.place(layout, false), SLOTS, CHUNK)) {
             final DeviceBuffer[] buffers = node.buffers(BYTES);
             broadcastAndCheck(node, 0, buffers, BYTES, 1); // rank 0 maps rank 1's buffer
             final DeviceBuffer old = buffers[1];
@@ -133,9 +133,9 @@ class GpuGroupProtocolTest {
             final long before = cuda.ipcOpens();
             broadcastAndCheck(node, 0, buffers, BYTES, 4);
             assertEquals(1, cuda.ipcOpens() - before, "the reborn address is mapped anew");
-            closeAll(buffers);
+            FakeNode.closeAll(buffers);
         }
-        assertEquals("[]", lastViolations);
+        assertEquals("[]", cuda.violations().toString());
         assertEquals(0, cuda.openMappings(), "every mapping closed");
         assertEquals(0, cuda.liveAllocations(), "every deferred free done at close");
     }
@@ -163,9 +163,9 @@ class GpuGroupProtocolTest {
             assertFalse(old.isFreed());
             broadcastAndCheck(node, 1, buffers, bytes, 21);
             assertTrue(old.isFreed());
-            closeAll(buffers);
+            FakeNode.closeAll(buffers);
         }
-        assertEquals("[]", lastViolations);
+        assertEquals("[]", cuda.violations().toString());
         assertEquals(0, cuda.openMappings(), "every mapping closed");
     }
 
@@ -193,7 +193,7 @@ class GpuGroupProtocolTest {
             final int ranks = gpus * layout[1];
             final FakeCuda cuda =
                     new FakeCuda(ranks + 19L, gpus).peerAccess((device, peer) -> gpus > 2 && device < 2 && peer < 2);
-            try (FakeGpuNode node = new FakeGpuNode(cuda, ranks, place(layout, true), SLOTS, CHUNK)) {
+            try (FakeGpuNode node = new FakeGpuNode(cuda, ranks, FakeGpuNode.place(layout, true), SLOTS, CHUNK)) {
                 assertTrue(
                         node.groups().describe(0).contains("-host->"),
                         node.groups().describe(0));
@@ -201,9 +201,9 @@ class GpuGroupProtocolTest {
                 for (int root = 0; root < ranks; root++) {
                     broadcastAndCheck(node, root, buffers, BYTES, root * 7L + ranks);
                 }
-                closeAll(buffers);
+                FakeNode.closeAll(buffers);
             }
-            assertEquals("[]", lastViolations, Arrays.toString(layout));
+            assertEquals("[]", cuda.violations().toString(), Arrays.toString(layout));
             assertEquals(0, cuda.liveAllocations(), "everything freed, the pinned host memory unregistered");
         }
     }
@@ -230,8 +230,40 @@ class GpuGroupProtocolTest {
                         "failure kind " + kind + " at " + n + (host ? " (host)" : "") + ": " + Arrays.toString(outcome);
                 assertTrue(Arrays.stream(outcome).anyMatch(t -> t instanceof CudaException), what);
                 node.closeAfterFailure();
-                closeAll(buffers);
+                FakeNode.closeAll(buffers);
                 assertEquals("[]", cuda.violations().toString(), what);
+            }
+        }
+    }
+
+    @Test
+    void aRankThatGivesUpBeforeStartingLetsNoRankWait() throws Exception {
+        // A member, a GPU leader, peer to peer and through the host, slots and buffer to buffer.
+        for (final boolean host : new boolean[] {false, true}) {
+            for (final long bytes : new long[] {BYTES, CudaRingMember.DIRECT_MIN_BYTES + 5}) {
+                for (final int refusing : new int[] {1, 2}) {
+                    final FakeCuda cuda = new FakeCuda(refusing + 29L, 2).peerAccess((device, peer) -> !host);
+                    final FakeGpuNode node = new FakeGpuNode(cuda, 4, r -> r / 2, SLOTS, CHUNK);
+                    final DeviceBuffer[] buffers = node.buffers(bytes);
+                    // Node rank `refusing` could not allocate its staging memory, say: it refuses instead of starting.
+                    final Throwable[] outcome;
+                    try {
+                        outcome = node.broadcastRefusedBy(refusing, 0, buffers, bytes, CHUNK);
+                    } catch (final AssertionError hung) {
+                        // Its control blocks leave nothing in /dev/shm; the hang is the failure to report.
+                        node.closeAfterFailure();
+                        throw hung;
+                    }
+                    node.close();
+                    final String what = "node rank " + refusing + " refuses " + bytes + " bytes"
+                            + (host ? " (host)" : "") + ": " + Arrays.toString(outcome);
+                    for (int r = 0; r < outcome.length; r++) {
+                        assertNotNull(outcome[r], what + ": rank " + r + " did not fail");
+                    }
+                    FakeNode.closeAll(buffers);
+                    assertEquals("[]", cuda.violations().toString(), what);
+                    assertEquals(0, cuda.liveAllocations(), what);
+                }
             }
         }
     }
@@ -255,46 +287,14 @@ class GpuGroupProtocolTest {
                 caught++;
             }
             node.closeAfterFailure();
-            closeAll(buffers);
+            FakeNode.closeAll(buffers);
         }
         assertEquals(4, caught, "every seed shows the missing wait");
     }
 
-    private static String lastViolations = "[]";
-
-    private static IntUnaryOperator place(final int[] layout, final boolean interleaved) {
-        final int gpus = layout[0];
-        final int perGpu = layout[1];
-        return interleaved ? r -> r % gpus : r -> r / perGpu;
-    }
-
-    static void broadcastAndCheck(
+    private static void broadcastAndCheck(
             final FakeGpuNode node, final int root, final DeviceBuffer[] buffers, final long bytes, final long seed)
             throws InterruptedException {
-        final byte[] data = new byte[(int) bytes];
-        new Random(seed).nextBytes(data);
-        node.cuda.write(buffers[root].address(), data);
-        final byte[] stale = new byte[(int) bytes];
-        Arrays.fill(stale, (byte) 0x5A);
-        for (int i = 0; i < buffers.length; i++) {
-            if (i != root) {
-                node.cuda.write(buffers[i].address(), stale);
-            }
-        }
-        final Throwable[] outcome = node.broadcast(root, buffers, bytes, CHUNK);
-        for (int i = 0; i < outcome.length; i++) {
-            assertNull(outcome[i], "rank " + i + " failed");
-        }
-        lastViolations = node.cuda.violations().toString();
-        assertEquals("[]", lastViolations, "what CUDA leaves undefined");
-        for (int i = 0; i < buffers.length; i++) {
-            assertArrayEquals(data, node.cuda.read(buffers[i].address(), (int) bytes), "rank " + i + "'s bytes");
-        }
-    }
-
-    static void closeAll(final DeviceBuffer[] buffers) {
-        for (final DeviceBuffer buffer : buffers) {
-            buffer.close();
-        }
+        FakeNode.broadcastAndCheck(node, root, buffers, bytes, CHUNK, seed);
     }
 }

@@ -72,10 +72,10 @@ class UserDeviceMemoryTest {
                 final int live = ring.cuda.liveAllocations();
                 for (int root = 0; root < 3; root++) {
                     // Slot mode below DIRECT_MIN_BYTES, buffer to buffer from it.
-                    CudaRingProtocolTest.broadcastAndCheck(ring, root, buffers, CHUNK * 3L + 5, seed * 7L + root);
-                    CudaRingProtocolTest.broadcastAndCheck(ring, root, buffers, bytes, seed * 11L + root);
+                    FakeNode.broadcastAndCheck(ring, root, buffers, CHUNK * 3L + 5, CHUNK, seed * 7L + root);
+                    FakeNode.broadcastAndCheck(ring, root, buffers, bytes, CHUNK, seed * 11L + root);
                 }
-                CudaRingProtocolTest.closeAll(buffers);
+                FakeNode.closeAll(buffers);
                 assertEquals(live, ring.cuda.liveAllocations(), "closing the program's memory frees nothing");
                 for (final long address : addresses) {
                     ring.cuda.free(0, address);
