@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import mpi.Intracomm;
 import mpi.MPI;
+import org.hbcast.BcastOptions;
 import org.hbcast.BcastPlan;
 import org.hbcast.BcastRequest;
 import org.hbcast.HierarchicalBcast;
@@ -16,7 +19,8 @@ import org.hbcast.testing.MpiOutcome;
 import org.hbcast.testing.RankReport;
 import org.hbcast.testing.Ranks;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Whole host {@code bcast} calls allocate nothing after warm-up (see {@link #measure}):
@@ -43,102 +47,142 @@ class AllocationMpiTest {
     private static final int CALLS = 1000;
     private static final long SLACK = 1024;
 
-    @ParameterizedTest(name = "{0} {1} B in chunks of {2} over {3} on nodes {4}, counts {5}")
-    @CsvSource({
-        // algorithm, bytes, chunk (0: the selector's), intra, nodes, counts, bytes per call allowed
-        "auto, 64, 0, auto, 4, root, 0", // the header carries it, on the node's board
-        "auto, 8192, 0, auto, 4, root, 0", // the same, past the header's first network message
-        "hierarchical, 1048576, 0, fanout, 4, root, 0",
-        "hierarchical, 1048576, 0, ring, 4, root, 0",
-        "knomial, 1048576, 0, auto, 4, root, 0", // the flat tree, one chunk
-        "knomial, 1048576, 65536, auto, 4, root, 0", // 16 chunks: twice the tree's window
-        "hierarchical, 1048576, 0, ring, '2,2', trusted, 0", // the leaders' tree and the ring, no header
-        "hierarchical, 1048576, 0, fanout, '2,2', trusted, 0", // the leaders' tree and the fan-out, no header
-        "hierarchical, 1048576, 0, ring, '2,2', root, 32", // the same with the leaders' call header
-        "auto, 64, 0, auto, '2,2', root, 32", // the leaders' call header carries it
-        "hierarchical, 1048576, 0, ring, 4, equal, 32", // the per-call agreement
-        "native, 8192, 0, auto, 4, root, 0"
-    })
-    void callsAllocateNothingAfterWarmUp(
-            String algorithm, int bytes, int chunk, String intra, String nodes, String counts, long perCall) {
-        // One real node unless virtual nodes are named.
-        MpiLaunch launch = MpiLaunch.body(AllocationMpiTest::measure).layout(nodes);
-        if (chunk > 0) {
-            launch = launch.env("HBCAST_CHUNK_BYTES", Integer.toString(chunk));
+    /**
+     * One measured configuration: an instance created with these options on every rank, {@code bytes}
+     * per call ({@code chunk} 0: the selector's), and the bytes per call the bindings force.
+     */
+    record Row(String algorithm, int bytes, int chunk, String intra, String counts, long perCall) {
+        /** As the ranks take it in {@code rows=}: {@code algorithm:bytes:chunk:intra:counts}. */
+        String arg() {
+            return algorithm + ":" + bytes + ":" + chunk + ":" + intra + ":" + counts;
         }
-        MpiOutcome out = launch.env("HBCAST_TRIALS", "0")
-                .env("HBCAST_ALGORITHM", algorithm)
-                .env("HBCAST_INTRA", intra)
-                .env("HBCAST_COUNTS", counts)
-                .args("bytes=" + bytes, "calls=" + CALLS)
+
+        static Row parse(String arg) {
+            String[] f = arg.split(":");
+            if (f.length != 5) {
+                throw new IllegalArgumentException("a row wants algorithm:bytes:chunk:intra:counts, got '" + arg + "'");
+            }
+            return new Row(f[0], Integer.parseInt(f[1]), Integer.parseInt(f[2]), f[3], f[4], 0);
+        }
+
+        BcastOptions options() {
+            BcastOptions o = BcastOptions.defaults()
+                    .withAlgorithm(BcastOptions.Algorithm.parse(algorithm))
+                    .withIntra(BcastOptions.IntraNode.parse("intra", intra))
+                    .withCounts(BcastOptions.CountRule.parse("counts", counts));
+            return chunk > 0 ? o.withChunkBytes(chunk) : o;
+        }
+
+        @Override
+        public String toString() {
+            return algorithm + " " + bytes + " B in chunks of " + chunk + " over " + intra + ", counts " + counts;
+        }
+    }
+
+    /**
+     * The rows, a launch per layout and mode (a JVM per rank is the cost; the rows of a launch run one
+     * after the other, each an instance of its own with its own warm-up and measurement).
+     */
+    static Stream<Arguments> launches() {
+        return Stream.of(
+                Arguments.of(
+                        "bcast",
+                        "4",
+                        List.of(
+                                new Row("auto", 64, 0, "auto", "root", 0), // the header carries it, on the node's board
+                                // the same, past the header's first network message
+                                new Row("auto", 8192, 0, "auto", "root", 0),
+                                new Row("hierarchical", 1048576, 0, "fanout", "root", 0),
+                                new Row("hierarchical", 1048576, 0, "ring", "root", 0),
+                                new Row("knomial", 1048576, 0, "auto", "root", 0), // the flat tree, one chunk
+                                // 16 chunks: twice the tree's window
+                                new Row("knomial", 1048576, 65536, "auto", "root", 0),
+                                new Row("hierarchical", 1048576, 0, "ring", "equal", 32), // the per-call agreement
+                                new Row("native", 8192, 0, "auto", "root", 0))),
+                Arguments.of(
+                        "bcast",
+                        "2,2",
+                        List.of(
+                                // the leaders' tree and the ring, no header
+                                new Row("hierarchical", 1048576, 0, "ring", "trusted", 0),
+                                // the leaders' tree and the fan-out, no header
+                                new Row("hierarchical", 1048576, 0, "fanout", "trusted", 0),
+                                // the same with the leaders' call header
+                                new Row("hierarchical", 1048576, 0, "ring", "root", 32),
+                                new Row("auto", 64, 0, "auto", "root", 32))), // the leaders' call header carries it
+                // Non-blocking calls too, each issued and then tested until complete: the queue's slots and
+                // their request objects are made once, so nothing per call but what the bindings force (Open
+                // MPI's MPI_Ibcast of the native plan returns an mpi.Request).
+                Arguments.of(
+                        "ibcast",
+                        "4",
+                        List.of(
+                                new Row("auto", 64, 0, "auto", "root", 0), // the header carries it
+                                // Four chunks each: pipelined as a megabyte is, in a quarter of the suite's time.
+                                new Row("hierarchical", 262144, 65536, "ring", "root", 0),
+                                new Row("native", 8192, 0, "auto", "root", 32))), // MPI_Ibcast's request
+                Arguments.of(
+                        "ibcast",
+                        "2,2",
+                        List.of(
+                                // the leaders' tree, no header
+                                new Row("hierarchical", 262144, 65536, "fanout", "trusted", 0))));
+    }
+
+    @ParameterizedTest(name = "{0} on nodes {1}: {2}")
+    @MethodSource("launches")
+    void callsAllocateNothingAfterWarmUp(String mode, String nodes, List<Row> rows) {
+        // One real node unless virtual nodes are named.
+        StringBuilder arg = new StringBuilder("rows=");
+        for (Row row : rows) {
+            arg.append(arg.length() > 5 ? ";" : "").append(row.arg());
+        }
+        MpiOutcome out = MpiLaunch.body(AllocationMpiTest::measure)
+                .layout(nodes)
+                .env("HBCAST_TRIALS", "0")
+                .args(arg.toString(), "calls=" + CALLS, "mode=" + mode)
                 .run()
                 .assertAllRanksOk();
-        long bound = SLACK + perCall * CALLS;
-        for (int r = 0; r < out.ranks(); r++) {
-            assertEquals(CALLS, out.longFigure(r, "calls"), out.describe("rank " + r));
-            long allocated = out.longFigure(r, "allocatedBytes");
-            assertTrue(
-                    allocated < bound,
-                    out.describe("rank " + r + " allocated " + allocated + " bytes in " + CALLS + " calls, under "
-                            + bound + " expected"));
-            if (!algorithm.equals("auto")) {
-                String plan = algorithm.equals("hierarchical") ? "hierarchical/" + intra : algorithm;
-                assertEquals(plan, out.note(r, "plan"), out.describe("rank " + r));
+        for (int i = 0; i < rows.size(); i++) {
+            Row row = rows.get(i);
+            long bound = SLACK + row.perCall() * CALLS;
+            for (int r = 0; r < out.ranks(); r++) {
+                String where = "rank " + r + ", " + mode + " " + row;
+                assertEquals(CALLS, out.longFigure(r, "calls " + i), out.describe(where));
+                long allocated = out.longFigure(r, "allocatedBytes " + i);
+                assertTrue(
+                        allocated < bound,
+                        out.describe(where + ": allocated " + allocated + " bytes in " + CALLS + " calls, under "
+                                + bound + " expected"));
+                if (!row.algorithm().equals("auto") && mode.equals("bcast")) {
+                    String plan =
+                            row.algorithm().equals("hierarchical") ? "hierarchical/" + row.intra() : row.algorithm();
+                    assertEquals(plan, out.note(r, "plan " + i), out.describe(where));
+                }
             }
         }
     }
 
     /**
-     * Non-blocking calls too, each issued and then tested until complete: the queue's slots and
-     * their request objects are made once, so nothing per call but what the bindings force (Open
-     * MPI's {@code MPI_Ibcast} of the native plan returns an {@code mpi.Request}).
-     */
-    @ParameterizedTest(name = "iBcast {0} {1} B over {3} on nodes {4}, counts {5}")
-    @CsvSource({
-        "auto, 64, 0, auto, 4, root, 0", // the header carries it
-        // Four chunks each: pipelined as a megabyte is, in a quarter of the suite's time.
-        "hierarchical, 262144, 65536, ring, 4, root, 0",
-        "hierarchical, 262144, 65536, fanout, '2,2', trusted, 0", // the leaders' tree, no header
-        "native, 8192, 0, auto, 4, root, 32" // MPI_Ibcast's request
-    })
-    void nonBlockingCallsAllocateNothingAfterWarmUp(
-            String algorithm, int bytes, int chunk, String intra, String nodes, String counts, long perCall) {
-        MpiLaunch launch = MpiLaunch.body(AllocationMpiTest::measure).layout(nodes);
-        if (chunk > 0) {
-            launch = launch.env("HBCAST_CHUNK_BYTES", Integer.toString(chunk));
-        }
-        MpiOutcome out = launch.env("HBCAST_TRIALS", "0")
-                .env("HBCAST_ALGORITHM", algorithm)
-                .env("HBCAST_INTRA", intra)
-                .env("HBCAST_COUNTS", counts)
-                .args("bytes=" + bytes, "calls=" + CALLS, "mode=ibcast")
-                .run()
-                .assertAllRanksOk();
-        long bound = SLACK + perCall * CALLS;
-        for (int r = 0; r < out.ranks(); r++) {
-            assertEquals(CALLS, out.longFigure(r, "calls"), out.describe("rank " + r));
-            long allocated = out.longFigure(r, "allocatedBytes");
-            assertTrue(
-                    allocated < bound,
-                    out.describe("rank " + r + " allocated " + allocated + " bytes in " + CALLS + " iBcasts, under "
-                            + bound + " expected"));
-        }
-    }
-
-    /**
-     * On every rank: bytes the JVM allocates per whole host {@code bcast} call after warm-up, measured
-     * with the thread's allocation counter ({@code com.sun.management.ThreadMXBean}) over {@code calls}
-     * calls of {@code bytes} each, roots rotating, direct buffers, after as many calls of warm-up. One
-     * case (the measurement: the test judges it), figures {@code allocatedBytes} and {@code calls},
-     * note {@code plan}.
+     * On every rank, per row of {@code rows=}: bytes the JVM allocates per whole host {@code bcast}
+     * call after warm-up, measured with the thread's allocation counter ({@code
+     * com.sun.management.ThreadMXBean}) over {@code calls} calls of the row's bytes each, roots
+     * rotating, direct buffers, after as many calls of warm-up. A case per row (the measurement: the
+     * test judges it), figures {@code allocatedBytes <row>} and {@code calls <row>}, note {@code plan <row>}.
      */
     static void measure(Ranks ranks) throws Exception {
-        int bytes = ranks.intArg("bytes", 65536);
         int calls = ranks.intArg("calls", CALLS);
         boolean nonBlocking = ranks.arg("mode", "bcast").equals("ibcast");
-        ranks.checkAll(List.of(Ranks.named(
-                calls + " calls of " + bytes + " B measured",
-                () -> measure(ranks.world(), bytes, calls, nonBlocking, ranks.report()))));
+        List<Ranks.Named> cases = new ArrayList<>();
+        String[] rows = ranks.arg("rows", "").split(";");
+        for (int i = 0; i < rows.length; i++) {
+            Row row = Row.parse(rows[i]);
+            int index = i;
+            cases.add(Ranks.named(
+                    "row " + i + " (" + row + "): " + calls + " calls measured",
+                    () -> measure(ranks.world(), row, index, calls, nonBlocking, ranks.report())));
+        }
+        ranks.checkAll(cases);
     }
 
     /** One call: blocking, or issued and tested until complete. */
@@ -154,13 +198,14 @@ class AllocationMpiTest {
         }
     }
 
-    private static String measure(Intracomm world, int bytes, int calls, boolean nonBlocking, RankReport report)
-            throws Exception {
+    private static String measure(
+            Intracomm world, Row row, int index, int calls, boolean nonBlocking, RankReport report) throws Exception {
+        int bytes = row.bytes();
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long me = Thread.currentThread().getId();
         ByteBuffer buf = ByteBuffer.allocateDirect(bytes);
         int size = world.getSize();
-        try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
+        try (HierarchicalBcast hb = HierarchicalBcast.create(world, row.options())) {
             for (int i = 0; i < calls; i++) {
                 call(hb, buf, bytes, i % size, nonBlocking);
             }
@@ -174,7 +219,9 @@ class AllocationMpiTest {
             BcastPlan p = hb.plan(bytes);
             String plan = p.hierarchical() ? p.algorithm() + "/" + p.intra() : p.algorithm();
             // Recorded only now: the report allocates, and must not count.
-            report.figure("allocatedBytes", total).figure("calls", calls).note("plan", plan);
+            report.figure("allocatedBytes " + index, total)
+                    .figure("calls " + index, calls)
+                    .note("plan " + index, plan);
             return "bytes=" + total + " calls=" + calls + " plan=" + plan;
         }
     }

@@ -6,6 +6,7 @@ import java.util.List;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.BcastOptions;
 import org.hbcast.BcastRequest;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.call.ElementType;
@@ -21,6 +22,21 @@ import org.hbcast.testing.Ranks;
  * arguments refused before anything is sent, a late root, and bytes identical to Open MPI's bcast.
  */
 class NonBlockingBcastMpiTest {
+    /**
+     * Per launch, the options of its instances: on {@code "4"} one real node, then two virtual nodes of
+     * two ({@code HBCAST_NODE_SIZES=2,2} as an option in code), each its own instance on the one launch
+     * (a launch, a JVM per rank, is the suite's cost); elsewhere the launch's own settings.
+     */
+    private static List<BcastOptions> layouts(Ranks ranks) {
+        BcastOptions launched = BcastOptions.defaults();
+        return ranks.layout().equals("4") ? List.of(launched, launched.withNodeSizes("2,2")) : List.of(launched);
+    }
+
+    /** The prefix of a case's name: the virtual nodes its instance runs on. */
+    private static String on(BcastOptions options) {
+        return options.nodeSizes() == null ? "" : "nodes " + options.nodeSizes() + ": ";
+    }
+
     private static final String CHUNK = "HBCAST_CHUNK_BYTES=65536";
     /** Odd counts: inside a header, a few chunks with a tail, many chunks with a tail. */
     private static final int[] COUNTS = {1, 4093, 300_007, (1 << 20) + 13};
@@ -36,24 +52,29 @@ class NonBlockingBcastMpiTest {
     }
 
     @OnRanks(
-            value = {"4", "2,2", "bed 2x2"},
+            value = {"4", "bed 2x2"},
             env = CHUNK)
     void everyRootOddSizesCompletedInAndOutOfOrder(Ranks ranks) throws Exception {
         Intracomm world = ranks.world();
         int size = ranks.size();
         // Per root: the requests in order, reversed, by test loops, and around a blocking call.
-        ranks.plan(4 * size + 1);
-        try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
-            long seed = 1;
-            for (int root = 0; root < size; root++) {
-                int r = root;
-                for (String order : new String[] {"in order", "reversed", "by tests", "around bcast"}) {
-                    long first = seed;
-                    seed += COUNTS.length + 1;
-                    ranks.check("root " + r + ", " + order, () -> outstanding(hb, world, r, order, first));
+        List<BcastOptions> layouts = layouts(ranks);
+        ranks.plan(layouts.size() * (4 * size + 1));
+        for (BcastOptions options : layouts) {
+            try (HierarchicalBcast hb = HierarchicalBcast.create(world, options)) {
+                long seed = 1;
+                for (int root = 0; root < size; root++) {
+                    int r = root;
+                    for (String order : new String[] {"in order", "reversed", "by tests", "around bcast"}) {
+                        long first = seed;
+                        seed += COUNTS.length + 1;
+                        ranks.check(
+                                on(options) + "root " + r + ", " + order,
+                                () -> outstanding(hb, world, r, order, first));
+                    }
                 }
+                ranks.check(on(options) + "bytes as Open MPI's bcast", () -> sameAsOpenMpi(hb, world));
             }
-            ranks.check("bytes as Open MPI's bcast", () -> sameAsOpenMpi(hb, world));
         }
     }
 
@@ -158,73 +179,79 @@ class NonBlockingBcastMpiTest {
 
     /** The progress thread completes a request that the program never tests while it computes. */
     @OnRanks(
-            value = {"4", "2,2"},
+            value = {"4"},
             env = {CHUNK, "HBCAST_PROGRESS_THREAD=1"},
             threads = Ranks.Threads.MULTIPLE)
     void progressThreadCompletesWithoutTests(Ranks ranks) throws Exception {
-        ranks.plan(2);
-        try (HierarchicalBcast hb = HierarchicalBcast.create(ranks.world())) {
-            for (int root : new int[] {0, ranks.size() - 1}) {
-                ranks.check("root " + root, () -> {
-                    int count = 4 << 20;
-                    Payload p = new Payload(Payload.Kind.BUFFER, ElementType.BYTE, count);
-                    boolean isRoot = ranks.rank() == root;
-                    if (isRoot) {
-                        p.fillPattern(count, 77 + root);
-                    } else {
-                        p.fillStale();
-                    }
-                    BcastRequest r = hb.iBcast(p.container, count, MPI.BYTE, root);
-                    long deadline = System.nanoTime() + 60_000_000_000L;
-                    // The program computes and only looks: only the progress thread can move the call.
-                    while (!r.isDone()) {
-                        if (System.nanoTime() > deadline) {
-                            throw new AssertionError("the progress thread did not complete the call in 60 s");
+        List<BcastOptions> layouts = layouts(ranks);
+        ranks.plan(layouts.size() * 2);
+        for (BcastOptions options : layouts) {
+            try (HierarchicalBcast hb = HierarchicalBcast.create(ranks.world(), options)) {
+                for (int root : new int[] {0, ranks.size() - 1}) {
+                    ranks.check(on(options) + "root " + root, () -> {
+                        int count = 4 << 20;
+                        Payload p = new Payload(Payload.Kind.BUFFER, ElementType.BYTE, count);
+                        boolean isRoot = ranks.rank() == root;
+                        if (isRoot) {
+                            p.fillPattern(count, 77 + root);
+                        } else {
+                            p.fillStale();
                         }
-                        Thread.onSpinWait();
-                    }
-                    r.waitFor();
-                    String problem = p.verify(count, 77 + root, isRoot);
-                    if (problem != null) {
-                        throw new AssertionError(problem);
-                    }
-                });
+                        BcastRequest r = hb.iBcast(p.container, count, MPI.BYTE, root);
+                        long deadline = System.nanoTime() + 60_000_000_000L;
+                        // The program computes and only looks: only the progress thread can move the call.
+                        while (!r.isDone()) {
+                            if (System.nanoTime() > deadline) {
+                                throw new AssertionError("the progress thread did not complete the call in 60 s");
+                            }
+                            Thread.onSpinWait();
+                        }
+                        r.waitFor();
+                        String problem = p.verify(count, 77 + root, isRoot);
+                        if (problem != null) {
+                            throw new AssertionError(problem);
+                        }
+                    });
+                }
             }
         }
     }
 
     /** Without a progress thread an untested request still completes inside the instance's next call. */
     @OnRanks(
-            value = {"4", "2,2"},
+            value = {"4"},
             env = CHUNK)
     void withoutProgressThreadNothingMovesUntilTested(Ranks ranks) throws Exception {
-        ranks.plan(1);
-        try (HierarchicalBcast hb = HierarchicalBcast.create(ranks.world())) {
-            ranks.check("a later iBcast moves the earlier one", () -> {
-                int count = 2 << 20;
-                Payload a = new Payload(Payload.Kind.ARRAY, ElementType.BYTE, count);
-                Payload b = new Payload(Payload.Kind.BUFFER, ElementType.BYTE, 5);
-                boolean isRoot = ranks.rank() == 1;
-                if (isRoot) {
-                    a.fillPattern(count, 5);
-                    b.fillPattern(5, 6);
-                } else {
-                    a.fillStale();
-                    b.fillStale();
-                }
-                BcastRequest ra = hb.iBcast(a.container, count, MPI.BYTE, 1);
-                BcastRequest rb = hb.iBcast(b.container, 5, MPI.BYTE, 1);
-                rb.waitFor();
-                if (!ra.isDone()) {
-                    throw new AssertionError("the first request is not done after the second completed");
-                }
-                ra.waitFor();
-                for (String problem : new String[] {a.verify(count, 5, isRoot), b.verify(5, 6, isRoot)}) {
-                    if (problem != null) {
-                        throw new AssertionError(problem);
+        List<BcastOptions> layouts = layouts(ranks);
+        ranks.plan(layouts.size());
+        for (BcastOptions options : layouts) {
+            try (HierarchicalBcast hb = HierarchicalBcast.create(ranks.world(), options)) {
+                ranks.check(on(options) + "a later iBcast moves the earlier one", () -> {
+                    int count = 2 << 20;
+                    Payload a = new Payload(Payload.Kind.ARRAY, ElementType.BYTE, count);
+                    Payload b = new Payload(Payload.Kind.BUFFER, ElementType.BYTE, 5);
+                    boolean isRoot = ranks.rank() == 1;
+                    if (isRoot) {
+                        a.fillPattern(count, 5);
+                        b.fillPattern(5, 6);
+                    } else {
+                        a.fillStale();
+                        b.fillStale();
                     }
-                }
-            });
+                    BcastRequest ra = hb.iBcast(a.container, count, MPI.BYTE, 1);
+                    BcastRequest rb = hb.iBcast(b.container, 5, MPI.BYTE, 1);
+                    rb.waitFor();
+                    if (!ra.isDone()) {
+                        throw new AssertionError("the first request is not done after the second completed");
+                    }
+                    ra.waitFor();
+                    for (String problem : new String[] {a.verify(count, 5, isRoot), b.verify(5, 6, isRoot)}) {
+                        if (problem != null) {
+                            throw new AssertionError(problem);
+                        }
+                    }
+                });
+            }
         }
     }
 
@@ -233,79 +260,85 @@ class NonBlockingBcastMpiTest {
      * each when it is waited for, and the next request goes through; past the outstanding limit a request is refused at once.
      */
     @OnRanks(
-            value = {"4", "2,2", "bed 2x2"},
+            value = {"4", "bed 2x2"},
             env = CHUNK)
     void badArgumentsRefusedBeforeSending(Ranks ranks) throws Exception {
-        ranks.plan(4);
-        Intracomm world = ranks.world();
-        int rank = ranks.rank();
-        int size = ranks.size();
-        try (HierarchicalBcast hb = HierarchicalBcast.create(world)) {
-            ranks.check("a buffer too small on the last rank", () -> {
-                int count = 100_000;
-                ByteBuffer buf = ByteBuffer.allocateDirect(rank == size - 1 ? 10 : count);
-                BcastRequest r = hb.iBcast(buf, count, MPI.BYTE, 0);
-                if (rank == size - 1) {
-                    // Only it fails, as with Open MPI: it takes part into scratch memory so the others finish.
-                    ExpectError.of("iBcast on rank " + rank, r::waitFor);
-                } else {
-                    r.waitFor();
-                }
-            });
-            ranks.check("a negative count on the root", () -> {
-                ByteBuffer buf = ByteBuffer.allocateDirect(64);
-                BcastRequest r = hb.iBcast(buf, rank == 1 ? -3 : 64, MPI.BYTE, 1);
-                // The root refuses the call in its header: every rank fails, nothing was sent.
-                ExpectError.of(rank == 1 ? "iBcast on rank 1" : "refused call", r::waitFor);
-            });
-            ranks.check(
-                    "the next call goes through",
-                    () -> Broadcasts.check(hb, world, Payload.Kind.ARRAY, ElementType.LONG, 9_999, size - 1, 11));
-            ranks.check("past the outstanding limit", () -> {
-                List<BcastRequest> issued = new ArrayList<>();
-                byte[][] bufs = new byte[64][8];
-                for (byte[] b : bufs) {
-                    issued.add(hb.iBcast(b, 8, MPI.BYTE, 0));
-                }
-                ExpectError.of("not yet seen complete", () -> hb.iBcast(new byte[8], 8, MPI.BYTE, 0));
-                for (BcastRequest r : issued) {
-                    r.waitFor();
-                }
-            });
+        List<BcastOptions> layouts = layouts(ranks);
+        ranks.plan(layouts.size() * 4);
+        for (BcastOptions options : layouts) {
+            Intracomm world = ranks.world();
+            int rank = ranks.rank();
+            int size = ranks.size();
+            try (HierarchicalBcast hb = HierarchicalBcast.create(world, options)) {
+                ranks.check(on(options) + "a buffer too small on the last rank", () -> {
+                    int count = 100_000;
+                    ByteBuffer buf = ByteBuffer.allocateDirect(rank == size - 1 ? 10 : count);
+                    BcastRequest r = hb.iBcast(buf, count, MPI.BYTE, 0);
+                    if (rank == size - 1) {
+                        // Only it fails, as with Open MPI: it takes part into scratch memory so the others finish.
+                        ExpectError.of("iBcast on rank " + rank, r::waitFor);
+                    } else {
+                        r.waitFor();
+                    }
+                });
+                ranks.check(on(options) + "a negative count on the root", () -> {
+                    ByteBuffer buf = ByteBuffer.allocateDirect(64);
+                    BcastRequest r = hb.iBcast(buf, rank == 1 ? -3 : 64, MPI.BYTE, 1);
+                    // The root refuses the call in its header: every rank fails, nothing was sent.
+                    ExpectError.of(rank == 1 ? "iBcast on rank 1" : "refused call", r::waitFor);
+                });
+                ranks.check(
+                        on(options) + "the next call goes through",
+                        () -> Broadcasts.check(hb, world, Payload.Kind.ARRAY, ElementType.LONG, 9_999, size - 1, 11));
+                ranks.check(on(options) + "past the outstanding limit", () -> {
+                    List<BcastRequest> issued = new ArrayList<>();
+                    byte[][] bufs = new byte[64][8];
+                    for (byte[] b : bufs) {
+                        issued.add(hb.iBcast(b, 8, MPI.BYTE, 0));
+                    }
+                    ExpectError.of("not yet seen complete", () -> hb.iBcast(new byte[8], 8, MPI.BYTE, 0));
+                    for (BcastRequest r : issued) {
+                        r.waitFor();
+                    }
+                });
+            }
         }
     }
 
     /** A root that calls late: the others' tests say "not yet" and they wait, with no invented failure. */
     @OnRanks(
-            value = {"4", "2,2", "bed 2x2"},
+            value = {"4", "bed 2x2"},
             env = CHUNK)
     void lateRootWaitedFor(Ranks ranks) throws Exception {
-        ranks.plan(1);
-        try (HierarchicalBcast hb = HierarchicalBcast.create(ranks.world())) {
-            ranks.check("root 2 two seconds late", () -> {
-                int count = 500_001;
-                Payload p = new Payload(Payload.Kind.BUFFER, ElementType.BYTE, count);
-                boolean isRoot = ranks.rank() == 2;
-                if (isRoot) {
-                    p.fillPattern(count, 3);
-                    Thread.sleep(2000);
-                } else {
-                    p.fillStale();
-                }
-                BcastRequest r = hb.iBcast(p.container, count, MPI.BYTE, 2);
-                int notYet = 0;
-                while (!r.test()) {
-                    notYet++;
-                    Thread.sleep(1);
-                }
-                if (!isRoot && notYet == 0) {
-                    throw new AssertionError("a test said done before the late root called");
-                }
-                String problem = p.verify(count, 3, isRoot);
-                if (problem != null) {
-                    throw new AssertionError(problem);
-                }
-            });
+        List<BcastOptions> layouts = layouts(ranks);
+        ranks.plan(layouts.size());
+        for (BcastOptions options : layouts) {
+            try (HierarchicalBcast hb = HierarchicalBcast.create(ranks.world(), options)) {
+                ranks.check(on(options) + "root 2 two seconds late", () -> {
+                    int count = 500_001;
+                    Payload p = new Payload(Payload.Kind.BUFFER, ElementType.BYTE, count);
+                    boolean isRoot = ranks.rank() == 2;
+                    if (isRoot) {
+                        p.fillPattern(count, 3);
+                        Thread.sleep(2000);
+                    } else {
+                        p.fillStale();
+                    }
+                    BcastRequest r = hb.iBcast(p.container, count, MPI.BYTE, 2);
+                    int notYet = 0;
+                    while (!r.test()) {
+                        notYet++;
+                        Thread.sleep(1);
+                    }
+                    if (!isRoot && notYet == 0) {
+                        throw new AssertionError("a test said done before the late root called");
+                    }
+                    String problem = p.verify(count, 3, isRoot);
+                    if (problem != null) {
+                        throw new AssertionError(problem);
+                    }
+                });
+            }
         }
     }
 }
