@@ -294,7 +294,7 @@ class HbcastBenchTest {
         assertTrue(
                 o.out()
                         .contains(
-                                "gpu-test (at most 240 s, log /r/gpu-test.log)\n  HBCAST_REQUIRE_GPU=1 /b/bin/gpu-test"),
+                                "gpu-test (at most 270 s, log /r/gpu-test.log)\n  HBCAST_REQUIRE_GPU=1 /b/bin/gpu-test"),
                 o.out());
         Outcome missing = execute("gpu-lease", "--bin", "/nonexistent/bin");
         assertEquals(2, missing.code());
