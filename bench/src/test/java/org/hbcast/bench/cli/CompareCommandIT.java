@@ -60,8 +60,14 @@ class CompareCommandIT {
         assertEquals(0, code);
 
         String report = Files.readString(out.resolve("compare.md"));
-        assertTrue(report.startsWith("# node4\n\n## Headline, as users call it"), report);
-        for (String section : List.of("## As users call it: the user-style probe", "### Second view, OSU's method")) {
+        assertTrue(report.startsWith("# node4\n\n## Both methods: never slower, however it is measured"), report);
+        assertTrue(
+                report.indexOf("## Both methods") < report.indexOf("## Headline, as users call it"),
+                "the summary of both methods comes before the headline:\n" + report);
+        for (String section : List.of(
+                "## Headline, as users call it",
+                "## As users call it: the user-style probe",
+                "### Second view, OSU's method")) {
             assertTrue(report.contains(section), section + " missing:\n" + report);
         }
         assertTrue(
