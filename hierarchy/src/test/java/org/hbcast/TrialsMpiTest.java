@@ -15,12 +15,12 @@ import mpi.MPI;
 import org.hbcast.call.ElementType;
 import org.hbcast.select.TrialSchedule;
 import org.hbcast.support.Broadcasts;
+import org.hbcast.support.LearntFiles;
 import org.hbcast.support.Payload;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.hbcast.testing.RankReport;
 import org.hbcast.testing.Ranks;
-import org.hbcast.tuning.TuningFiles;
 import org.junit.jupiter.api.Test;
 
 /** {@code auto}'s in-run selection on real launches (see {@link #decide}): data right while trying, verdicts alike, kept. */
@@ -166,10 +166,8 @@ class TrialsMpiTest {
         String decided = String.join(",", verdicts);
         if (!kept) {
             report.check("nothing kept under other options than the defaults", () -> {
-                try (var files = Files.list(TuningFiles.cacheDirectory(System.getenv()))) {
-                    if (files.anyMatch(p -> p.getFileName().toString().startsWith("learnt-"))) {
-                        throw new AssertionError("verdicts learnt under other options than the defaults were kept");
-                    }
+                if (LearntFiles.find().isPresent()) {
+                    throw new AssertionError("verdicts learnt under other options than the defaults were kept");
                 }
             });
             return "decided=" + decided;
@@ -201,12 +199,7 @@ class TrialsMpiTest {
         if (verdicts.stream().allMatch(v -> v.endsWith(":-"))) {
             return;
         }
-        Path file;
-        try (var files = Files.list(TuningFiles.cacheDirectory(System.getenv()))) {
-            file = files.filter(p -> p.getFileName().toString().startsWith("learnt-"))
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError("rank 0 kept no learnt plans in the cache"));
-        }
+        Path file = LearntFiles.kept();
         String json = Files.readString(file, StandardCharsets.UTF_8);
         for (String v : verdicts) {
             String choice = v.substring(v.indexOf(':') + 1);

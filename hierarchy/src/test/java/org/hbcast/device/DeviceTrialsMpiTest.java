@@ -13,12 +13,12 @@ import mpi.MPI;
 import org.hbcast.HierarchicalBcast;
 import org.hbcast.plan.MemoryKind;
 import org.hbcast.select.TrialSchedule;
+import org.hbcast.support.LearntFiles;
 import org.hbcast.testing.MpiLaunch;
 import org.hbcast.testing.MpiOutcome;
 import org.hbcast.testing.RankReport;
 import org.hbcast.testing.Ranks;
 import org.hbcast.tuning.LearntPlans;
-import org.hbcast.tuning.TuningFiles;
 import org.hbcast.tuning.TuningJson;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -150,12 +150,7 @@ class DeviceTrialsMpiTest {
 
     /** Rank 0's learnt file holds a device verdict for each size, the one this run decided. */
     private static void keptAsDeviceVerdicts(List<String> decided) throws Exception {
-        Path file;
-        try (var files = Files.list(TuningFiles.cacheDirectory(System.getenv()))) {
-            file = files.filter(p -> p.getFileName().toString().startsWith("learnt-"))
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError("rank 0 kept no learnt plans in the cache"));
-        }
+        Path file = LearntFiles.kept();
         String json = Files.readString(file, StandardCharsets.UTF_8);
         LearntPlans kept = TuningJson.mapper().readValue(json, LearntPlans.class);
         for (int k = 0; k < BYTES.length; k++) {
