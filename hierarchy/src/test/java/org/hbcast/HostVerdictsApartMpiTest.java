@@ -78,7 +78,7 @@ class HostVerdictsApartMpiTest {
                 new LearntPlans.Verdict(TRIED_CLASS, MemoryKind.DEVICE, deviceChoice, 1e-3),
                 new LearntPlans.Verdict(CONTROL_CLASS, MemoryKind.HOST, hostChoice, 2e-3),
                 new LearntPlans.Verdict(CONTROL_CLASS, MemoryKind.DEVICE, "hierarchical/ring", 3e-3));
-        Path file = TuningFiles.cacheDirectory(System.getenv()).resolve("learnt-" + fingerprint + ".json");
+        Path file = TuningFiles.learnt(System.getenv(), fingerprint);
         if (rank == 0) {
             new LearntPlans(LearntPlans.FORMAT_VERSION, fingerprint, "x", written).write(file);
         }

@@ -33,9 +33,17 @@ public final class TuningFiles {
         return cacheDirectory(env).resolve("tuning-" + fingerprint.id() + ".json");
     }
 
+    /** How the names of the learnt plans' files begin: {@code learnt-<fingerprint id>.json}. */
+    public static final String LEARNT_PREFIX = "learnt-";
+
     /** Where {@code auto} keeps what it learnt in runs on {@code fingerprint} (see {@link LearntPlans}). */
     public static Path learnt(Map<String, String> env, Fingerprint fingerprint) {
-        return cacheDirectory(env).resolve("learnt-" + fingerprint.id() + ".json");
+        return learnt(env, fingerprint.id());
+    }
+
+    /** The learnt plans' file of the fingerprint whose id is {@code fingerprintId}. */
+    public static Path learnt(Map<String, String> env, String fingerprintId) {
+        return cacheDirectory(env).resolve(LEARNT_PREFIX + fingerprintId + ".json");
     }
 
     public static Path defaultCalibration(Map<String, String> env, Fingerprint fingerprint) {

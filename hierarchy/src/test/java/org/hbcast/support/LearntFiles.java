@@ -13,7 +13,7 @@ public final class LearntFiles {
     /** The first learnt file in the cache, if any. */
     public static Optional<Path> find() throws IOException {
         try (var files = Files.list(TuningFiles.cacheDirectory(System.getenv()))) {
-            return files.filter(p -> p.getFileName().toString().startsWith("learnt-"))
+            return files.filter(p -> p.getFileName().toString().startsWith(TuningFiles.LEARNT_PREFIX))
                     .findFirst();
         }
     }
