@@ -292,6 +292,20 @@ final class Assembly {
                 host.headed(),
                 topology.hostLayout().nodeCount() == 1,
                 startNs);
+        if (topology.hostLayout().nodeCount() > 1) {
+            // Across a network the model's guesses are the least sure and a create may take longer.
+            long trialsStart = System.nanoTime();
+            numbers.warming(true);
+            try {
+                int decided = CreateTrials.run(comm, warmUpCalls, selection);
+                if (comm.rank() == 0 && decided > 0) {
+                    long tookMs = (System.nanoTime() - trialsStart) / 1_000_000;
+                    Log.info(() -> "hbcast: create's trials decided " + decided + " sizes in " + tookMs + " ms");
+                }
+            } finally {
+                numbers.warming(false);
+            }
+        }
     }
 
     /** Frees what was made, once: the instance's parts where it was made, else the node's transports. */

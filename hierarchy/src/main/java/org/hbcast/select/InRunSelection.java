@@ -208,6 +208,24 @@ public final class InRunSelection {
         return trials.keptInlines(bytes);
     }
 
+    /** Whether host calls of {@code bytes} choose among options by trials (the same on every rank). */
+    public boolean tries(long bytes) {
+        return trials.tries(TrialSchedule.sizeClass(bytes));
+    }
+
+    /**
+     * Starts the trials of host calls of {@code bytes}'s class at its next call (see {@link
+     * TrialSchedule#startNow}); collective in effect: every rank must call it before the same call.
+     */
+    public void startTrials(long bytes) {
+        trials.startNow(TrialSchedule.sizeClass(bytes));
+    }
+
+    /** Whether host calls of {@code bytes} are in their trials now: no verdict yet (the same on every rank). */
+    public boolean trying(long bytes) {
+        return trials.exploring(TrialSchedule.sizeClass(bytes));
+    }
+
     public boolean inlines(long bytes) {
         return trials.inlines(bytes);
     }

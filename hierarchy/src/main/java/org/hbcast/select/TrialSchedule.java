@@ -322,6 +322,17 @@ public final class TrialSchedule {
         return plans[c][o - (inline[c] ? 1 : 0)];
     }
 
+    /**
+     * Starts class {@code c}'s trials at its next call, where it tries and is not trying already
+     * (create's trials, which decide a class before the program's first call of it). Every rank
+     * calls it at the same point of the same calls, so their schedules stay alike.
+     */
+    void startNow(int c) {
+        if (tries(c) && winner[c] >= 0) {
+            callsLeft[c] = 1;
+        }
+    }
+
     /** Warm-up calls and other calls that must not count: while paused, {@link #record} does nothing. */
     void pause(boolean on) {
         paused = on;

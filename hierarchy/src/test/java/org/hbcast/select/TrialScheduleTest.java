@@ -439,6 +439,32 @@ class TrialScheduleTest {
         assertFalse(s.timed(LARGE), "a kept plan");
     }
 
+    /** Create's trials: a class started now tries from its next call on, decides, and then waits for its re-check. */
+    @Test
+    void aClassStartedNowTriesAtItsNextCall() {
+        TrialSchedule s = schedule();
+        s.startNow(LARGE);
+        assertFalse(s.exploring(LARGE), "the call that starts the trials runs the incumbent");
+        assertEquals(3, s.option(LARGE));
+        assertEquals(TrialSchedule.BLOCK_ENDED, s.record(LARGE, 1), "every rank agrees before the first trial");
+        leadIn(s, LARGE);
+        assertFalse(s.exploring(SMALL), "only the class started");
+        untilVerdict(s, LARGE, 9, 1, 9, 9);
+        assertEquals(1, s.winner(LARGE));
+        s.startNow(3);
+        assertFalse(s.exploring(3), "a class that does not try never starts");
+        s.startNow(LARGE);
+        assertEquals(TrialSchedule.BLOCK_ENDED, s.record(LARGE, 1), "a decided class may be started again");
+        leadIn(s, LARGE);
+        s.startNow(LARGE);
+        assertTrue(s.exploring(LARGE), "starting a class that tries changes nothing");
+        assertEquals(0, s.option(LARGE));
+        for (long i = 0; i < TrialSchedule.FIRST_RECHECK; i++) {
+            s.record(SMALL, 1);
+        }
+        assertTrue(s.exploring(SMALL), "other classes keep their own count");
+    }
+
     @Test
     void pausedCallsDoNotCount() {
         TrialSchedule s = trying();

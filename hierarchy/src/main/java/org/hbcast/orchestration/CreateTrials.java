@@ -1,0 +1,83 @@
+package org.hbcast.orchestration;
+
+import java.nio.ByteBuffer;
+import org.hbcast.mpi.port.MpiComm;
+import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.mpi.port.ReduceOp;
+import org.hbcast.select.InRunSelection;
+
+/**
+ * Runs {@code auto}'s trials of the sizes that cross a network at {@code create}, after the JIT's
+ * warm-up, from the smallest class that tries up to {@link #LARGEST_BYTES}, while a time budget
+ * lasts: a program's (and a benchmark's) first calls of those sizes then run the verdict, not the
+ * model's guess. The model cannot see everything a real layout does: on the 2-host bed (each host
+ * on a core of its own, links not shaped) it priced Open MPI's own bcast twice too slow and the
+ * hierarchy's pipeline too fast, and auto ran 0.64-0.78 of Open MPI's speed at 64 KiB-4 MiB, while
+ * the in-run trials begin only after {@code TrialSchedule.FIRST_TRIAL_AFTER} calls of a size,
+ * past every benchmark's loop (docs/tuning.md).
+ *
+ * <p>Collective: every rank runs the same calls, rank 0 the root, and the trials' agreement after
+ * each block keeps their verdicts alike. The budget is agreed before each size: a size starts only
+ * where every rank expects it to end within {@link #LIMIT_NS}, guessing it takes twice the last
+ * size's time. Sizes the budget leaves out keep the model's plan and their in-run trials.
+ */
+final class CreateTrials {
+    /** The largest message tried at create: a buffer of it is made for the trials and dropped. */
+    static final int LARGEST_BYTES = 4 << 20;
+    /** Nanoseconds past the trials' start after which no size starts. */
+    static final long LIMIT_NS = 600_000_000L;
+    /**
+     * Most calls of one size: more than any schedule of six options needs (a lead-in, a screening,
+     * two passes of blocks of four); a bound, the same on every rank, should a verdict not come.
+     */
+    static final int MOST_CALLS = 128;
+
+    private CreateTrials() {}
+
+    /**
+     * Runs the trials (collective), in a buffer made for them: none where no size tries, and none
+     * on any rank where one rank cannot have it (direct memory short), since the trials only help.
+     *
+     * @return the sizes decided
+     */
+    static int run(MpiComm comm, JitWarmUp.Calls calls, InRunSelection selection) throws MpiFailure {
+        if (!selection.tries(LARGEST_BYTES)) {
+            // The same on every rank: the selection comes from agreed inputs.
+            return 0;
+        }
+        ByteBuffer buf;
+        try {
+            buf = ByteBuffer.allocateDirect(LARGEST_BYTES);
+        } catch (OutOfMemoryError e) {
+            buf = null;
+        }
+        int[] flag = {buf == null ? 1 : 0};
+        comm.allReduce(flag, 1, ReduceOp.MAX);
+        if (flag[0] != 0) {
+            return 0;
+        }
+        long start = System.nanoTime();
+        long lastNs = 0;
+        int decided = 0;
+        for (long bytes = 2; bytes <= LARGEST_BYTES; bytes <<= 1) {
+            if (!selection.tries(bytes)) {
+                continue;
+            }
+            long classStart = System.nanoTime();
+            flag[0] = classStart - start + 2 * lastNs > LIMIT_NS ? 1 : 0;
+            comm.allReduce(flag, 1, ReduceOp.MAX);
+            if (flag[0] != 0) {
+                break;
+            }
+            selection.startTrials(bytes);
+            int made = 0;
+            do {
+                calls.bcast(buf, (int) bytes, 0);
+                made++;
+            } while (selection.trying(bytes) && made < MOST_CALLS);
+            decided += selection.trying(bytes) ? 0 : 1;
+            lastNs = System.nanoTime() - classStart;
+        }
+        return decided;
+    }
+}
