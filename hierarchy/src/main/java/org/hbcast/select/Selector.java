@@ -523,12 +523,15 @@ public final class Selector {
                 memory == MemoryKind.HOST && Candidates.nativeOnVirtualNodes(options.algorithm(), shape, cpus(), size);
         boolean spareCoresNative = memory == MemoryKind.HOST
                 && Candidates.nativeFirstWithSpareCores(options.algorithm(), shape, cpus(), size);
+        boolean crowdedNative = memory == MemoryKind.HOST
+                && Candidates.nativeFirstOnCrowdedHosts(
+                        options.algorithm(), shape, inputs.usableCores(), inputs.calibration(), size);
         CostModel.Choice c = model.best(
                 size,
                 shape,
                 memory,
                 options.chunkBytes() > 0 || memory == MemoryKind.DEVICE ? maxChunkBytes : modelMaxChunk(),
-                virtualNative || spareCoresNative ? Algorithm.NATIVE : fixed,
+                virtualNative || spareCoresNative || crowdedNative ? Algorithm.NATIVE : fixed,
                 options.intra(),
                 options.inter(),
                 // Device calls cut at the CUDA ring's slot whatever the plan says (DeviceMemory.begin):
@@ -549,6 +552,16 @@ public final class Selector {
                     size,
                     memory,
                     "virtual nodes with a core to spare: from " + Explanation.size(Candidates.SPARE_CORES_NATIVE_FROM)
+                            + " Open MPI's bcast first, the plans tried against it in the run");
+        }
+        if (crowdedNative) {
+            return planOf(
+                    c,
+                    size,
+                    memory,
+                    "a node's ranks outnumber the cores they may run on (" + inputs.usableCores()
+                            + ") and the network is about as fast as their memory: past "
+                            + Explanation.size(Candidates.CROWDED_NATIVE_ABOVE)
                             + " Open MPI's bcast first, the plans tried against it in the run");
         }
         String fixedParts = fixedParts();

@@ -136,6 +136,13 @@ public final class TrialSchedule {
     static final int UNTRIED_INLINE_BYTES = HeaderRelay.FIRST_PAYLOAD;
     /** How much faster than the incumbent a challenger must be to replace it. */
     static final double MARGIN = 0.1;
+    /**
+     * {@link #MARGIN} of trials started by {@link #startNow} (create's): they run right after the
+     * JIT's warm-up, which across a network is cut at its limit with the JITs still compiling. On the
+     * 2-host bed such verdicts took a plan 11-18% faster in create's blocks that ran 0.5-0.7 of Open
+     * MPI's bcast in the program's calls, where the incumbent ran 0.8-0.9 (docs/tuning.md).
+     */
+    static final double CREATE_MARGIN = 0.25;
 
     /** Per class: its plans (options 1.. when it has the header option, else 0..); empty when it does not try. */
     private final Plan[][] plans;
@@ -162,6 +169,9 @@ public final class TrialSchedule {
     private final long[] agreedNanos = new long[CLASSES];
 
     private final long[] callsLeft = new long[CLASSES];
+    /** Per class, the margin of its current trials: {@link #MARGIN}, or {@link #CREATE_MARGIN} after {@link #startNow}. */
+    private final double[] margin = new double[CLASSES];
+
     private final long[] recheckEvery = new long[CLASSES];
     /** Per class, the agreed block times: pass p, option o at {@code p * options + o}; {@code Long.MAX_VALUE} where it did not run. */
     private final long[][] samples;
@@ -209,6 +219,7 @@ public final class TrialSchedule {
             blockCalls[c] = screening.shortBlocks() && c > sizeClass(SHORT_BLOCKS_ABOVE) ? SHORT_BLOCK : BLOCK;
             winner[c] = n < 2 ? 0 : incumbent[c];
             callsLeft[c] = FIRST_TRIAL_AFTER;
+            margin[c] = MARGIN;
             agreedNanos[c] = -1;
             settled[c] = -1;
         }
@@ -330,6 +341,7 @@ public final class TrialSchedule {
     void startNow(int c) {
         if (tries(c) && winner[c] >= 0) {
             callsLeft[c] = 1;
+            margin[c] = CREATE_MARGIN;
         }
     }
 
@@ -462,7 +474,7 @@ public final class TrialSchedule {
 
     /**
      * Keeps the option of class {@code c} with the fastest agreed block, or the incumbent where that
-     * is within {@link #MARGIN} of it.
+     * is within the trials' margin of it ({@link #MARGIN}, or {@link #CREATE_MARGIN}).
      */
     private void decide(int c) {
         int n = options(c);
@@ -480,7 +492,7 @@ public final class TrialSchedule {
             }
         }
         int keep = incumbent[c];
-        if (bestNanos * (1 + MARGIN) < keptNanos) {
+        if (bestNanos * (1 + margin[c]) < keptNanos) {
             keep = best;
             keptNanos = bestNanos;
         }
@@ -499,6 +511,7 @@ public final class TrialSchedule {
     }
 
     private void settle(int c, int o, long nanos) {
+        margin[c] = MARGIN;
         winner[c] = o;
         settled[c] = o;
         agreedNanos[c] = nanos;

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +17,7 @@ import org.hbcast.mpi.port.BasicType;
 import org.hbcast.mpi.port.MpiComm;
 import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.mpi.port.MpiLibrary;
+import org.hbcast.mpi.port.ReduceOp;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.HostInfo;
@@ -85,7 +88,30 @@ public final class TuningAgreement {
             }
             System.err.flush();
         }
-        return withMeasuredNetwork(comm, topology.layout(), inputs, packet);
+        TuningInputs agreed = withMeasuredNetwork(comm, topology.layout(), inputs, packet);
+        return topology.layout().nodeCount() > 1 && !topology.isVirtual() ? withUsableCores(comm, agreed) : agreed;
+    }
+
+    /** Inputs with their usable cores, by the inputs' identity (see {@link #decoded}), then the cores. */
+    private static final Map<TuningInputs, Map<Integer, TuningInputs>> WITH_CORES = new IdentityHashMap<>();
+
+    /**
+     * The inputs with the fewest cores a rank may run on, agreed (collective): each rank's JVM
+     * counts those of its affinity, which a host's ranks held to some of its cores see and the
+     * fingerprint's count of the host's cores does not. The same object for the same inputs and
+     * count in a JVM, as {@link #decoded} gives.
+     */
+    private static TuningInputs withUsableCores(MpiComm comm, TuningInputs inputs) throws MpiFailure {
+        int[] cores = {Runtime.getRuntime().availableProcessors()};
+        comm.allReduce(cores, 1, ReduceOp.MIN);
+        synchronized (AGREED) {
+            if (WITH_CORES.size() > REMEMBERED) {
+                WITH_CORES.clear();
+            }
+            return WITH_CORES
+                    .computeIfAbsent(inputs, i -> new HashMap<>())
+                    .computeIfAbsent(cores[0], inputs::withUsableCores);
+        }
     }
 
     /** Inputs this JVM agreed, by the bytes they came from (and the network's figures measured at create). */

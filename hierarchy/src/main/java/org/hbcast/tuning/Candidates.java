@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 import org.hbcast.header.CallHeaders;
+import org.hbcast.header.HeaderRelay;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
@@ -47,6 +48,24 @@ public final class Candidates {
      * the incumbent untried. Measurements: docs/tuning.md.
      */
     public static final long SPARE_CORES_NATIVE_FROM = 4 << 20;
+    /**
+     * Bytes past which {@code auto} starts from Open MPI's {@code bcast} (its incumbent, tried against
+     * the plans) on real nodes whose ranks outnumber the cores they may run on, across a network that
+     * carries at least {@link #FAST_NETWORK_SHARE} of shared memory's bandwidth: past the header's
+     * first network message, which carries smaller ones untried. Why: there no level of the
+     * hierarchy overlaps the other (a node leader receiving from the network and its node copying
+     * take turns on one core), and the network saves the hierarchy little; on the 2-host bed (each
+     * host on a core of its own, 2.06 GB/s between them) Open MPI's bcast behind the call's header
+     * beat every plan from 64 KiB to 4 MiB but at 256-512 KiB, where it tied. Measurements:
+     * docs/tuning.md.
+     */
+    public static final long CROWDED_NATIVE_ABOVE = HeaderRelay.FIRST_PAYLOAD;
+    /**
+     * The least share of the shared memory link's bandwidth at which the network counts as fast for
+     * {@link #CROWDED_NATIVE_ABOVE}: the 2-host bed's measured link has 0.51 of the built-in shared
+     * memory's, a shaped bed at 1 Gbit/s 0.03, where the hierarchy is 1.9-3.2 times Open MPI's speed.
+     */
+    public static final double FAST_NETWORK_SHARE = 0.25;
     /**
      * Bytes of the largest element a call carries ({@code MPI.DOUBLE_COMPLEX}): with the bindings'
      * {@code int} counts no message reaches {@code Integer.MAX_VALUE} times this.
@@ -247,6 +266,25 @@ public final class Candidates {
                 && shape.nodes() > 1
                 && shape.ranks() < cpus
                 && size >= SPARE_CORES_NATIVE_FROM;
+    }
+
+    /**
+     * Whether {@code auto} starts from Open MPI's {@code bcast} at {@code size}, tried against the
+     * plans, because the ranks of a real node outnumber the cores they may run on and the network is
+     * fast ({@link #CROWDED_NATIVE_ABOVE}).
+     *
+     * @param usableCores the fewest cores a rank may run on, agreed; 0 where not known
+     */
+    public static boolean nativeFirstOnCrowdedHosts(
+            Algorithm requested, ClusterShape shape, int usableCores, Calibration calibration, long size) {
+        return requested == Algorithm.AUTO
+                && shape.crossesNetwork()
+                && usableCores > 0
+                && shape.maxNodeSize() > usableCores
+                && calibration.link(LinkKind.NETWORK).bytesPerSecond()
+                        >= FAST_NETWORK_SHARE
+                                * calibration.link(LinkKind.SHARED_MEMORY).bytesPerSecond()
+                && size > CROWDED_NATIVE_ABOVE;
     }
 
     /**

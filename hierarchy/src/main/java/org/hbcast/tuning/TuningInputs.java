@@ -16,6 +16,9 @@ import org.hbcast.plan.MemoryKind;
  * @param calibrationSource where the calibration comes from, for reasons and reports
  * @param learnt what earlier runs on this fingerprint learnt in the run, or null
  * @param learntFile where such records are kept for this fingerprint, or null where none are
+ * @param usableCores the fewest cores any rank may run on (its affinity), agreed at create; 0 where
+ *        not known. Unlike the fingerprint's count of the host's cores, it sees a host's ranks held
+ *        to some of them (a test bed's hosts on cores of their own, a batch system's cpuset)
  */
 public record TuningInputs(
         Fingerprint fingerprint,
@@ -25,7 +28,8 @@ public record TuningInputs(
         String calibrationSource,
         List<String> warnings,
         LearntPlans learnt,
-        Path learntFile) {
+        Path learntFile,
+        int usableCores) {
     public TuningInputs {
         Objects.requireNonNull(fingerprint, "fingerprint");
         Objects.requireNonNull(calibration, "calibration");
@@ -40,7 +44,7 @@ public record TuningInputs(
             Calibration calibration,
             String calibrationSource,
             List<String> warnings) {
-        this(fingerprint, table, tableFile, calibration, calibrationSource, warnings, null, null);
+        this(fingerprint, table, tableFile, calibration, calibrationSource, warnings, null, null, 0);
     }
 
     /** These inputs with what earlier runs learnt ({@code content} of {@code file}, null when it does not exist). */
@@ -61,7 +65,8 @@ public record TuningInputs(
         if (warning != null) {
             all.add(warning);
         }
-        return new TuningInputs(fingerprint, table, tableFile, calibration, calibrationSource, all, learnt, file);
+        return new TuningInputs(
+                fingerprint, table, tableFile, calibration, calibrationSource, all, learnt, file, usableCores);
     }
 
     /**
@@ -77,7 +82,14 @@ public record TuningInputs(
                 calibrationSource + "; " + how,
                 warnings,
                 learnt,
-                learntFile);
+                learntFile,
+                usableCores);
+    }
+
+    /** These inputs with {@code cores} as {@link #usableCores}. */
+    public TuningInputs withUsableCores(int cores) {
+        return new TuningInputs(
+                fingerprint, table, tableFile, calibration, calibrationSource, warnings, learnt, learntFile, cores);
     }
 
     /**

@@ -23,6 +23,8 @@ import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.CostModel;
 import org.hbcast.tuning.Fingerprint;
 import org.hbcast.tuning.HostInfo;
+import org.hbcast.tuning.LinkCalibration;
+import org.hbcast.tuning.LinkKind;
 import org.hbcast.tuning.NodeCurve;
 import org.hbcast.tuning.TimedSize;
 import org.hbcast.tuning.TuningFixtures;
@@ -556,6 +558,44 @@ class SelectorTest {
                             spare,
                             s.trialPlans(TrialSchedule.sizeClass(size) + 1).length > 1,
                             where + ": " + java.util.Arrays.toString(s.trialPlans(TrialSchedule.sizeClass(size) + 1)));
+                }
+            }
+        }
+    }
+
+    /**
+     * Real nodes whose ranks outnumber the cores they may run on, across a network about as fast as
+     * their memory (the 2-host bed's measured link), start from Open MPI's bcast past the header's
+     * first network message, tried against the plans; not across a slow network (a shaped bed's), nor
+     * where the cores are unknown or enough.
+     */
+    @Test
+    void onCrowdedHostsAcrossAFastNetworkNativeIsTheIncumbentPastTheHeadersFirstMessage() {
+        for (String layout : new String[] {"2x2", "4,2,2", "2x2 virtual"}) {
+            ClusterShape shape = ClusterShape.parse(layout);
+            for (double network : new double[] {2.06e9, 1.17e8}) {
+                for (int cores : new int[] {0, 1, shape.maxNodeSize()}) {
+                    TuningInputs inputs = TuningFixtures.modelOnly(TuningFixtures.fingerprint(shape))
+                            .withLink(
+                                    new LinkCalibration(
+                                            LinkKind.NETWORK, 24e-6, network, LinkCalibration.MEASURED_AT_CREATE),
+                                    "measured")
+                            .withUsableCores(cores);
+                    Selector s = new Selector(AUTO.planChoices(), shape, Selector.AUTO_MAX_CHUNK_BYTES, inputs);
+                    TrialSchedule trials = InRunSelection.trialSchedule(s, true);
+                    boolean crowded = !shape.virtual() && cores == 1 && network > 1e9;
+                    for (long size = 1 << 10; size <= 1L << 30; size *= 2) {
+                        String where = layout + ", " + network + " B/s, " + cores + " cores, " + size + " B";
+                        Plan p = s.plan(size);
+                        boolean first = crowded && size > Candidates.CROWDED_NATIVE_ABOVE;
+                        assertEquals(first, p.reason().contains("outnumber the cores"), where + ": " + p.reason());
+                        if (first) {
+                            assertEquals(Algorithm.NATIVE, p.algorithm(), where);
+                            int c = TrialSchedule.sizeClass(size);
+                            assertTrue(trials.tries(c), where + ": the plans are still tried");
+                            assertEquals("native", trials.label(c, trials.option(c)), where + ": native first");
+                        }
+                    }
                 }
             }
         }

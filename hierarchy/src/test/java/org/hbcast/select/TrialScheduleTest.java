@@ -465,6 +465,28 @@ class TrialScheduleTest {
         assertTrue(s.exploring(SMALL), "other classes keep their own count");
     }
 
+    /** Create's trials ask a challenger for more than the run's: the JIT may still compile then. */
+    @Test
+    void aClassStartedNowNeedsTheCreateMarginAndItsRecheckTheRunsOne() {
+        // Option 1 is 20% faster than the incumbent (3): past the run's margin, inside create's.
+        long fast = 100;
+        long incumbent = 120;
+        assertTrue(fast * (1 + TrialSchedule.MARGIN) < incumbent);
+        assertFalse(fast * (1 + TrialSchedule.CREATE_MARGIN) < incumbent);
+        TrialSchedule s = schedule();
+        s.startNow(LARGE);
+        assertEquals(TrialSchedule.BLOCK_ENDED, s.record(LARGE, 1));
+        leadIn(s, LARGE);
+        untilVerdict(s, LARGE, 1000, fast, 1000, incumbent);
+        assertEquals(3, s.winner(LARGE), "create's trials keep the incumbent");
+        for (long i = 0; i < TrialSchedule.FIRST_RECHECK; i++) {
+            s.record(LARGE, 1);
+        }
+        leadIn(s, LARGE);
+        untilVerdict(s, LARGE, 1000, fast, 1000, incumbent);
+        assertEquals(1, s.winner(LARGE), "the re-check in the run takes the faster option");
+    }
+
     @Test
     void pausedCallsDoNotCount() {
         TrialSchedule s = trying();

@@ -294,6 +294,40 @@ class CandidatesTest {
     }
 
     @Test
+    void nativeComesFirstOnCrowdedRealNodesAcrossAFastNetworkPastTheHeadersFirstMessage() {
+        long above = Candidates.CROWDED_NATIVE_ABOVE;
+        assertEquals(32 << 10, above);
+        Calibration builtIn = Calibration.builtIn();
+        double memory = builtIn.link(LinkKind.SHARED_MEMORY).bytesPerSecond();
+        // The 2-host bed's measured link, one just fast enough, one just too slow, and 1 Gbit/s.
+        double[] networks = {2.06e9, memory * Candidates.FAST_NETWORK_SHARE, memory * 0.24, 1.25e8};
+        for (double network : networks) {
+            Calibration cal = builtIn.withLink(new LinkCalibration(LinkKind.NETWORK, 24e-6, network, "measured"));
+            boolean fast = network >= Candidates.FAST_NETWORK_SHARE * memory;
+            for (ClusterShape real : layouts()) {
+                for (ClusterShape shape : List.of(real, new ClusterShape(real.nodeSizes(), true))) {
+                    for (Algorithm a : Algorithm.values()) {
+                        for (int cores : new int[] {0, 1, 2, 3, 4, 64}) {
+                            for (long size : new long[] {0, above, above + 1, 1 << 20, 1L << 36}) {
+                                boolean want = a == Algorithm.AUTO
+                                        && shape.nodes() > 1
+                                        && !shape.virtual()
+                                        && cores > 0
+                                        && shape.maxNodeSize() > cores
+                                        && fast
+                                        && size > above;
+                                String where = shape + " " + a + " " + cores + " cores " + network + " B/s " + size;
+                                assertEquals(
+                                        want, Candidates.nativeFirstOnCrowdedHosts(a, shape, cores, cal, size), where);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void aClassIsTriedOnlyUnderAutoWithTrialsBelowTheTableAndTheLargestClass() {
         ClusterShape real = ClusterShape.parse("2x2");
         PlanChoices auto = new PlanChoices(Algorithm.AUTO, IntraNode.AUTO, null, 0, 0, true);
