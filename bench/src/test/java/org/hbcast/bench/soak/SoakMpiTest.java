@@ -31,7 +31,7 @@ class SoakMpiTest {
                 .jvmOption("-Xms384m")
                 .jvmOption("-Xmx384m")
                 .jvmOption("-XX:+AlwaysPreTouch")
-                .args("--duration", "40s", "--seed", "7", "--max-bytes", "64M", "--no-progress")
+                .args("--duration", "25s", "--seed", "7", "--max-bytes", "64M", "--no-progress")
                 .run();
         Matcher m = RESULT.matcher(out.output());
         assertTrue(m.find(), out.describe("no " + Soak.RESULT + " line"));
