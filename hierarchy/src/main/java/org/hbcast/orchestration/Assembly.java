@@ -165,6 +165,16 @@ final class Assembly {
                 failure = "the warm-up failed on rank " + comm.rank() + ": " + e;
             }
             CreateTogether.check(comm, failure);
+        }
+        if (topology.hostLayout().nodeCount() > 1) {
+            try {
+                trials();
+            } catch (MpiFailure | RuntimeException | OutOfMemoryError e) {
+                failure = "the trials at create failed on rank " + comm.rank() + ": " + e;
+            }
+            CreateTogether.check(comm, failure);
+        }
+        if (warmUp || topology.hostLayout().nodeCount() > 1) {
             host.resetBreakdown();
         }
         if (comm.rank() == 0) {
@@ -269,9 +279,9 @@ final class Assembly {
                 ring);
     }
 
-    /** Create's warm-up ({@link JitWarmUp}) through the instance's calls. */
-    private void warmUp(ByteBuffer buf) throws MpiFailure {
-        JitWarmUp.Calls warmUpCalls = new JitWarmUp.Calls() {
+    /** The instance's calls, as create's warm-up and trials drive them. */
+    private JitWarmUp.Calls calls() {
+        return new JitWarmUp.Calls() {
             @Override
             public void bcast(ByteBuffer b, int bytes, int root) throws MpiFailure {
                 made.bcast(b, bytes, ElementType.BYTE, null, root);
@@ -282,9 +292,13 @@ final class Assembly {
                 host.runPlan(plan, b, bytes, root);
             }
         };
+    }
+
+    /** Create's warm-up ({@link JitWarmUp}) through the instance's calls. */
+    private void warmUp(ByteBuffer buf) throws MpiFailure {
         JitWarmUp.run(
                 comm,
-                warmUpCalls,
+                calls(),
                 numbers,
                 buf,
                 selection,
@@ -292,19 +306,24 @@ final class Assembly {
                 host.headed(),
                 topology.hostLayout().nodeCount() == 1,
                 startNs);
-        if (topology.hostLayout().nodeCount() > 1) {
-            // Across a network the model's guesses are the least sure and a create may take longer.
-            long trialsStart = System.nanoTime();
-            numbers.warming(true);
-            try {
-                int decided = CreateTrials.run(comm, warmUpCalls, selection);
-                if (comm.rank() == 0 && decided > 0) {
-                    long tookMs = (System.nanoTime() - trialsStart) / 1_000_000;
-                    Log.info(() -> "hbcast: create's trials decided " + decided + " sizes in " + tookMs + " ms");
-                }
-            } finally {
-                numbers.warming(false);
+    }
+
+    /**
+     * Create's trials ({@link CreateTrials}) across a network, where the model's guesses are the
+     * least sure and a create takes seconds already; the calls are not the program's.
+     */
+    private void trials() throws MpiFailure {
+        long trialsStart = System.nanoTime();
+        numbers.warming(true);
+        try {
+            int decided = CreateTrials.run(
+                    comm, calls(), selection, selector.inputs().fingerprint().id());
+            if (comm.rank() == 0 && decided > 0) {
+                long tookMs = (System.nanoTime() - trialsStart) / 1_000_000;
+                Log.info(() -> "hbcast: create's trials decided " + decided + " sizes in " + tookMs + " ms");
             }
+        } finally {
+            numbers.warming(false);
         }
     }
 

@@ -1,6 +1,8 @@
 package org.hbcast.orchestration;
 
 import java.nio.ByteBuffer;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.hbcast.mpi.port.MpiComm;
 import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.mpi.port.ReduceOp;
@@ -8,13 +10,17 @@ import org.hbcast.select.InRunSelection;
 
 /**
  * Runs {@code auto}'s trials of the sizes that cross a network at {@code create}, after the JIT's
- * warm-up, from the smallest class that tries up to {@link #LARGEST_BYTES}, while a time budget
+ * warm-up where there is one, from the smallest class that tries up to {@link #LARGEST_BYTES}, while a time budget
  * lasts: a program's (and a benchmark's) first calls of those sizes then run the verdict, not the
  * model's guess. The model cannot see everything a real layout does: on the 2-host bed (each host
  * on a core of its own, links not shaped) it priced Open MPI's own bcast twice too slow and the
  * hierarchy's pipeline too fast, and auto ran 0.64-0.78 of Open MPI's speed at 64 KiB-4 MiB, while
  * the in-run trials begin only after {@code TrialSchedule.FIRST_TRIAL_AFTER} calls of a size,
  * past every benchmark's loop (docs/tuning.md).
+ *
+ * <p>Once per layout in a JVM (its fingerprint), at whichever create first tries those sizes:
+ * what they decide is kept at once in the cache ({@link InRunSelection#keepLearnt}), where the
+ * JVM's later instances on the layout find it at their create, as a later run does.
  *
  * <p>Collective: every rank runs the same calls, rank 0 the root, and the trials' agreement after
  * each block keeps their verdicts alike. The budget is agreed before each size: a size starts only
@@ -32,6 +38,9 @@ final class CreateTrials {
      */
     static final int MOST_CALLS = 128;
 
+    /** Fingerprints (layouts of this hardware) whose trials this JVM ran at some create. */
+    private static final Set<String> TRIED = ConcurrentHashMap.newKeySet();
+
     private CreateTrials() {}
 
     /**
@@ -40,18 +49,26 @@ final class CreateTrials {
      *
      * @return the sizes decided
      */
-    static int run(MpiComm comm, JitWarmUp.Calls calls, InRunSelection selection) throws MpiFailure {
+    static int run(MpiComm comm, JitWarmUp.Calls calls, InRunSelection selection, String fingerprintId)
+            throws MpiFailure {
         if (!selection.tries(LARGEST_BYTES)) {
             // The same on every rank: the selection comes from agreed inputs.
             return 0;
         }
-        ByteBuffer buf;
+        // Once per fingerprint in a JVM: a program that makes communicators by the hundred across
+        // hosts pays them once; every rank runs them where one has not (a communicator of new ranks).
+        int[] flag = {TRIED.contains(fingerprintId) ? 0 : 1};
+        comm.allReduce(flag, 1, ReduceOp.MAX);
+        if (flag[0] == 0) {
+            return 0;
+        }
+        ByteBuffer buf = null;
         try {
             buf = ByteBuffer.allocateDirect(LARGEST_BYTES);
         } catch (OutOfMemoryError e) {
-            buf = null;
+            // Direct memory short on this rank: none tries, since the trials only help.
         }
-        int[] flag = {buf == null ? 1 : 0};
+        flag[0] = buf == null ? 1 : 0;
         comm.allReduce(flag, 1, ReduceOp.MAX);
         if (flag[0] != 0) {
             return 0;
@@ -77,6 +94,12 @@ final class CreateTrials {
             } while (selection.trying(bytes) && made < MOST_CALLS);
             decided += selection.trying(bytes) ? 0 : 1;
             lastNs = System.nanoTime() - classStart;
+        }
+        TRIED.add(fingerprintId);
+        if (comm.rank() == 0 && decided > 0) {
+            // Kept now, not only at close: the JVM's next instances on this layout (a benchmark's
+            // other columns, a program's other communicators) read them at create as their incumbents.
+            selection.keepLearnt();
         }
         return decided;
     }
