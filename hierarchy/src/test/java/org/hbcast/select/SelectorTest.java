@@ -563,6 +563,17 @@ class SelectorTest {
         }
     }
 
+    /** Open MPI's bcast is the plan and the trials' first option at {@code size}, with a plan to try against it. */
+    private static void assertNativeFirst(Selector s, TrialSchedule trials, Plan p, long size, String where) {
+        assertEquals(Algorithm.NATIVE, p.algorithm(), where);
+        int c = TrialSchedule.sizeClass(size);
+        assertTrue(trials.tries(c), where + ": the plans are still tried");
+        assertEquals("native", trials.label(c, trials.option(c)), where + ": native first");
+        assertTrue(
+                java.util.Arrays.stream(s.trialPlans(c)).anyMatch(t -> t.algorithm() != Algorithm.NATIVE),
+                where + ": a plan to try against it");
+    }
+
     /**
      * Real nodes whose ranks outnumber the cores they may run on, across a network about as fast as
      * their memory (the 2-host bed's measured link), start from Open MPI's bcast past the header's
@@ -590,10 +601,7 @@ class SelectorTest {
                         boolean first = crowded && size > Candidates.CROWDED_NATIVE_ABOVE;
                         assertEquals(first, p.reason().contains("outnumber the cores"), where + ": " + p.reason());
                         if (first) {
-                            assertEquals(Algorithm.NATIVE, p.algorithm(), where);
-                            int c = TrialSchedule.sizeClass(size);
-                            assertTrue(trials.tries(c), where + ": the plans are still tried");
-                            assertEquals("native", trials.label(c, trials.option(c)), where + ": native first");
+                            assertNativeFirst(s, trials, p, size, where);
                         }
                     }
                 }
@@ -621,14 +629,7 @@ class SelectorTest {
                     boolean first = spare && size >= Candidates.SPARE_CORES_NATIVE_FROM;
                     assertEquals(first, p.reason().contains("a core to spare"), where + ": " + p.reason());
                     if (first) {
-                        assertEquals(Algorithm.NATIVE, p.algorithm(), where);
-                        int c = TrialSchedule.sizeClass(size);
-                        assertTrue(trials.tries(c), where + ": the plans are still tried");
-                        assertEquals("native", trials.label(c, trials.option(c)), where + ": native first");
-                        assertTrue(
-                                java.util.Arrays.stream(s.trialPlans(c))
-                                        .anyMatch(t -> t.algorithm() != Algorithm.NATIVE),
-                                where + ": a plan to try against it");
+                        assertNativeFirst(s, trials, p, size, where);
                     }
                     assertNotEquals(
                             Algorithm.NATIVE,
