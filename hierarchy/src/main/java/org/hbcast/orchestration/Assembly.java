@@ -174,9 +174,7 @@ final class Assembly {
             }
             CreateTogether.check(comm, failure);
         }
-        if (warmUp || topology.hostLayout().nodeCount() > 1) {
-            host.resetBreakdown();
-        }
+        host.resetBreakdown();
         if (comm.rank() == 0) {
             CreateLine.log(comm, topology, settings, selection::plan);
             long beforeMs = (warmUpStartNs - startNs) / 1_000_000;

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,28 +87,25 @@ public final class TuningAgreement {
             System.err.flush();
         }
         TuningInputs agreed = withMeasuredNetwork(comm, topology.layout(), inputs, packet);
-        return topology.layout().nodeCount() > 1 && !topology.isVirtual() ? withUsableCores(comm, agreed) : agreed;
+        return topology.layout().nodeCount() > 1 && !topology.isVirtual()
+                ? withUsableCores(comm, agreed, packet)
+                : agreed;
     }
-
-    /** Inputs with their usable cores, by the inputs' identity (see {@link #decoded}), then the cores. */
-    private static final Map<TuningInputs, Map<Integer, TuningInputs>> WITH_CORES = new IdentityHashMap<>();
 
     /**
      * The inputs with the fewest cores a rank may run on, agreed (collective): each rank's JVM
      * counts those of its affinity, which a host's ranks held to some of its cores see and the
-     * fingerprint's count of the host's cores does not. The same object for the same inputs and
-     * count in a JVM, as {@link #decoded} gives.
+     * fingerprint's count of the host's cores does not. The same object for the same bytes, network
+     * figures and count in a JVM, as {@link #decoded} gives.
      */
-    private static TuningInputs withUsableCores(MpiComm comm, TuningInputs inputs) throws MpiFailure {
+    private static TuningInputs withUsableCores(MpiComm comm, TuningInputs inputs, byte[] packet) throws MpiFailure {
         int[] cores = {Runtime.getRuntime().availableProcessors()};
         comm.allReduce(cores, 1, ReduceOp.MIN);
+        LinkCalibration network = inputs.calibration().link(LinkKind.NETWORK);
+        List<Object> key =
+                List.of(ByteBuffer.wrap(packet), network.startupSeconds(), network.bytesPerSecond(), cores[0]);
         synchronized (AGREED) {
-            if (WITH_CORES.size() > REMEMBERED) {
-                WITH_CORES.clear();
-            }
-            return WITH_CORES
-                    .computeIfAbsent(inputs, i -> new HashMap<>())
-                    .computeIfAbsent(cores[0], inputs::withUsableCores);
+            return AGREED.computeIfAbsent(key, k -> inputs.withUsableCores(cores[0]));
         }
     }
 
