@@ -68,6 +68,7 @@ public final class HierarchicalBcast implements AutoCloseable {
      * read others says so in one line. A bad value on any rank fails {@code create} on every rank.
      */
     public static HierarchicalBcast create(Intracomm comm) throws MPIException {
+        long startNs = System.nanoTime();
         SettingsProposal proposal;
         try {
             Map<String, String> env = BcastOptions.defaults().asEnvironment();
@@ -75,7 +76,7 @@ public final class HierarchicalBcast implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             proposal = SettingsProposal.failed("hbcast: rank " + comm.getRank() + ": " + e.getMessage());
         }
-        return create(OpenMpi.comm(comm), proposal);
+        return create(OpenMpi.comm(comm), proposal, startNs);
     }
 
     /**
@@ -91,6 +92,7 @@ public final class HierarchicalBcast implements AutoCloseable {
      * set-up failure on any rank fails it on every rank with the first failing rank's reason.
      */
     public static HierarchicalBcast create(Intracomm comm, BcastOptions options) throws MPIException {
+        long startNs = System.nanoTime();
         Map<String, String> env;
         try {
             env = BcastOptions.defaults().asEnvironment();
@@ -98,13 +100,15 @@ public final class HierarchicalBcast implements AutoCloseable {
             // This rank's environment is bad, but the program passed its options: count them all as passed in code.
             env = null;
         }
-        return create(OpenMpi.comm(comm), SettingsProposal.of(options.asEnvironment(), env));
+        return create(OpenMpi.comm(comm), SettingsProposal.of(options.asEnvironment(), env), startNs);
     }
 
-    private static HierarchicalBcast create(MpiComm comm, SettingsProposal proposal) throws MPIException {
+    /** @param startNs when the program's call began: create's one-host budget counts from there */
+    private static HierarchicalBcast create(MpiComm comm, SettingsProposal proposal, long startNs) throws MPIException {
         Broadcaster calls;
         try {
-            calls = Broadcaster.create(comm, proposal, agreed -> settingsOf(BcastOptions.fromEnvironment(agreed)));
+            calls = Broadcaster.create(
+                    comm, proposal, agreed -> settingsOf(BcastOptions.fromEnvironment(agreed)), startNs);
         } catch (MpiFailure f) {
             throw OpenMpi.mpiException(f);
         }

@@ -67,13 +67,18 @@ final class Assembly {
     private PlanDriver driver;
 
     private RootRefusals refusals;
-    /** When {@code create} began, for the warm-up's budget ({@link JitWarmUp#limitNs}). */
-    private final long startNs = System.nanoTime();
+    /**
+     * When the program's call to {@code create} began, for the warm-up's budget ({@link
+     * JitWarmUp#limitNs}): before the communicator's duplicate and the settings' parsing, which take
+     * 50-100 ms of a cold JVM's first create on one node x 4.
+     */
+    private final long startNs;
     /** When the warm-up began (or would have), for create's info line. */
     private long warmUpStartNs;
 
-    private Assembly(MpiComm comm) {
+    private Assembly(MpiComm comm, long startNs) {
         this.comm = comm;
+        this.startNs = startNs;
     }
 
     /**
@@ -86,11 +91,15 @@ final class Assembly {
      * collective the others gave up, and what was made is released once.
      *
      * @param toSettings the settings that the agreed values (by variable name) stand for
+     * @param startNs when the program's call to create began ({@link System#nanoTime})
      */
     static Broadcaster create(
-            MpiComm comm, SettingsProposal proposal, Function<Map<String, String>, BroadcastSettings> toSettings)
+            MpiComm comm,
+            SettingsProposal proposal,
+            Function<Map<String, String>, BroadcastSettings> toSettings,
+            long startNs)
             throws MpiFailure {
-        Assembly assembly = new Assembly(MpiErrors.returnErrors(comm.dup()));
+        Assembly assembly = new Assembly(MpiErrors.returnErrors(comm.dup()), startNs);
         try {
             return assembly.assemble(proposal, toSettings);
         } catch (MpiFailure | RuntimeException | OutOfMemoryError e) {

@@ -122,11 +122,16 @@ public final class Broadcaster implements AutoCloseable {
      * ({@link Assembly}).
      *
      * @param toSettings the settings that the agreed values (by variable name) stand for
+     * @param startNs when the program's call to create began ({@link System#nanoTime}), from which
+     *        the warm-up's budget on one host counts
      */
     public static Broadcaster create(
-            MpiComm comm, SettingsProposal proposal, Function<Map<String, String>, BroadcastSettings> toSettings)
+            MpiComm comm,
+            SettingsProposal proposal,
+            Function<Map<String, String>, BroadcastSettings> toSettings,
+            long startNs)
             throws MpiFailure {
-        return Assembly.create(comm, proposal, toSettings);
+        return Assembly.create(comm, proposal, toSettings, startNs);
     }
 
     /**

@@ -48,20 +48,24 @@ final class JitWarmUp {
      */
     static final long LIMIT_NS = 3_000_000_000L - CreateTrials.LIMIT_NS;
     /**
-     * Nanoseconds from the start of {@code create} after which no round starts on one host: a
-     * program's first {@code create} (under the agent, its first {@code bcast}) takes about a second
-     * at most. What the JIT has still to compile then it compiles in the program's first calls, on
-     * one host microseconds each; the trials do not begin before {@code TrialSchedule.FIRST_TRIAL_AFTER}
-     * calls of a size, so a cold call misleads none of them (docs/tuning.md).
+     * Nanoseconds from the program's call of {@code create} after which no round starts on one host:
+     * a program's first {@code create} (under the agent, its first {@code bcast}) takes at most a
+     * second, the slowest rank's. What the JIT has still to compile then it compiles in the program's
+     * first calls, on one host microseconds each; the trials do not begin before {@code
+     * TrialSchedule.FIRST_TRIAL_AFTER} calls of a size, so a cold call misleads none of them. With
+     * 900 ms from the assembly's start (50-100 ms later) and {@link #ONE_HOST_LEAST_NS} at 250 ms, the
+     * slowest first create on one node x 4 here took 1.05-1.23 s (docs/tuning.md).
      */
-    static final long ONE_HOST_CREATE_NS = 900_000_000L;
+    static final long ONE_HOST_CREATE_NS = 800_000_000L;
     /**
-     * Nanoseconds the warm-up runs on one host however long {@code create} took before it: where
-     * other work takes the cores, a create without it left a program's first call of 1 MiB 108-152 ms
-     * and the next ten 6-14 ms each (one node x 4 at a load of 15-20 on 2 cores), against 5-33 and
-     * 0.5-4 with it.
+     * Nanoseconds the warm-up runs on one host however long {@code create} took before it: part of a
+     * round, so that the header path and the plans are compiled past the interpreter before the
+     * program's first calls. Where other work takes the cores, a create without any warm-up left a
+     * program's first call of 1 MiB 108-152 ms and the next ten 6-14 ms each (one node x 4 at a load
+     * of 15-20 on 2 cores), against 5-33 and 0.5-4 with it. At 120 ms rather than 250 the first call
+     * of 1 MiB took 5-14 ms against 10-24, and a create 0.93-1.11 s against 1.05-1.13 (docs/tuning.md).
      */
-    static final long ONE_HOST_LEAST_NS = 250_000_000L;
+    static final long ONE_HOST_LEAST_NS = 120_000_000L;
     /** Milliseconds of compilation in a round, on the busiest rank, at or under which the round is quiet. */
     static final int QUIET_MILLIS = 1;
 
