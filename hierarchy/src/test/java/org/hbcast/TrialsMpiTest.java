@@ -88,6 +88,75 @@ class TrialsMpiTest {
                 false);
     }
 
+    /**
+     * Across hosts create tries the sizes from 64 KiB itself ({@code CreateTrials}): what it decides
+     * a second instance in the JVM starts from, though nothing is written yet; the first instance
+     * writes it at close.
+     */
+    @Test
+    void createsTrialsAcrossHostsAreKeptInTheJvmAndWrittenAtClose() {
+        MpiOutcome out =
+                MpiLaunch.body(TrialsMpiTest::createTrials).layout("bed 2x2").run();
+        out.assertAllRanksOk();
+        System.out.println(out.result(0).notes());
+    }
+
+    /** Sizes create's trials may decide across hosts: their first, always started, and three more the budget may leave. */
+    private static final int[] CREATE_TRIED = {65_536, 131_072, 262_144, 524_288};
+
+    static void createTrials(Ranks ranks) throws Exception {
+        ranks.plan(ranks.rank() == 0 ? 5 + CREATE_TRIED.length : 3 + CREATE_TRIED.length);
+        Intracomm world = ranks.world();
+        RankReport report = ranks.report();
+        List<String> decided = new ArrayList<>();
+        try (HierarchicalBcast first = HierarchicalBcast.create(world)) {
+            for (int bytes : CREATE_TRIED) {
+                decided.add(bytes + ":" + verdict(first, bytes));
+            }
+            report.note("decided at create", String.join(",", decided));
+            report.check("create decided the first size it tries", () -> {
+                String v = decided.get(0);
+                if (v.endsWith(":null") || v.endsWith(":-")) {
+                    throw new AssertionError("create left " + v + " undecided");
+                }
+            });
+            report.check("verdicts alike on every rank", () -> sameOnEveryRank(world, String.join(",", decided)));
+            world.barrier();
+            if (world.getRank() == 0) {
+                report.check("nothing written at create", () -> {
+                    if (LearntFiles.find().isPresent()) {
+                        throw new AssertionError(
+                                "create wrote " + LearntFiles.find().get());
+                    }
+                });
+            }
+            try (HierarchicalBcast second = HierarchicalBcast.create(world)) {
+                for (int k = 0; k < CREATE_TRIED.length; k++) {
+                    int bytes = CREATE_TRIED[k];
+                    String want = decided.get(k);
+                    String v = verdict(second, bytes);
+                    report.check("a second instance starts from create's verdict for " + bytes + " B", () -> {
+                        if (!want.endsWith(":null") && !want.equals(bytes + ":" + v)) {
+                            throw new AssertionError(
+                                    "the second instance starts from " + v + ", create decided " + want);
+                        }
+                    });
+                }
+                Broadcasts.check(report, second, world, Payload.Kind.BUFFER, ElementType.INT, 65_536 / 4, 1, 4242);
+            }
+        }
+        world.barrier();
+        if (world.getRank() == 0) {
+            List<String> kept = new ArrayList<>();
+            for (String v : decided) {
+                if (!v.endsWith(":null")) {
+                    kept.add(v);
+                }
+            }
+            report.check("the first instance wrote create's verdicts at close", () -> keptInTheCache(kept));
+        }
+    }
+
     /** 3000 B and 40,000 B may ride in the header (and across a network are tried against the plans); 700,000 B is past it. */
     private static final int[] BYTES = {3000, 40_000, 700_000};
     /** Enough calls for every size's first calls and trials (at most six options, two blocks each) and then some. */

@@ -19,13 +19,16 @@ import org.hbcast.select.InRunSelection;
  * past every benchmark's loop (docs/tuning.md).
  *
  * <p>Once per layout in a JVM (its fingerprint), at whichever create first tries those sizes:
- * what they decide is kept at once in the cache ({@link InRunSelection#keepLearnt}), where the
- * JVM's later instances on the layout find it at their create, as a later run does.
+ * what they decide is kept at once in the JVM ({@link InRunSelection#keepLearntInJvm}), where its
+ * later instances on the layout find it at their create, and written to the cache at close, where a
+ * later run finds it.
  *
  * <p>Collective: every rank runs the same calls, rank 0 the root, and the trials' agreement after
  * each block keeps their verdicts alike. The budget is agreed before each size: a size starts only
  * where every rank expects it to end within {@link #LIMIT_NS}, guessing it takes twice the last
- * size's time. Sizes the budget leaves out keep the model's plan and their in-run trials.
+ * size's time, and a size under way gives up at the first agreement after a block once any rank is
+ * past it (on the 2-host bed the 4 MiB size's blocks had taken the trials to 0.56-1.09 s). Sizes the
+ * budget leaves out keep the model's plan and their in-run trials.
  */
 final class CreateTrials {
     /** The largest message tried at create: a buffer of it is made for the trials and dropped. */
@@ -74,6 +77,28 @@ final class CreateTrials {
             return 0;
         }
         long start = System.nanoTime();
+        int decided;
+        // A size under way gives up at its next block's agreement once the budget is spent.
+        selection.stopTrialsAt(start + LIMIT_NS);
+        try {
+            decided = sizes(comm, calls, selection, buf, start);
+        } finally {
+            selection.noTrialDeadline();
+        }
+        TRIED.add(fingerprintId);
+        if (comm.rank() == 0 && decided > 0) {
+            // Kept now in memory, written at close: the JVM's next instances on this layout (a
+            // benchmark's other columns, a program's other communicators) read them at create as their
+            // incumbents, without the JSON library's first use in create.
+            selection.keepLearntInJvm();
+        }
+        return decided;
+    }
+
+    /** The sizes' trials, smallest first, while the budget lasts; the sizes decided. */
+    private static int sizes(MpiComm comm, JitWarmUp.Calls calls, InRunSelection selection, ByteBuffer buf, long start)
+            throws MpiFailure {
+        int[] flag = new int[1];
         long lastNs = 0;
         int decided = 0;
         for (long bytes = 2; bytes <= LARGEST_BYTES; bytes <<= 1) {
@@ -92,14 +117,11 @@ final class CreateTrials {
                 calls.bcast(buf, (int) bytes, 0);
                 made++;
             } while (selection.trying(bytes) && made < MOST_CALLS);
+            if (selection.stoppedAtDeadline()) {
+                break;
+            }
             decided += selection.trying(bytes) ? 0 : 1;
             lastNs = System.nanoTime() - classStart;
-        }
-        TRIED.add(fingerprintId);
-        if (comm.rank() == 0 && decided > 0) {
-            // Kept now, not only at close: the JVM's next instances on this layout (a benchmark's
-            // other columns, a program's other communicators) read them at create as their incumbents.
-            selection.keepLearnt();
         }
         return decided;
     }

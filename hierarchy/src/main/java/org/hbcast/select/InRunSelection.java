@@ -44,7 +44,14 @@ public final class InRunSelection {
 
     private boolean paused;
     private final TimedCollectives trialSync;
-    private final long[] blockTime = new long[1];
+    /** A block's agreed time, and whether any rank is past the trials' deadline ({@link #stopTrialsAt}). */
+    private final long[] blockTime = new long[2];
+    /** When trials under way give up ({@link System#nanoTime}), where {@link #deadlineSet}. */
+    private long deadlineNs;
+
+    private boolean deadlineSet;
+    /** Whether the agreement after a block gave up a class's trials at the deadline. */
+    private boolean stopped;
     /** Per option, its screening: only for {@code HBCAST_TRIALS_LOG}. */
     private final long[] screenTimes = new long[TrialSchedule.MAX_OPTIONS];
     /** Per option, its fastest block: only for {@code HBCAST_TRIALS_LOG}. */
@@ -63,7 +70,7 @@ public final class InRunSelection {
     public InRunSelection(MpiComm comm, Selector selector, boolean inlineAllowed, ProgressWait wait) throws MpiFailure {
         this.selector = selector;
         this.trials = trialSchedule(selector, inlineAllowed);
-        this.trialSync = new TimedCollectives(comm, 1, wait);
+        this.trialSync = new TimedCollectives(comm, blockTime.length, wait);
         this.rank = comm.rank();
         this.timeoutNs = wait.timeoutNs();
     }
@@ -221,6 +228,30 @@ public final class InRunSelection {
         trials.startNow(TrialSchedule.sizeClass(bytes));
     }
 
+    /**
+     * From now on, the agreement after each block of host trials also agrees whether any rank's clock
+     * has passed {@code atNs} ({@link System#nanoTime}); where one has, the class gives its trials up
+     * on every rank ({@link TrialSchedule#abandon}) and {@link #stoppedAtDeadline} says so. For
+     * create's trials, whose budget a size's last blocks overran by up to 0.5 s on the 2-host bed.
+     * Collective in effect: every rank sets it before the same call.
+     */
+    public void stopTrialsAt(long atNs) {
+        deadlineNs = atNs;
+        deadlineSet = true;
+        stopped = false;
+    }
+
+    /** Ends {@link #stopTrialsAt}: the run's own trials have no deadline. */
+    public void noTrialDeadline() {
+        deadlineSet = false;
+        stopped = false;
+    }
+
+    /** Whether a class's trials were given up at the deadline since {@link #stopTrialsAt} (the same on every rank). */
+    public boolean stoppedAtDeadline() {
+        return stopped;
+    }
+
     /** Whether host calls of {@code bytes} are in their trials now: no verdict yet (the same on every rank). */
     public boolean trying(long bytes) {
         return trials.exploring(TrialSchedule.sizeClass(bytes));
@@ -299,10 +330,17 @@ public final class InRunSelection {
             return;
         }
         blockTime[0] = trials.blockNanos(c);
-        if (!trialSync.reduce(blockTime, 1, TRIAL_AGREEMENT) || !trialSync.releaseLast(root, TRIAL_AGREEMENT)) {
+        blockTime[1] = deadlineSet && System.nanoTime() - deadlineNs > 0 ? 1 : 0;
+        if (!trialSync.reduce(blockTime, blockTime.length, TRIAL_AGREEMENT)
+                || !trialSync.releaseLast(root, TRIAL_AGREEMENT)) {
             throw MpiErrors.failed("hbcast bcast on rank " + rank + " timed out after " + timeoutNs / 1e9
                     + " s agreeing on the time of trial calls for " + memory + " messages of " + bytes
                     + " bytes: some rank did not join");
+        }
+        if (blockTime[1] != 0) {
+            trials.abandon(c);
+            stopped = true;
+            return;
         }
         if (LOG_BLOCKS && rank == 0 && !trials.leadingIn(c)) {
             logBlock(trials, memory, c, bytes);
@@ -387,8 +425,36 @@ public final class InRunSelection {
      */
     public void keepLearnt() {
         Path file = selector.inputs().learntFile();
-        if (file == null) {
+        LearntPlans learnt = learnt();
+        if (learnt == null) {
             return;
+        }
+        try {
+            learnt.write(file);
+            UnwrittenLearnt.written(file);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("hbcast: warning: cannot keep what this run learnt in " + file + " (" + e
+                    + "); the next run tries the plans again");
+        }
+    }
+
+    /**
+     * Rank 0 keeps what the trials decided so far in this JVM, unwritten, where its later instances
+     * on this fingerprint read it at their create ({@link UnwrittenLearnt}); this instance writes it
+     * at close with what its run adds ({@link #keepLearnt}).
+     */
+    public void keepLearntInJvm() {
+        LearntPlans learnt = learnt();
+        if (learnt != null) {
+            UnwrittenLearnt.keep(selector.inputs().learntFile(), learnt);
+        }
+    }
+
+    /** What this run's trials decided, with what earlier runs decided and it did not revisit; null where nothing is new or nothing is kept. */
+    private LearntPlans learnt() {
+        Path file = selector.inputs().learntFile();
+        if (file == null) {
+            return null;
         }
         LearntPlans earlier = selector.inputs().learnt();
         List<LearntPlans.Verdict> verdicts = new ArrayList<>();
@@ -396,19 +462,13 @@ public final class InRunSelection {
         // Device verdicts last, so a record's host part reads as before; none fresh without device calls.
         fresh |= kept(deviceTrials, MemoryKind.DEVICE, earlier, verdicts);
         if (!fresh) {
-            return;
+            return null;
         }
-        try {
-            new LearntPlans(
-                            LearntPlans.FORMAT_VERSION,
-                            selector.inputs().fingerprint().id(),
-                            Instant.now().toString(),
-                            verdicts)
-                    .write(file);
-        } catch (IOException | RuntimeException e) {
-            System.err.println("hbcast: warning: cannot keep what this run learnt in " + file + " (" + e
-                    + "); the next run tries the plans again");
-        }
+        return new LearntPlans(
+                LearntPlans.FORMAT_VERSION,
+                selector.inputs().fingerprint().id(),
+                Instant.now().toString(),
+                verdicts);
     }
 
     /**

@@ -345,6 +345,25 @@ public final class TrialSchedule {
         }
     }
 
+    /**
+     * Gives up class {@code c}'s trials where they are under way (create's, past their time budget):
+     * it runs again what it ran before them, the option last kept or else the incumbent, decides
+     * nothing, and starts its trials anew after {@link #FIRST_TRIAL_AFTER} more calls, as a class
+     * never tried. Every rank calls it at the same call (after the same agreement), so their
+     * schedules stay alike.
+     */
+    void abandon(int c) {
+        if (!exploring(c)) {
+            return;
+        }
+        trial[c] = 0;
+        blockNanos[c] = 0;
+        leadIn[c] = false;
+        winner[c] = settled[c] >= 0 ? settled[c] : incumbent[c];
+        margin[c] = MARGIN;
+        callsLeft[c] = FIRST_TRIAL_AFTER;
+    }
+
     /** Warm-up calls and other calls that must not count: while paused, {@link #record} does nothing. */
     void pause(boolean on) {
         paused = on;

@@ -202,7 +202,9 @@ public final class TuningAgreement {
                 read(cal, warnings),
                 warnings,
                 learnt == null ? null : learnt.toString(),
-                learnt(learnt, read(learnt, warnings), fp, warnings));
+                UnwrittenLearnt.of(learnt) != null
+                        ? UnwrittenLearnt.of(learnt)
+                        : learnt(learnt, read(learnt, warnings), fp, warnings));
     }
 
     /** What earlier runs learnt, parsed here on rank 0 alone (see {@link FoundInputs}); null where nothing usable. */

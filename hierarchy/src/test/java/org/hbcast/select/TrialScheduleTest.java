@@ -487,6 +487,48 @@ class TrialScheduleTest {
         assertEquals(1, s.winner(LARGE), "the re-check in the run takes the faster option");
     }
 
+    /**
+     * Create's trials past their budget: a class given up runs what it ran before, decides nothing,
+     * keeps no time, and starts its trials afresh after as many calls as a class never tried.
+     */
+    @Test
+    void aClassGivenUpRunsWhatItRanBeforeAndTriesAgainLater() {
+        TrialSchedule s = schedule();
+        s.startNow(LARGE);
+        assertEquals(TrialSchedule.BLOCK_ENDED, s.record(LARGE, 1));
+        leadIn(s, LARGE);
+        block(s, LARGE, 5);
+        s.record(LARGE, 7);
+        s.abandon(LARGE);
+        assertFalse(s.exploring(LARGE));
+        assertEquals(3, s.option(LARGE), "the incumbent, not the option on trial");
+        assertEquals(3, s.keptOption(LARGE));
+        assertEquals(-1, s.settled(LARGE), "nothing decided");
+        assertEquals(-1, s.agreedNanos(LARGE));
+        assertEquals(0, s.blockNanos(LARGE), "the block under way is dropped");
+        for (long i = 0; i < TrialSchedule.FIRST_TRIAL_AFTER - 1; i++) {
+            assertEquals(TrialSchedule.GO_ON, s.record(LARGE, 1));
+        }
+        assertEquals(TrialSchedule.BLOCK_ENDED, s.record(LARGE, 1));
+        leadIn(s, LARGE);
+        // The run's margin again: 20% faster wins now.
+        untilVerdict(s, LARGE, 1000, 100, 1000, 120);
+        assertEquals(1, s.winner(LARGE));
+
+        // A re-check given up keeps what the run kept before it; giving up a class not trying changes nothing.
+        for (long i = 0; i < TrialSchedule.FIRST_RECHECK; i++) {
+            s.record(LARGE, 1);
+        }
+        leadIn(s, LARGE);
+        s.abandon(LARGE);
+        assertEquals(1, s.option(LARGE));
+        assertEquals(1, s.settled(LARGE));
+        s.abandon(LARGE);
+        s.abandon(3);
+        assertEquals(1, s.option(LARGE));
+        assertFalse(s.exploring(3));
+    }
+
     @Test
     void pausedCallsDoNotCount() {
         TrialSchedule s = trying();
