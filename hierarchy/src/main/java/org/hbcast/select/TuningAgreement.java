@@ -193,6 +193,8 @@ public final class TuningAgreement {
         Path cal = TuningFiles.calibration(env, fp);
         // What runs learnt is kept beside the default table (see BcastOptions#keepsLearnt).
         Path learnt = keepsLearnt ? TuningFiles.learnt(env, fp) : null;
+        // What this JVM's create learnt and has not written yet is newer than the file.
+        LearntPlans unwritten = UnwrittenLearnt.of(learnt);
         return new FoundInputs(
                 fp,
                 table == null ? null : table.toString(),
@@ -202,9 +204,7 @@ public final class TuningAgreement {
                 read(cal, warnings),
                 warnings,
                 learnt == null ? null : learnt.toString(),
-                UnwrittenLearnt.of(learnt) != null
-                        ? UnwrittenLearnt.of(learnt)
-                        : learnt(learnt, read(learnt, warnings), fp, warnings));
+                unwritten != null ? unwritten : learnt(learnt, read(learnt, warnings), fp, warnings));
     }
 
     /** What earlier runs learnt, parsed here on rank 0 alone (see {@link FoundInputs}); null where nothing usable. */
