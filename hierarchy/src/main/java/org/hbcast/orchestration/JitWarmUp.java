@@ -49,12 +49,12 @@ final class JitWarmUp {
     static final long LIMIT_NS = 3_000_000_000L - CreateTrials.LIMIT_NS;
     /**
      * Nanoseconds from the program's call of {@code create} after which no round starts on one host:
-     * a program's first {@code create} (under the agent, its first {@code bcast}) takes at most a
-     * second, the slowest rank's. What the JIT has still to compile then it compiles in the program's
+     * a program's first {@code create} (under the agent, its first {@code bcast}) is to take at most
+     * a second, the slowest rank's. What the JIT has still to compile then it compiles in the program's
      * first calls, on one host microseconds each; the trials do not begin before {@code
      * TrialSchedule.FIRST_TRIAL_AFTER} calls of a size, so a cold call misleads none of them. With
      * 900 ms from the assembly's start (50-100 ms later) and {@link #ONE_HOST_LEAST_NS} at 250 ms, the
-     * slowest first create on one node x 4 here took 1.05-1.23 s (docs/tuning.md).
+     * slowest first create on one node x 4 here took 1.04-1.24 s (docs/tuning.md).
      */
     static final long ONE_HOST_CREATE_NS = 800_000_000L;
     /**
@@ -62,8 +62,10 @@ final class JitWarmUp {
      * round, so that the header path and the plans are compiled past the interpreter before the
      * program's first calls. Where other work takes the cores, a create without any warm-up left a
      * program's first call of 1 MiB 108-152 ms and the next ten 6-14 ms each (one node x 4 at a load
-     * of 15-20 on 2 cores), against 5-33 and 0.5-4 with it. At 120 ms rather than 250 the first call
-     * of 1 MiB took 5-14 ms against 10-24, and a create 0.93-1.11 s against 1.05-1.13 (docs/tuning.md).
+     * of 15-20 on 2 cores), against 5-33 and 0.5-4 with it. At 120 ms rather than 250 (and {@link
+     * #ONE_HOST_CREATE_NS} from the program's call) a first create took 0.88-1.18 s against 1.04-1.24,
+     * the first call of 1 MiB 6-16 ms against 6-19, and the launch's first small sizes 29-74 µs a call
+     * against 1-5 (docs/tuning.md).
      */
     static final long ONE_HOST_LEAST_NS = 120_000_000L;
     /** Milliseconds of compilation in a round, on the busiest rank, at or under which the round is quiet. */
