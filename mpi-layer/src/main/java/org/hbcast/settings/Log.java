@@ -15,17 +15,28 @@ import java.util.function.Supplier;
  * {@code debug}. Messages are built only when their level is on.
  */
 public final class Log {
-    private static final Logger LOGGER = System.getLogger("org.hbcast");
     /** A bad level is reported by create (BcastOptions checks it); until then the default holds. */
     private static final Level LEVEL = levelOrDefault(Setting.LOG_LEVEL.value());
 
-    private static final String VERSION = readVersion();
+    /**
+     * The JDK's logger, made at the first message: finding it starts the JDK's logging (its
+     * LoggerFinder, java.util.logging's LogManager and configuration), about 50 ms of a cold JVM's
+     * CPU, which a first {@code create} that logs nothing would otherwise pay on every rank.
+     */
+    private static final class Backend {
+        static final Logger LOGGER = System.getLogger("org.hbcast");
+    }
+
+    /** The version, read from the jar at its first use, like the logger. */
+    private static final class Built {
+        static final String VERSION = readVersion();
+    }
 
     private Log() {}
 
     /** hbcast's version, as built. */
     public static String version() {
-        return VERSION;
+        return Built.VERSION;
     }
 
     public static boolean isOn(Level level) {
@@ -42,7 +53,7 @@ public final class Log {
 
     private static void log(Level level, Supplier<String> message) {
         if (isOn(level)) {
-            LOGGER.log(level, message.get());
+            Backend.LOGGER.log(level, message.get());
         }
     }
 

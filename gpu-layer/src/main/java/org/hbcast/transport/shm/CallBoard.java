@@ -103,18 +103,28 @@ public final class CallBoard implements AutoCloseable {
         return READS_OFFSET + participants * READ_STRIDE;
     }
 
-    /** Creates the board of a node of {@code participants} ranks, as node rank {@code position}. */
+    /**
+     * Creates the board of a node of {@code participants} ranks, as node rank {@code position}. Its
+     * pages are not yet in this process's page table: {@link #loadPages} puts them there once the
+     * other ranks may map it.
+     */
     public static CallBoard create(final Path directory, final int position, final int participants)
             throws IOException {
         checkPosition(position, participants);
         final SharedSegment segment = SharedSegment.create(directory, segmentBytes(participants));
-        final UnsafeBuffer shm = segment.buffer();
-        // Fault in every page now (the creator allocated them, the others map them): a program's first
-        // calls then pay no page faults, and the board's memory is all there from the start, so it
-        // never shows as growth while the program runs.
-        segment.loadPages();
-        SegmentHeader.write(shm, KIND, 0, 0, participants);
+        SegmentHeader.write(segment.buffer(), KIND, 0, 0, participants);
         return new CallBoard(segment, position);
+    }
+
+    /**
+     * Faults in every page of the creator's mapping, as {@link #open} does for the others' (the
+     * creator allocated them, the others map them): a program's first calls then pay no page faults,
+     * and the board's memory is all there from the start, so it never shows as growth while the
+     * program runs.
+     */
+    public CallBoard loadPages() {
+        segment.loadPages();
+        return this;
     }
 
     /** Maps the board another rank of the node created, after checking that it is one for this node. */

@@ -30,7 +30,8 @@ public record CallBoardTransport(Path directory, int position, int nodeSize)
 
     @Override
     public CallBoard connect(final CallBoard made, final String[] descriptors) throws IOException {
-        return made != null ? made : CallBoard.open(Path.of(descriptors[0]), position, nodeSize);
+        // The maker faults its pages in now, beside the others mapping theirs.
+        return made != null ? made.loadPages() : CallBoard.open(Path.of(descriptors[0]), position, nodeSize);
     }
 
     @Override

@@ -32,7 +32,8 @@ public record ShmFanoutTransport(Path directory, int position, int nodeSize, int
 
     @Override
     public ShmFanout connect(final ShmFanout made, final String[] descriptors) throws IOException {
-        return made != null ? made : ShmFanout.open(Path.of(descriptors[0]), position, nodeSize);
+        // The maker faults its pages in now, beside the others mapping theirs.
+        return made != null ? made.loadPages() : ShmFanout.open(Path.of(descriptors[0]), position, nodeSize);
     }
 
     @Override
