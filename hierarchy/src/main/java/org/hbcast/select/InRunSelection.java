@@ -199,10 +199,6 @@ public final class InRunSelection {
     }
 
     /**
-     * Whether the header carries a message of {@code bytes} (the root's wish; the header tells the
-     * others; see {@link TrialSchedule#inlines}).
-     */
-    /**
      * The plan of a host call of {@code bytes} that takes no part in the trials (a non-blocking one):
      * the plan kept for its size, else the selector's; never an option on trial.
      */
@@ -257,6 +253,10 @@ public final class InRunSelection {
         return trials.exploring(TrialSchedule.sizeClass(bytes));
     }
 
+    /**
+     * Whether the header carries a message of {@code bytes} (the root's wish; the header tells the
+     * others; see {@link TrialSchedule#inlines}).
+     */
     public boolean inlines(long bytes) {
         return trials.inlines(bytes);
     }
