@@ -243,7 +243,9 @@ public final class Selector {
                 this::plansUse,
                 !inputs.calibration().nodeCurves().isEmpty(),
                 chosen.algorithm(),
-                chosen.intra())) {
+                chosen.intra(),
+                Candidates.nativeFirstOnCrowdedHosts(
+                        options.algorithm(), shape, inputs.usableCores(), inputs.calibration(), size))) {
             CostModel.Choice c = trialChoice(size, kind.algorithm(), kind.intra(), options.inter());
             list.add(trialPlan(c, size));
             CostModel.Choice second = kind.algorithm() == Algorithm.KNOMIAL ? secondFlatShape(size, c) : null;

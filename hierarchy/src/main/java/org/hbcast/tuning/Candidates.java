@@ -323,7 +323,11 @@ public final class Candidates {
      * where the model chose it. On a single node only Open MPI's {@code bcast}, the fan-out and the
      * model's choice.
      *
+     * <p>Where the hosts are crowded and the network fast ({@link #nativeFirstOnCrowdedHosts} at this
+     * size) the hierarchy is left out unless chosen ({@link #leftOutOnCrowdedHosts}).
+     *
      * @param chosen the algorithm and transport {@code auto} chooses without trying at this size
+     * @param crowded whether {@link #nativeFirstOnCrowdedHosts} holds at this size
      */
     public static List<Candidate> trialKinds(
             ClusterShape shape,
@@ -331,7 +335,8 @@ public final class Candidates {
             Predicate<IntraNode> planned,
             boolean nodeCurves,
             Algorithm chosenAlgorithm,
-            IntraNode chosenIntra) {
+            IntraNode chosenIntra,
+            boolean crowded) {
         List<Candidate> out = new ArrayList<>();
         for (Algorithm a : algorithms(shape, MemoryKind.HOST)) {
             for (IntraNode t : a == Algorithm.HIERARCHICAL
@@ -339,7 +344,8 @@ public final class Candidates {
                             .filter(t -> planned.test(t) || !nodeCurves)
                             .toList()
                     : List.of(IntraNode.RING)) {
-                if (!leftOutOnOneNode(shape, chosenAlgorithm, chosenIntra, a, t)) {
+                if (!leftOutOnOneNode(shape, chosenAlgorithm, chosenIntra, a, t)
+                        && !leftOutOnCrowdedHosts(crowded, chosenAlgorithm, chosenIntra, a, t)) {
                     out.add(new Candidate(a, t, TreeShape.KNOMIAL, 0, 0));
                 }
             }
@@ -366,6 +372,25 @@ public final class Candidates {
         }
         boolean isChosen = chosenAlgorithm == a && (a != Algorithm.HIERARCHICAL || chosenIntra == t);
         return !isChosen && (a == Algorithm.KNOMIAL || (a == Algorithm.HIERARCHICAL && t == IntraNode.RING));
+    }
+
+    /**
+     * Whether the trials leave the hierarchy's plan with transport {@code t} out where hosts are
+     * crowded across a fast network ({@code crowded}: {@link #nativeFirstOnCrowdedHosts} at the size),
+     * unless the model chose it. There a node's leader and its other ranks take turns on a core, and
+     * a pipeline inside the node, whose every chunk passes from one to the other, runs back to back
+     * far slower than its blocks in the trials show: on the 2-host bed (each host on a core of its
+     * own) create's trials kept the fan-out at 64 KiB in 3 of 4 launches, where the program's calls
+     * back to back then took 0.71, 0.88 and 0.11 ms each, and in an OSU launch 0.39 ms against Open
+     * MPI's 0.10; under OSU's loop (medians of 3 runs, plans forced) the fan-out ran at 0.52-0.70 and
+     * the ring at 0.24-0.63 of Open MPI's bcast at 64-256 KiB, and at 512 KiB-1 MiB, where they ran
+     * at 1.06-1.36, the flat tree, still tried, ran at 1.54-1.61. Leaving them out also leaves their
+     * shared memory unconnected at {@code create} where no chosen plan uses it.
+     */
+    public static boolean leftOutOnCrowdedHosts(
+            boolean crowded, Algorithm chosenAlgorithm, IntraNode chosenIntra, Algorithm a, IntraNode t) {
+        boolean isChosen = chosenAlgorithm == a && (a != Algorithm.HIERARCHICAL || chosenIntra == t);
+        return crowded && a == Algorithm.HIERARCHICAL && !isChosen;
     }
 
     /**

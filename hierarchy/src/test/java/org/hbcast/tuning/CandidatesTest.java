@@ -368,7 +368,7 @@ class CandidatesTest {
                 for (IntraNode chosenIntra : List.of(IntraNode.RING, IntraNode.FANOUT)) {
                     for (boolean curves : new boolean[] {false, true}) {
                         List<Candidates.Candidate> kinds = Candidates.trialKinds(
-                                shape, IntraNode.AUTO, t -> t == IntraNode.FANOUT, curves, chosen, chosenIntra);
+                                shape, IntraNode.AUTO, t -> t == IntraNode.FANOUT, curves, chosen, chosenIntra, false);
                         String where = shape + " chosen " + chosen + "/" + chosenIntra + (curves ? " with curves" : "");
                         assertEquals(Algorithm.NATIVE, kinds.get(0).algorithm(), where + ": native first, always");
                         for (Candidates.Candidate k : kinds) {
@@ -389,6 +389,42 @@ class CandidatesTest {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    @Test
+    void onCrowdedHostsAcrossAFastNetworkTheTrialsLeaveTheHierarchyOutUnlessChosen() {
+        for (ClusterShape shape : layouts()) {
+            for (Algorithm chosen : List.of(Algorithm.NATIVE, Algorithm.KNOMIAL, Algorithm.HIERARCHICAL)) {
+                for (IntraNode chosenIntra : List.of(IntraNode.RING, IntraNode.FANOUT)) {
+                    for (boolean curves : new boolean[] {false, true}) {
+                        List<Candidates.Candidate> open = Candidates.trialKinds(
+                                shape, IntraNode.AUTO, t -> t == IntraNode.FANOUT, curves, chosen, chosenIntra, false);
+                        List<Candidates.Candidate> crowded = Candidates.trialKinds(
+                                shape, IntraNode.AUTO, t -> t == IntraNode.FANOUT, curves, chosen, chosenIntra, true);
+                        String where = shape + " chosen " + chosen + "/" + chosenIntra + (curves ? " with curves" : "");
+                        List<Candidates.Candidate> want = open.stream()
+                                .filter(k -> k.algorithm() != Algorithm.HIERARCHICAL
+                                        || chosen == Algorithm.HIERARCHICAL && k.intra() == chosenIntra)
+                                .toList();
+                        assertEquals(want, crowded, where);
+                        assertEquals(Algorithm.NATIVE, crowded.get(0).algorithm(), where + ": native first, always");
+                    }
+                }
+            }
+        }
+        for (Algorithm a : Algorithm.values()) {
+            for (IntraNode t : List.of(IntraNode.RING, IntraNode.FANOUT)) {
+                assertFalse(Candidates.leftOutOnCrowdedHosts(false, Algorithm.NATIVE, IntraNode.RING, a, t));
+                assertEquals(
+                        a == Algorithm.HIERARCHICAL,
+                        Candidates.leftOutOnCrowdedHosts(true, Algorithm.NATIVE, IntraNode.RING, a, t),
+                        a + "/" + t);
+                assertEquals(
+                        a == Algorithm.HIERARCHICAL && t != IntraNode.FANOUT,
+                        Candidates.leftOutOnCrowdedHosts(true, Algorithm.HIERARCHICAL, IntraNode.FANOUT, a, t),
+                        a + "/" + t + " with the fan-out chosen");
             }
         }
     }
