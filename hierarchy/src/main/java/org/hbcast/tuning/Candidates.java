@@ -370,8 +370,13 @@ public final class Candidates {
         if (shape.nodes() != 1) {
             return false;
         }
-        boolean isChosen = chosenAlgorithm == a && (a != Algorithm.HIERARCHICAL || chosenIntra == t);
-        return !isChosen && (a == Algorithm.KNOMIAL || (a == Algorithm.HIERARCHICAL && t == IntraNode.RING));
+        return !isChosen(chosenAlgorithm, chosenIntra, a, t)
+                && (a == Algorithm.KNOMIAL || (a == Algorithm.HIERARCHICAL && t == IntraNode.RING));
+    }
+
+    /** Whether {@code a} with transport {@code t} is the model's choice (the transport counts for the hierarchy only). */
+    private static boolean isChosen(Algorithm chosenAlgorithm, IntraNode chosenIntra, Algorithm a, IntraNode t) {
+        return chosenAlgorithm == a && (a != Algorithm.HIERARCHICAL || chosenIntra == t);
     }
 
     /**
@@ -389,8 +394,7 @@ public final class Candidates {
      */
     public static boolean leftOutOnCrowdedHosts(
             boolean crowded, Algorithm chosenAlgorithm, IntraNode chosenIntra, Algorithm a, IntraNode t) {
-        boolean isChosen = chosenAlgorithm == a && (a != Algorithm.HIERARCHICAL || chosenIntra == t);
-        return crowded && a == Algorithm.HIERARCHICAL && !isChosen;
+        return crowded && a == Algorithm.HIERARCHICAL && !isChosen(chosenAlgorithm, chosenIntra, a, t);
     }
 
     /**

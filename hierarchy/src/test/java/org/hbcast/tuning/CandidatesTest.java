@@ -363,56 +363,33 @@ class CandidatesTest {
 
     @Test
     void theTrialsTimeEveryKindAcrossNodesAndLeaveTheFlatTreeAndTheRingOutOnOneNodeUnlessChosen() {
-        for (ClusterShape shape : layouts()) {
-            for (Algorithm chosen : List.of(Algorithm.NATIVE, Algorithm.KNOMIAL, Algorithm.HIERARCHICAL)) {
-                for (IntraNode chosenIntra : List.of(IntraNode.RING, IntraNode.FANOUT)) {
-                    for (boolean curves : new boolean[] {false, true}) {
-                        List<Candidates.Candidate> kinds = Candidates.trialKinds(
-                                shape, IntraNode.AUTO, t -> t == IntraNode.FANOUT, curves, chosen, chosenIntra, false);
-                        String where = shape + " chosen " + chosen + "/" + chosenIntra + (curves ? " with curves" : "");
-                        assertEquals(Algorithm.NATIVE, kinds.get(0).algorithm(), where + ": native first, always");
-                        for (Candidates.Candidate k : kinds) {
-                            boolean isChosen = k.algorithm() == chosen
-                                    && (chosen != Algorithm.HIERARCHICAL || k.intra() == chosenIntra);
-                            if (shape.nodes() == 1 && !isChosen) {
-                                assertTrue(
-                                        k.algorithm() == Algorithm.NATIVE || k.intra() == IntraNode.FANOUT,
-                                        where + ": " + k);
-                            }
-                            if (curves && k.algorithm() == Algorithm.HIERARCHICAL) {
-                                assertEquals(IntraNode.FANOUT, k.intra(), where + ": with curves only what plans use");
-                            }
-                        }
-                        if (shape.nodes() > 1) {
-                            int want = 2 + (shape.maxNodeSize() > 1 ? (curves ? 1 : 2) : 0);
-                            assertEquals(want, kinds.size(), where + ": " + kinds);
-                        }
-                    }
+        for (TrialKindsCase c : trialKindsCases()) {
+            List<Candidates.Candidate> kinds = c.kinds(false);
+            assertEquals(Algorithm.NATIVE, kinds.get(0).algorithm(), c + ": native first, always");
+            for (Candidates.Candidate k : kinds) {
+                if (c.shape().nodes() == 1 && !c.isChosen(k)) {
+                    assertTrue(k.algorithm() == Algorithm.NATIVE || k.intra() == IntraNode.FANOUT, c + ": " + k);
                 }
+                if (c.curves() && k.algorithm() == Algorithm.HIERARCHICAL) {
+                    assertEquals(IntraNode.FANOUT, k.intra(), c + ": with curves only what plans use");
+                }
+            }
+            if (c.shape().nodes() > 1) {
+                int want = 2 + (c.shape().maxNodeSize() > 1 ? (c.curves() ? 1 : 2) : 0);
+                assertEquals(want, kinds.size(), c + ": " + kinds);
             }
         }
     }
 
     @Test
     void onCrowdedHostsAcrossAFastNetworkTheTrialsLeaveTheHierarchyOutUnlessChosen() {
-        for (ClusterShape shape : layouts()) {
-            for (Algorithm chosen : List.of(Algorithm.NATIVE, Algorithm.KNOMIAL, Algorithm.HIERARCHICAL)) {
-                for (IntraNode chosenIntra : List.of(IntraNode.RING, IntraNode.FANOUT)) {
-                    for (boolean curves : new boolean[] {false, true}) {
-                        List<Candidates.Candidate> open = Candidates.trialKinds(
-                                shape, IntraNode.AUTO, t -> t == IntraNode.FANOUT, curves, chosen, chosenIntra, false);
-                        List<Candidates.Candidate> crowded = Candidates.trialKinds(
-                                shape, IntraNode.AUTO, t -> t == IntraNode.FANOUT, curves, chosen, chosenIntra, true);
-                        String where = shape + " chosen " + chosen + "/" + chosenIntra + (curves ? " with curves" : "");
-                        List<Candidates.Candidate> want = open.stream()
-                                .filter(k -> k.algorithm() != Algorithm.HIERARCHICAL
-                                        || chosen == Algorithm.HIERARCHICAL && k.intra() == chosenIntra)
-                                .toList();
-                        assertEquals(want, crowded, where);
-                        assertEquals(Algorithm.NATIVE, crowded.get(0).algorithm(), where + ": native first, always");
-                    }
-                }
-            }
+        for (TrialKindsCase c : trialKindsCases()) {
+            List<Candidates.Candidate> crowded = c.kinds(true);
+            List<Candidates.Candidate> want = c.kinds(false).stream()
+                    .filter(k -> k.algorithm() != Algorithm.HIERARCHICAL || c.isChosen(k))
+                    .toList();
+            assertEquals(want, crowded, c.toString());
+            assertEquals(Algorithm.NATIVE, crowded.get(0).algorithm(), c + ": native first, always");
         }
         for (Algorithm a : Algorithm.values()) {
             for (IntraNode t : List.of(IntraNode.RING, IntraNode.FANOUT)) {
@@ -427,6 +404,38 @@ class CandidatesTest {
                         a + "/" + t + " with the fan-out chosen");
             }
         }
+    }
+
+    /** A layout, the model's choice and whether node curves exist: what {@link Candidates#trialKinds} is asked. */
+    private record TrialKindsCase(ClusterShape shape, Algorithm chosen, IntraNode chosenIntra, boolean curves) {
+        List<Candidates.Candidate> kinds(boolean crowded) {
+            return Candidates.trialKinds(
+                    shape, IntraNode.AUTO, t -> t == IntraNode.FANOUT, curves, chosen, chosenIntra, crowded);
+        }
+
+        boolean isChosen(Candidates.Candidate k) {
+            return k.algorithm() == chosen && (chosen != Algorithm.HIERARCHICAL || k.intra() == chosenIntra);
+        }
+
+        @Override
+        public String toString() {
+            return shape + " chosen " + chosen + "/" + chosenIntra + (curves ? " with curves" : "");
+        }
+    }
+
+    /** Every layout with every choice of the model, with and without node curves. */
+    private static List<TrialKindsCase> trialKindsCases() {
+        List<TrialKindsCase> cases = new ArrayList<>();
+        for (ClusterShape shape : layouts()) {
+            for (Algorithm chosen : List.of(Algorithm.NATIVE, Algorithm.KNOMIAL, Algorithm.HIERARCHICAL)) {
+                for (IntraNode chosenIntra : List.of(IntraNode.RING, IntraNode.FANOUT)) {
+                    for (boolean curves : new boolean[] {false, true}) {
+                        cases.add(new TrialKindsCase(shape, chosen, chosenIntra, curves));
+                    }
+                }
+            }
+        }
+        return cases;
     }
 
     @Test
