@@ -124,12 +124,13 @@ final class JitWarmUp {
             long limit = limitNs(oneHost, start - createStartNs);
             Deadline deadline = new Deadline(comm, start + limit);
             if (headed) {
-                // The largest message that rides in the header untried, until the board's payload ring has gone
+                // The largest message that rides in the header untried on every layout (in one network message
+                // across one: the path of a program's small calls), until the board's payload ring has gone
                 // round once: the next lap is a branch the small calls rarely take, and untaken it threw the
                 // compiled header path away in a program's first calls. A byte first, so that the payloads do
                 // not tile the ring exactly and one must skip to the next lap.
                 calls.bcast(buf, 1, 0);
-                int lapBytes = InRunSelection.untriedInlineBytes(oneHost);
+                int lapBytes = oneHost ? CallHeaders.inlineBytes(true) : HeaderRelay.FIRST_PAYLOAD;
                 for (int i = 0; i <= CallBoard.RING_BYTES / lapBytes; i++) {
                     calls.bcast(buf, lapBytes, i % size);
                 }

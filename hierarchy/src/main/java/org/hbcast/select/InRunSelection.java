@@ -84,13 +84,15 @@ public final class InRunSelection {
      * host's call board and one copy out of it for each other rank, the least a broadcast through
      * shared memory copies, with no pipeline to drive (one node x 4 and virtual 2+2 at 64-256 KiB:
      * 1.2 to 12 times Open MPI's speed, at least the fan-out's, where trying the plans filled a
-     * program's first blocks). Where an earlier run decided a class, its choice takes the model's
-     * place as the incumbent (the trials still run, and must beat it by the margin).
+     * program's first blocks). So does every class it can carry between two nodes whose ranks
+     * outnumber their cores across a fast network ({@link Selector#headerCarriesAllUntried}). Where
+     * an earlier run decided a class, its choice takes the model's place as the incumbent (the
+     * trials still run, and must beat it by the margin).
      */
     static TrialSchedule trialSchedule(Selector selector, boolean inlineAllowed) {
         boolean oneHost = !selector.shape().crossesNetwork();
         long capacity = CallHeaders.inlineBytes(oneHost);
-        long untriedInline = untriedInlineBytes(oneHost);
+        long untriedInline = untriedInlineBytes(oneHost, selector.headerCarriesAllUntried());
         Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
         boolean[] inline = new boolean[TrialSchedule.CLASSES];
         int[] incumbent = new int[TrialSchedule.CLASSES];
@@ -181,11 +183,12 @@ public final class InRunSelection {
     }
 
     /**
-     * The most bytes that ride in the header untried under {@code auto}: all it carries on one host,
-     * its first network message across a network ({@link TrialSchedule#UNTRIED_INLINE_BYTES}).
+     * The most bytes that ride in the header untried under {@code auto}: all it carries on one host
+     * and where {@code all} says so ({@link Selector#headerCarriesAllUntried}), else its first network
+     * message ({@link TrialSchedule#UNTRIED_INLINE_BYTES}).
      */
-    public static int untriedInlineBytes(boolean oneHost) {
-        return oneHost ? CallHeaders.inlineBytes(true) : TrialSchedule.UNTRIED_INLINE_BYTES;
+    static int untriedInlineBytes(boolean oneHost, boolean all) {
+        return oneHost || all ? CallHeaders.inlineBytes(oneHost) : TrialSchedule.UNTRIED_INLINE_BYTES;
     }
 
     /** The plan of a call of {@code bytes} (the root's): the one being tried or kept for its size, else the selector's. */

@@ -435,6 +435,15 @@ public final class Selector {
         return shape;
     }
 
+    /**
+     * Whether the call header carries every message it can untried across this network, past its
+     * first network message ({@link Candidates#headerCarriesAllUntried}).
+     */
+    public boolean headerCarriesAllUntried() {
+        return Candidates.headerCarriesAllUntried(
+                options.algorithm(), shape, inputs.usableCores(), inputs.calibration());
+    }
+
     static int bucket(long bytes) {
         return bytes <= 1 ? 0 : Math.min(63 - Long.numberOfLeadingZeros(bytes), BUCKETS - 1);
     }

@@ -130,8 +130,8 @@ public final class TrialSchedule {
      * a tuning table's sizes): those of the header's first network message, one message per edge,
      * where the header was the fastest broadcast on the 2-host bed. Larger ones ride only where the
      * trials find it fastest: across nodes the header goes unpipelined down its tree, which a plan
-     * over chunks beats on slow links. (On one host the header carries all it can untried: see
-     * {@code InRunSelection}.)
+     * over chunks beats on slow links. (On one host, and between two crowded nodes across a fast
+     * network, the header carries all it can untried: see {@code InRunSelection}.)
      */
     static final int UNTRIED_INLINE_BYTES = HeaderRelay.FIRST_PAYLOAD;
     /** How much faster than the incumbent a challenger must be to replace it. */

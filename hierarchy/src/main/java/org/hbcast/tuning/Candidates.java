@@ -278,13 +278,42 @@ public final class Candidates {
     public static boolean nativeFirstOnCrowdedHosts(
             Algorithm requested, ClusterShape shape, int usableCores, Calibration calibration, long size) {
         return requested == Algorithm.AUTO
-                && shape.crossesNetwork()
+                && crowdedAcrossFastNetwork(shape, usableCores, calibration)
+                && size > CROWDED_NATIVE_ABOVE;
+    }
+
+    /**
+     * Whether {@code auto}'s call header carries, untried, every message it can across a network
+     * ({@link CallHeaders#NETWORK_INLINE_BYTES}), not only those of its first network message: where
+     * there are two real nodes, their ranks outnumber the cores they may run on and the network is
+     * fast (as for {@link #nativeFirstOnCrowdedHosts}). Why: between two nodes the header is one
+     * message per call from leader to leader, where Open MPI's bcast behind it adds a hop and a
+     * rendezvous in series, and every plan's pipeline hands its chunks between ranks that take turns
+     * on a core. On the 2-host bed (each host on a core of its own) the header ran at 1.25-2.8 times
+     * Open MPI's speed at 64-256 KiB, where native behind it ran at 0.58-0.96; across a slow network
+     * (the same bed at 1 Gbit/s) a pipelined plan overlaps the node's copies with the link and was
+     * 3-9% faster at 128-256 KiB. Measurements: docs/tuning.md.
+     *
+     * @param usableCores the fewest cores a rank may run on, agreed; 0 where not known
+     */
+    public static boolean headerCarriesAllUntried(
+            Algorithm requested, ClusterShape shape, int usableCores, Calibration calibration) {
+        return requested == Algorithm.AUTO
+                && shape.nodes() == 2
+                && crowdedAcrossFastNetwork(shape, usableCores, calibration);
+    }
+
+    /**
+     * Real nodes across a network whose ranks outnumber the cores they may run on, the network carrying
+     * at least {@link #FAST_NETWORK_SHARE} of shared memory's bandwidth.
+     */
+    private static boolean crowdedAcrossFastNetwork(ClusterShape shape, int usableCores, Calibration calibration) {
+        return shape.crossesNetwork()
                 && usableCores > 0
                 && shape.maxNodeSize() > usableCores
                 && calibration.link(LinkKind.NETWORK).bytesPerSecond()
                         >= FAST_NETWORK_SHARE
-                                * calibration.link(LinkKind.SHARED_MEMORY).bytesPerSecond()
-                && size > CROWDED_NATIVE_ABOVE;
+                                * calibration.link(LinkKind.SHARED_MEMORY).bytesPerSecond();
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.hbcast.call.ElementType;
 import org.hbcast.header.CallHeaders;
+import org.hbcast.header.HeaderRelay;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
@@ -578,7 +579,8 @@ class SelectorTest {
      * Real nodes whose ranks outnumber the cores they may run on, across a network about as fast as
      * their memory (the 2-host bed's measured link), start from Open MPI's bcast past the header's
      * first network message, tried against the plans; not across a slow network (a shaped bed's), nor
-     * where the cores are unknown or enough.
+     * where the cores are unknown or enough. Between two such nodes the header carries every message
+     * it can untried, and native comes first past that.
      */
     @Test
     void onCrowdedHostsAcrossAFastNetworkNativeIsTheIncumbentPastTheHeadersFirstMessage() {
@@ -595,12 +597,19 @@ class SelectorTest {
                     Selector s = new Selector(AUTO.planChoices(), shape, Selector.AUTO_MAX_CHUNK_BYTES, inputs);
                     TrialSchedule trials = InRunSelection.trialSchedule(s, true);
                     boolean crowded = !shape.virtual() && cores == 1 && network > 1e9;
+                    // Between two such nodes the header carries all it can untried, before native.
+                    long untried = shape.virtual()
+                            ? CallHeaders.inlineBytes(true)
+                            : crowded && shape.nodes() == 2
+                                    ? CallHeaders.NETWORK_INLINE_BYTES
+                                    : HeaderRelay.FIRST_PAYLOAD;
                     for (long size = 1 << 10; size <= 1L << 30; size *= 2) {
                         String where = layout + ", " + network + " B/s, " + cores + " cores, " + size + " B";
                         Plan p = s.plan(size);
                         boolean first = crowded && size > Candidates.CROWDED_NATIVE_ABOVE;
                         assertEquals(first, p.reason().contains("outnumber the cores"), where + ": " + p.reason());
-                        if (first) {
+                        assertEquals(size <= untried, trials.inlines(size), where + ": rides in the header untried");
+                        if (first && size > untried) {
                             assertNativeFirst(s, trials, p, size, where);
                         }
                     }
