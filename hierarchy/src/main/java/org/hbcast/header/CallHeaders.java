@@ -477,7 +477,9 @@ public final class CallHeaders {
 
     /**
      * Waits until the headers this rank sent have left it: at once for a header up to the first
-     * payload (it goes eagerly); a payload's rest, up to 224 KiB more, may wait for its receiver.
+     * payload (it goes eagerly); a payload's rest, up to 224 KiB more, may wait for its receiver, and
+     * every {@link HeaderRelay#SYNCHRONOUS_EVERY}th header with an eager rest waits for its receivers to
+     * take it.
      */
     private boolean sent() throws MpiFailure {
         if (relay == null) {

@@ -32,7 +32,7 @@ import org.hbcast.schedule.KnomialTree;
  *
  * The first message holds the header and at most {@link #FIRST_PAYLOAD} bytes of payload; the rest
  * of a larger payload follows from the same sender under {@link #restTag(long) restTag(q)}, with
- * {@code q} after it. A receiver takes the rest only from the SENDER its first part names and checks
+ * {@code q} after it. Every {@link #SYNCHRONOUS_EVERY}th header whose rest goes eagerly goes synchronously. A receiver takes the rest only from the SENDER its first part names and checks
  * its {@code q}: the 13 bits of the tag alone would let the rest of another sender (two roots
  * claiming one call) or of a call 8,192 earlier complete this one's payload.
  *
@@ -67,6 +67,16 @@ public final class HeaderRelay {
     static final int REST_TAG_BASE = 0x2000;
 
     static final int TAG_MASK = 0x1FFF;
+    /**
+     * Every this many headers whose rest goes eagerly (a payload of at most twice {@link
+     * #FIRST_PAYLOAD}), the first message goes synchronously ({@code MPI_Issend}), so that a sender
+     * runs at most that many calls ahead of a leader. Why: back to back, nothing else held the root,
+     * its eager messages piled up in the leader's queue of unexpected messages, and each receive the
+     * leader posted searched that queue: on the 2-host bed a leader's header took 440-660 µs a call
+     * at 64 KiB in OSU's loop, 100-120 with this, where every call synchronous took 160. A larger rest
+     * leaves by rendezvous, which holds the sender already (docs/tuning.md). A power of two.
+     */
+    static final int SYNCHRONOUS_EVERY = 8;
     /** What {@link #expect} writes over the inbox's call number: no header carries it (calls count from 1). */
     private static final long NO_CALL = Long.MIN_VALUE;
 
@@ -80,6 +90,9 @@ public final class HeaderRelay {
     private final MpiRequest[] sends;
 
     private int sendCount;
+    /** Headers with an eager rest this relay has sent or forwarded, for {@link #SYNCHRONOUS_EVERY}. */
+    private long restHeaders;
+
     private final ByteBuffer inboxRest;
     private final ByteBuffer outboxRest;
     /** The receives of a header's first part and of its payload's rest, each posted while its flag is set. */
@@ -288,16 +301,23 @@ public final class HeaderRelay {
         int payload = payloadBytes(header);
         int bytes = PAYLOAD + payload;
         int firstBytes = Math.min(bytes, PAYLOAD + FIRST_PAYLOAD);
+        boolean synchronous = false;
         if (n > 0) {
             // A forwarded header names its parent here; its children must take their rest from this rank.
             header.putInt(SENDER, rank);
             if (bytes > firstBytes) {
                 header.putLong(bytes, call);
+                // A larger rest leaves by rendezvous, which holds the sender already.
+                synchronous = payload <= 2 * FIRST_PAYLOAD && (++restHeaders & (SYNCHRONOUS_EVERY - 1)) == 0;
             }
         }
         for (int c = 0; c < n; c++) {
             int dest = leaderRanks[KnomialTree.toAbsolute(children[c], rootLeader, leaderCount)];
-            comm.iSend(header, firstBytes, dest, tag(call), sends[sendCount++]);
+            if (synchronous) {
+                comm.iSendSynchronous(header, firstBytes, dest, tag(call), sends[sendCount++]);
+            } else {
+                comm.iSend(header, firstBytes, dest, tag(call), sends[sendCount++]);
+            }
             if (bytes > firstBytes) {
                 comm.iSend(restOfIt, restMessageBytes(payload), dest, restTag(call), sends[sendCount++]);
             }

@@ -13,7 +13,9 @@ import org.hbcast.testing.MpiTestProgram;
  * The leaders' header relay alone, every rank a leader: each rank in turn is the root and sends
  * headers whose payloads lie around the first message's edge ({@link HeaderRelay#FIRST_PAYLOAD}) and
  * up to the largest, and every other rank receives, forwards and checks them byte by byte (case
- * {@code every root and payload}). Then rank 1 withdraws its receive twice: once with nothing sent
+ * {@code every root and payload}); then rank 0 sends 17 headers of two eager messages back to back,
+ * some of them synchronously ({@link HeaderRelay#SYNCHRONOUS_EVERY}; case {@code synchronous every
+ * few}). Then rank 1 withdraws its receive twice: once with nothing sent
  * (withdrawn), once after a header of two messages has surely come (kept, payload and all; case
  * {@code withdraw}, ranks 0 and 1).
  *
@@ -57,25 +59,14 @@ public final class HeaderRelayProgram {
             report.check("every root and payload", () -> {
                 for (int root = 0; root < size; root++) {
                     for (int bytes : PAYLOADS) {
-                        long c = ++call[0];
-                        if (rank == root) {
-                            relay.writeHeader(c, bytes, root, 1, bytes > 0);
-                            fill(relay.outbox(), bytes, c);
-                            relay.send(leaders, size, rank);
-                        } else {
-                            relay.expect(c);
-                            long start = System.nanoTime();
-                            while (!relay.arrived()) {
-                                if (System.nanoTime() - start > TIMEOUT_NS) {
-                                    throw new AssertionError("no header of call " + c + " from root " + root);
-                                }
-                                Thread.yield();
-                            }
-                            check(relay, c, bytes, root);
-                            relay.forward(leaders, size, rank, root);
-                        }
-                        waitSent(relay);
+                        relayOne(relay, leaders, rank, root, bytes, ++call[0]);
                     }
+                }
+            });
+            // Enough headers with an eager rest from one root that some go synchronously.
+            report.check("synchronous every few", () -> {
+                for (int i = 0; i < 2 * HeaderRelay.SYNCHRONOUS_EVERY + 1; i++) {
+                    relayOne(relay, leaders, rank, 0, 2 * HeaderRelay.FIRST_PAYLOAD - i, ++call[0]);
                 }
             });
             world.barrier();
@@ -84,6 +75,29 @@ public final class HeaderRelayProgram {
             }
             return "relayed " + call[0] + " headers";
         });
+    }
+
+    /** Call {@code c}: {@code root} sends a header of {@code bytes} of payload, the others receive, check and forward it. */
+    private static void relayOne(HeaderRelay relay, int[] leaders, int rank, int root, int bytes, long c)
+            throws Exception {
+        int size = leaders.length;
+        if (rank == root) {
+            relay.writeHeader(c, bytes, root, 1, bytes > 0);
+            fill(relay.outbox(), bytes, c);
+            relay.send(leaders, size, rank);
+        } else {
+            relay.expect(c);
+            long start = System.nanoTime();
+            while (!relay.arrived()) {
+                if (System.nanoTime() - start > TIMEOUT_NS) {
+                    throw new AssertionError("no header of call " + c + " from root " + root);
+                }
+                Thread.yield();
+            }
+            check(relay, c, bytes, root);
+            relay.forward(leaders, size, rank, root);
+        }
+        waitSent(relay);
     }
 
     private static void withdraw(Intracomm world, HeaderRelay relay, int rank, long nothing, long sent)

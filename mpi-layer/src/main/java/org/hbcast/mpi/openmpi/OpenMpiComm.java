@@ -241,6 +241,15 @@ final class OpenMpiComm implements MpiComm {
     }
 
     @Override
+    public void iSendSynchronous(Buffer buf, int bytes, int dest, int tag, MpiRequest into) throws MpiFailure {
+        try {
+            slot(into).request = comm.isSend(buf, bytes, MPI.BYTE, dest, tag);
+        } catch (MPIException e) {
+            throw OpenMpiErrors.failure(e);
+        }
+    }
+
+    @Override
     public void iRecv(Buffer buf, int bytes, int source, int tag, MpiRequest into) throws MpiFailure {
         try {
             slot(into).request = comm.iRecv(buf, bytes, MPI.BYTE, source(source), tag);

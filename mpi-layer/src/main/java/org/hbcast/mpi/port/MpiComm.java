@@ -116,6 +116,12 @@ public interface MpiComm {
     /** Starts a send ({@code MPI_Isend}) into the slot {@code into}. */
     void iSend(Buffer buf, int bytes, int dest, int tag, MpiRequest into) throws MpiFailure;
 
+    /**
+     * Starts a synchronous send ({@code MPI_Issend}) into the slot {@code into}: it completes only
+     * once the receiver has matched it, so a sender cannot run ahead of its receiver past it.
+     */
+    void iSendSynchronous(Buffer buf, int bytes, int dest, int tag, MpiRequest into) throws MpiFailure;
+
     /** Starts a receive ({@code MPI_Irecv}) into the slot {@code into}. */
     void iRecv(Buffer buf, int bytes, int source, int tag, MpiRequest into) throws MpiFailure;
 
