@@ -32,9 +32,13 @@ import org.hbcast.schedule.KnomialTree;
  *
  * The first message holds the header and at most {@link #FIRST_PAYLOAD} bytes of payload; the rest
  * of a larger payload follows from the same sender under {@link #restTag(long) restTag(q)}, with
- * {@code q} after it. Every {@link #SYNCHRONOUS_EVERY}th header whose rest goes eagerly goes synchronously. A receiver takes the rest only from the SENDER its first part names and checks
+ * {@code q} after it. A receiver takes the rest only from the SENDER its first part names and checks
  * its {@code q}: the 13 bits of the tag alone would let the rest of another sender (two roots
  * claiming one call) or of a call 8,192 earlier complete this one's payload.
+ *
+ * <p>Every {@link #SYNCHRONOUS_EVERY}th header whose rest goes eagerly goes synchronously, so that a
+ * root runs at most that many calls ahead of a leader: a longer queue of unexpected messages slows
+ * every receive the leader posts.
  *
  * This class alone knows the layout: the root writes with {@link #writeHeader}, leaders read a
  * received header with {@link #call()}, {@link #bytes()} and the like.

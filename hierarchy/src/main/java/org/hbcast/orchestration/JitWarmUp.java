@@ -18,7 +18,7 @@ import org.hbcast.transport.shm.CallBoard;
  * threads take the cores the ranks need). Collective and bounded: rounds of {@link #HEADER_CALLS}
  * calls through the full call path with a message that rides in its header, {@link #PLAN_CALLS} among
  * them with one past it, then as many runs of each plan the selector may choose, each rank the root
- * in turn so every role is compiled; after each round the ranks agree how long their JITs compiled,
+ * in turn (of {@link #ROOT_BLOCK} calls in a row) so every role is compiled; after each round the ranks agree how long their JITs compiled,
  * and stop after a quiet round, after {@link #ROUNDS} rounds or past {@link #LIMIT_NS}. Once per
  * JVM: the JIT's work is per process, not per instance. Measurements: docs/tuning.md.
  */
@@ -193,6 +193,15 @@ final class JitWarmUp {
         }
     }
 
+    /**
+     * Header calls in a row from one root, each rank in turn: a root may post a board's worth of calls
+     * before its readers take them, so the calls move at the pace of the code rather than of the
+     * scheduler. A root that changed every call made the round a relay of four processes on two
+     * cores: 256 header calls in the 120-150 ms of a first create's warm-up on one node x 4, against
+     * 512 in blocks of 64 (docs/tuning.md).
+     */
+    static final int ROOT_BLOCK = CallBoard.ENTRIES;
+
     /** Header calls between two asks of the {@link Deadline}. */
     static final int CHECK_EVERY = HEADER_CALLS / 8;
 
@@ -206,9 +215,10 @@ final class JitWarmUp {
             if (i % CHECK_EVERY == 0 && i > 0 && !deadline.goOn()) {
                 return false;
             }
-            calls.bcast(buf, HEADER_BYTES[i % HEADER_BYTES.length], i % size);
+            int root = (i / ROOT_BLOCK) % size;
+            calls.bcast(buf, HEADER_BYTES[i % HEADER_BYTES.length], root);
             if (i % (HEADER_CALLS / PLAN_CALLS) == 0) {
-                calls.bcast(buf, buf.capacity(), i % size);
+                calls.bcast(buf, buf.capacity(), root);
             }
         }
         if (!deadline.goOn()) {
