@@ -18,9 +18,10 @@ import org.hbcast.transport.shm.CallBoard;
  * threads take the cores the ranks need). Collective and bounded: rounds of {@link #HEADER_CALLS}
  * calls through the full call path with a message that rides in its header, {@link #PLAN_CALLS} among
  * them with one past it, then as many runs of each plan the selector may choose, each rank the root
- * in turn (of {@link #ROOT_BLOCK} calls in a row) so every role is compiled; after each round the ranks agree how long their JITs compiled,
- * and stop after a quiet round, after {@link #ROUNDS} rounds or past {@link #LIMIT_NS}. Once per
- * JVM: the JIT's work is per process, not per instance. Measurements: docs/tuning.md.
+ * in turn ({@link #ROOT_BLOCK} calls in a row) so every role is compiled; after each round the ranks
+ * agree how long their JITs compiled, and stop after a quiet round, after {@link #ROUNDS} rounds or
+ * past {@link #LIMIT_NS}. Once per JVM: the JIT's work is per process, not per instance.
+ * Measurements: docs/tuning.md.
  */
 final class JitWarmUp {
     /** Calls a round makes through the header path: enough for the JIT's top tier. */
