@@ -28,6 +28,9 @@ final class FirstCreateClock {
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
         double[] ms = new double[size * 4];
+        // The JDK's management starts here, not after the barrier: its first use takes 50-120 ms of a
+        // cold JVM's CPU, which would overlap the other ranks' create (docs/tuning.md).
+        processCpuNanos();
         MPI.COMM_WORLD.barrier();
         long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();

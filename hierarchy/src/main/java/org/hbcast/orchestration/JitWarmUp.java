@@ -32,6 +32,15 @@ final class JitWarmUp {
      * but the payload ring's next lap, which the lap before the rounds takes.
      */
     private static final int[] HEADER_BYTES = {1, 64, 2048};
+    /**
+     * Calls of a round, across a network, whose payload has a rest after the header's first network
+     * message ({@link HeaderRelay#FIRST_PAYLOAD}), spread over the round: without them the rest's
+     * branches were compiled as traps, and a program's first calls of 32-256 KiB threw the compiled
+     * header path away on every leader (docs/tuning.md). Few, since each crosses the network.
+     */
+    static final int REST_CALLS = 16;
+    /** Bytes of those calls in turn: a rest that goes eagerly, and the most a header carries across a network. */
+    static final int[] REST_BYTES = {2 * HeaderRelay.FIRST_PAYLOAD, CallHeaders.NETWORK_INLINE_BYTES};
     /** Runs of each plan a round makes, of {@link #CHUNKS} chunks of {@link #CHUNK_BYTES}. */
     static final int PLAN_CALLS = 16;
     /** Chunks of a plan's run: more than a pipeline's window and a ring's slots, so their reuse compiles too. */
@@ -140,9 +149,9 @@ final class JitWarmUp {
             int rounds = 0;
             do {
                 long compiled = JitActivity.compileMillis();
-                boolean whole = round(calls, buf, selector, size, deadline);
+                boolean whole = round(calls, buf, selector, size, deadline, oneHost);
                 rounds++;
-                busy[0] = (int) Math.min(JitActivity.compileMillis() - compiled, Integer.MAX_VALUE);
+                busy[0] = (int) Math.min(Math.max(0, JitActivity.compileMillis() - compiled), Integer.MAX_VALUE);
                 busy[1] = !whole || System.nanoTime() - start > limit ? 1 : 0;
                 comm.allReduce(busy, busy.length, ReduceOp.MAX);
             } while (busy[0] > QUIET_MILLIS && busy[1] == 0 && rounds < ROUNDS);
@@ -207,8 +216,10 @@ final class JitWarmUp {
     static final int CHECK_EVERY = HEADER_CALLS / 8;
 
     /** One round; false where the deadline cut it short (every rank at the same call). */
-    private static boolean round(Calls calls, ByteBuffer buf, Selector selector, int size, Deadline deadline)
+    private static boolean round(
+            Calls calls, ByteBuffer buf, Selector selector, int size, Deadline deadline, boolean oneHost)
             throws MpiFailure {
+        int restEvery = HEADER_CALLS / REST_CALLS;
         // Calls past the header's payload among them, so that the branch into the plans is in the
         // profile the top tier compiles from: first taken after it, it traps and the compiled code is
         // thrown away.
@@ -220,6 +231,9 @@ final class JitWarmUp {
             calls.bcast(buf, HEADER_BYTES[i % HEADER_BYTES.length], root);
             if (i % (HEADER_CALLS / PLAN_CALLS) == 0) {
                 calls.bcast(buf, buf.capacity(), root);
+            }
+            if (!oneHost && i % restEvery == restEvery / 2) {
+                calls.bcast(buf, REST_BYTES[(i / restEvery) % REST_BYTES.length], root);
             }
         }
         if (!deadline.goOn()) {

@@ -3,6 +3,8 @@ package org.hbcast.orchestration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.hbcast.header.CallHeaders;
+import org.hbcast.header.HeaderRelay;
 import org.junit.jupiter.api.Test;
 
 class JitWarmUpTest {
@@ -31,5 +33,24 @@ class JitWarmUpTest {
             assertTrue(left < JitWarmUp.ONE_HOST_LEAST_NS
                     || s + JitWarmUp.limitNs(true, s) == JitWarmUp.ONE_HOST_CREATE_NS);
         }
+    }
+
+    /**
+     * Across a network the rounds also take the header's rest: one that goes eagerly and one that
+     * does not, each inside what a header carries and the warm-up's buffer holds, spread evenly.
+     */
+    @Test
+    void acrossANetworkTheRoundsTakeBothKindsOfRest() {
+        assertEquals(0, JitWarmUp.HEADER_CALLS % JitWarmUp.REST_CALLS);
+        boolean eager = false;
+        boolean large = false;
+        for (int bytes : JitWarmUp.REST_BYTES) {
+            assertTrue(bytes > HeaderRelay.FIRST_PAYLOAD, bytes + " B has no rest");
+            assertTrue(bytes <= CallHeaders.NETWORK_INLINE_BYTES, bytes + " B does not ride in a header");
+            assertTrue(bytes <= JitWarmUp.buffer(false).capacity());
+            eager |= bytes <= 2 * HeaderRelay.FIRST_PAYLOAD;
+            large |= bytes > 2 * HeaderRelay.FIRST_PAYLOAD;
+        }
+        assertTrue(eager && large);
     }
 }
