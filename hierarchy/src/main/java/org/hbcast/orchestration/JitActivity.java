@@ -18,24 +18,17 @@ import java.nio.file.Path;
 final class JitActivity {
     private static final Path TASKS = Path.of("/proc/self/task");
     /**
-     * How HotSpot's compiler threads name themselves ("C2 CompilerThread0", cut by Linux to 15
-     * characters), JVMCI's included.
+     * What the names of HotSpot's compiler threads hold ("C1 CompilerThread0", "C2 CompilerThread0",
+     * "JVMCI CompilerThread0", cut by Linux to 15 characters).
      */
-    private static final String COMPILER = "CompilerThre";
-
-    private static final boolean FROM_PROC = compilerNanos() >= 0;
+    private static final String COMPILER = " CompilerT";
 
     private JitActivity() {}
 
     /** The JIT's compile time so far, in milliseconds (0 where not reported). */
     static long compileMillis() {
-        if (FROM_PROC) {
-            long nanos = compilerNanos();
-            if (nanos >= 0) {
-                return nanos / 1_000_000;
-            }
-        }
-        return Bean.millis();
+        long nanos = compilerNanos();
+        return nanos >= 0 ? nanos / 1_000_000 : Bean.millis();
     }
 
     /**

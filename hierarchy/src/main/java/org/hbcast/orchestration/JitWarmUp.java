@@ -219,7 +219,6 @@ final class JitWarmUp {
     private static boolean round(
             Calls calls, ByteBuffer buf, Selector selector, int size, Deadline deadline, boolean oneHost)
             throws MpiFailure {
-        int restEvery = HEADER_CALLS / REST_CALLS;
         // Calls past the header's payload among them, so that the branch into the plans is in the
         // profile the top tier compiles from: first taken after it, it traps and the compiled code is
         // thrown away.
@@ -232,8 +231,8 @@ final class JitWarmUp {
             if (i % (HEADER_CALLS / PLAN_CALLS) == 0) {
                 calls.bcast(buf, buf.capacity(), root);
             }
-            if (!oneHost && i % restEvery == restEvery / 2) {
-                calls.bcast(buf, REST_BYTES[(i / restEvery) % REST_BYTES.length], root);
+            if (!oneHost && i % (HEADER_CALLS / REST_CALLS) == HEADER_CALLS / REST_CALLS / 2) {
+                calls.bcast(buf, REST_BYTES[i / (HEADER_CALLS / REST_CALLS) % REST_BYTES.length], root);
             }
         }
         if (!deadline.goOn()) {

@@ -42,12 +42,13 @@ class JitWarmUpTest {
     @Test
     void acrossANetworkTheRoundsTakeBothKindsOfRest() {
         assertEquals(0, JitWarmUp.HEADER_CALLS % JitWarmUp.REST_CALLS);
+        int buffer = JitWarmUp.buffer(false).capacity();
         boolean eager = false;
         boolean large = false;
         for (int bytes : JitWarmUp.REST_BYTES) {
             assertTrue(bytes > HeaderRelay.FIRST_PAYLOAD, bytes + " B has no rest");
             assertTrue(bytes <= CallHeaders.NETWORK_INLINE_BYTES, bytes + " B does not ride in a header");
-            assertTrue(bytes <= JitWarmUp.buffer(false).capacity());
+            assertTrue(bytes <= buffer);
             eager |= bytes <= 2 * HeaderRelay.FIRST_PAYLOAD;
             large |= bytes > 2 * HeaderRelay.FIRST_PAYLOAD;
         }
