@@ -215,6 +215,12 @@ final class JitWarmUp {
     /** Header calls between two asks of the {@link Deadline}. */
     static final int CHECK_EVERY = HEADER_CALLS / 8;
 
+    /** Header calls between two calls past the header's capacity, which go into the plans. */
+    private static final int PLAN_CALL_EVERY = HEADER_CALLS / PLAN_CALLS;
+
+    /** Header calls between two calls with a rest, across a network; each falls midway between two. */
+    private static final int REST_CALL_EVERY = HEADER_CALLS / REST_CALLS;
+
     /** One round; false where the deadline cut it short (every rank at the same call). */
     private static boolean round(
             Calls calls, ByteBuffer buf, Selector selector, int size, Deadline deadline, boolean oneHost)
@@ -228,11 +234,11 @@ final class JitWarmUp {
             }
             int root = (i / ROOT_BLOCK) % size;
             calls.bcast(buf, HEADER_BYTES[i % HEADER_BYTES.length], root);
-            if (i % (HEADER_CALLS / PLAN_CALLS) == 0) {
+            if (i % PLAN_CALL_EVERY == 0) {
                 calls.bcast(buf, buf.capacity(), root);
             }
-            if (!oneHost && i % (HEADER_CALLS / REST_CALLS) == HEADER_CALLS / REST_CALLS / 2) {
-                calls.bcast(buf, REST_BYTES[i / (HEADER_CALLS / REST_CALLS) % REST_BYTES.length], root);
+            if (!oneHost && i % REST_CALL_EVERY == REST_CALL_EVERY / 2) {
+                calls.bcast(buf, REST_BYTES[i / REST_CALL_EVERY % REST_BYTES.length], root);
             }
         }
         if (!deadline.goOn()) {
