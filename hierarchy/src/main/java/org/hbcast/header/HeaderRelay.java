@@ -13,6 +13,9 @@ import org.hbcast.schedule.KnomialTree;
  * one way: the root sends it, standing in for its host's leader, and goes on; each leader receives it from whichever parent
  * the header's own root makes, forwards it to its children and reads it. No rank waits for a
  * receiver, and a leader needs no agreement on the root to receive, since the header names it.
+ * A header whose payload is at least {@link #chainFromBytes} goes down a chain of the leaders instead
+ * (each forwards to the next, counted from the root's): every leader derives its children from the
+ * header's own payload and that agreed figure.
  *
  * <p>A header of call {@code q} travels under tag {@link #tag(long) tag(q)} and carries {@code q}
  * itself, so a header left over from an earlier call (a program whose ranks disagreed on the root)
@@ -83,10 +86,13 @@ public final class HeaderRelay {
     static final int SYNCHRONOUS_EVERY = 8;
     /** What {@link #expect} writes over the inbox's call number: no header carries it (calls count from 1). */
     private static final long NO_CALL = Long.MIN_VALUE;
+    /** {@link #chainFromBytes} where no payload goes down a chain. */
+    public static final int NO_CHAIN = Integer.MAX_VALUE;
 
     private final MpiComm comm;
     private final int rank;
     private final int radix;
+    private final int chainFromBytes;
     private final ByteBuffer inbox;
     private final ByteBuffer outbox;
     private final int[] children;
@@ -110,10 +116,13 @@ public final class HeaderRelay {
      * @param radix the leaders' tree radix
      * @param leaders the most leaders a tree will have (the node count)
      * @param payloadBytes the most data bytes a header carries
+     * @param chainFromBytes the least payload that goes down a chain of the leaders, the same on every
+     *        rank ({@link #chainFromBytes(int, int, double, double)}; {@link #NO_CHAIN} for none)
      */
-    public HeaderRelay(MpiComm comm, int radix, int leaders, int payloadBytes) throws MpiFailure {
+    public HeaderRelay(MpiComm comm, int radix, int leaders, int payloadBytes, int chainFromBytes) throws MpiFailure {
         this.comm = comm;
         this.radix = radix;
+        this.chainFromBytes = chainFromBytes;
         this.rank = comm.rank();
         int capacity = PAYLOAD + Math.max(payloadBytes, FIRST_PAYLOAD + 1) + Long.BYTES;
         this.inbox = ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
@@ -280,6 +289,31 @@ public final class HeaderRelay {
         return false;
     }
 
+    /**
+     * The least payload that goes down a chain of {@code leaders} rather than their k-nomial tree of
+     * {@code radix}: one byte past what the network moves in its start-up, where that tree is a star
+     * (its root sends to every other leader, as across 3 to 5 hosts at radix 4); elsewhere {@link
+     * #NO_CHAIN}. Why: there a chain fills in as many sends one after another as the star, and its
+     * root sends one copy a call where the star's sends one to each leader, so that calls in a row go
+     * as fast as one copy crosses a link. Below a start-up's worth of bytes the star's copies leave
+     * almost together, where the chain's last leader waits a start-up for each hop. On the shaped
+     * 4+2+2 bed (1 Gbit/s, 58 µs; a chain from 9,168 B) the header took 162-195 µs a call at 16 KiB
+     * and 304-341 at 32 KiB as users call it, against 293-318 and 583-699 down the star, and 81-100
+     * and 205-217 against 140-167 and 395-480 in OSU's loop. Measurements: docs/tuning.md.
+     *
+     * @param startupSeconds the network's start-up time, agreed
+     * @param bytesPerSecond the network's bandwidth, agreed
+     */
+    public static int chainFromBytes(int leaders, int radix, double startupSeconds, double bytesPerSecond) {
+        if (leaders < 3
+                || KnomialTree.children(0, leaders, radix, new int[KnomialTree.maxChildren(leaders, radix)])
+                        < leaders - 1) {
+            return NO_CHAIN;
+        }
+        double bytes = startupSeconds * bytesPerSecond;
+        return bytes >= NO_CHAIN - 1 ? NO_CHAIN : (int) bytes + 1;
+    }
+
     /** The root sends its header (the outbox) to its children in the leaders' tree rooted at its own node. */
     public void send(int[] leaderRanks, int leaderCount, int me) throws MpiFailure {
         sendDown(outbox, outboxRest, leaderRanks, leaderCount, me, me);
@@ -292,7 +326,8 @@ public final class HeaderRelay {
 
     /**
      * Sends {@code header} (its first part, then the payload's rest if any) to this leader's children,
-     * farthest first.
+     * farthest first: in the k-nomial tree, or the next leader of the chain where the payload is at
+     * least {@link #chainFromBytes}.
      *
      * @param leaderRanks communicator rank of each leader, by leader index
      */
@@ -300,9 +335,15 @@ public final class HeaderRelay {
             ByteBuffer header, ByteBuffer restOfIt, int[] leaderRanks, int leaderCount, int me, int rootLeader)
             throws MpiFailure {
         int rel = KnomialTree.toRelative(me, rootLeader, leaderCount);
-        int n = KnomialTree.children(rel, leaderCount, radix, children);
-        long call = header.getLong(CALL);
         int payload = payloadBytes(header);
+        int n;
+        if (payload >= chainFromBytes) {
+            n = rel + 1 < leaderCount ? 1 : 0;
+            children[0] = rel + 1;
+        } else {
+            n = KnomialTree.children(rel, leaderCount, radix, children);
+        }
+        long call = header.getLong(CALL);
         int bytes = PAYLOAD + payload;
         int firstBytes = Math.min(bytes, PAYLOAD + FIRST_PAYLOAD);
         boolean synchronous = false;

@@ -37,6 +37,8 @@ import org.hbcast.transport.shm.ShmFanoutTransport;
 import org.hbcast.transport.shm.ShmRingLinks;
 import org.hbcast.transport.shm.ShmRingTransport;
 import org.hbcast.tuning.ClusterShape;
+import org.hbcast.tuning.LinkCalibration;
+import org.hbcast.tuning.LinkKind;
 
 /**
  * Makes a {@link Broadcaster} at {@code create}: the communicator, the agreed settings, the
@@ -67,6 +69,8 @@ final class Assembly {
     private PlanDriver driver;
 
     private RootRefusals refusals;
+    /** The least payload a header goes down a chain of the hosts' leaders ({@link HeaderRelay#NO_CHAIN} for none). */
+    private int headerChain = HeaderRelay.NO_CHAIN;
     /**
      * When the program's call to {@code create} began, for the warm-up's budget ({@link
      * JitWarmUp#limitNs}): before the communicator's duplicate and the settings' parsing, which take
@@ -185,7 +189,7 @@ final class Assembly {
         }
         host.resetBreakdown();
         if (comm.rank() == 0) {
-            CreateLine.log(comm, topology, settings, selection::plan);
+            CreateLine.log(comm, topology, settings, selection::plan, headerChain);
             long beforeMs = (warmUpStartNs - startNs) / 1_000_000;
             long allMs = (System.nanoTime() - startNs) / 1_000_000;
             Log.info(() -> "hbcast: create took " + allMs + " ms, " + beforeMs + " ms of it before the warm-up");
@@ -252,7 +256,8 @@ final class Assembly {
                                         comm,
                                         CallHeaders.HEADER_RADIX,
                                         hosts.nodeCount(),
-                                        CallHeaders.NETWORK_INLINE_BYTES),
+                                        CallHeaders.NETWORK_INLINE_BYTES,
+                                        headerChain = headerChainFrom(hosts.nodeCount())),
                         refusals,
                         hosts,
                         rank,
@@ -287,6 +292,16 @@ final class Assembly {
     }
 
     /** The instance's calls, as create's warm-up and trials drive them. */
+    /**
+     * The least payload the header relay sends down a chain of {@code hosts} leaders ({@link
+     * HeaderRelay#chainFromBytes}), from the network's agreed figures: the same on every rank.
+     */
+    private int headerChainFrom(int hosts) {
+        LinkCalibration network = selector.inputs().calibration().link(LinkKind.NETWORK);
+        return HeaderRelay.chainFromBytes(
+                hosts, CallHeaders.HEADER_RADIX, network.startupSeconds(), network.bytesPerSecond());
+    }
+
     private JitWarmUp.Calls calls() {
         return new JitWarmUp.Calls() {
             @Override

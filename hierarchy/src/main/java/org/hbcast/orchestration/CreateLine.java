@@ -1,6 +1,7 @@
 package org.hbcast.orchestration;
 
 import java.util.function.LongFunction;
+import org.hbcast.header.HeaderRelay;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
 import org.hbcast.mpi.port.MpiComm;
@@ -10,7 +11,8 @@ import org.hbcast.settings.Log;
 
 /**
  * The one line rank 0 logs per communicator at {@code create}, at the info level
- * ({@code HBCAST_LOG_LEVEL=info}): hbcast's and Open MPI's versions, the layout, the plans of a few sizes.
+ * ({@code HBCAST_LOG_LEVEL=info}): hbcast's and Open MPI's versions, the layout, the plans of a few sizes,
+ * and from which payload call headers go down a chain of the hosts' leaders.
  */
 final class CreateLine {
     /** Sizes whose plans the line names. */
@@ -18,7 +20,9 @@ final class CreateLine {
 
     private CreateLine() {}
 
-    static void log(MpiComm comm, Topology topology, BroadcastSettings settings, LongFunction<Plan> plans) {
+    /** @param headerChain the least payload a header goes down a chain ({@link HeaderRelay#NO_CHAIN}: none) */
+    static void log(
+            MpiComm comm, Topology topology, BroadcastSettings settings, LongFunction<Plan> plans, int headerChain) {
         if (!Log.isOn(System.Logger.Level.INFO)) {
             return;
         }
@@ -46,6 +50,9 @@ final class CreateLine {
         Log.info(() -> "hbcast " + Log.version() + " on " + library + ": " + ranks + " ranks, nodes " + sizes
                 + (topology.isVirtual() ? " (virtual)" : "") + " on "
                 + topology.hostLayout().nodeCount()
-                + " host(s); algorithm " + settings.choices().algorithm() + "; plans: " + named);
+                + " host(s); algorithm " + settings.choices().algorithm() + "; plans: " + named
+                + (headerChain == HeaderRelay.NO_CHAIN
+                        ? ""
+                        : "; headers of " + headerChain + " B of payload and more down a chain of the hosts' leaders"));
     }
 }

@@ -13,7 +13,9 @@ import org.hbcast.testing.MpiTestProgram;
  * The leaders' header relay alone, every rank a leader: each rank in turn is the root and sends
  * headers whose payloads lie around the first message's edge ({@link HeaderRelay#FIRST_PAYLOAD}) and
  * up to the largest, and every other rank receives, forwards and checks them byte by byte (case
- * {@code every root and payload}); then rank 0 sends 17 headers of two eager messages back to back,
+ * {@code every root and payload}), and again with payloads of {@link #CHAIN_FROM} bytes and more sent
+ * down a chain of the ranks (case {@code every root and payload, a chain past a few bytes}); then rank
+ * 0 sends 17 headers of two eager messages back to back,
  * some of them synchronously ({@link HeaderRelay#SYNCHRONOUS_EVERY}; case {@code synchronous every
  * few}). Then rank 1 withdraws its receive twice: once with nothing sent
  * (withdrawn), once after a header of two messages has surely come (kept, payload and all; case
@@ -39,6 +41,9 @@ public final class HeaderRelayProgram {
         65_536,
         LARGEST
     };
+    /** The least payload the second relay sends down a chain: the payloads of 0 and 1 byte go down the tree. */
+    private static final int CHAIN_FROM = 64;
+
     private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
     private static final int TOKEN_TAG = 0x1234;
 
@@ -54,12 +59,21 @@ public final class HeaderRelayProgram {
                 splice(world, report);
                 return "splice";
             }
-            HeaderRelay relay = new HeaderRelay(OpenMpi.comm(world), RADIX, size, LARGEST);
+            HeaderRelay relay = new HeaderRelay(OpenMpi.comm(world), RADIX, size, LARGEST, HeaderRelay.NO_CHAIN);
             long[] call = {0};
             report.check("every root and payload", () -> {
                 for (int root = 0; root < size; root++) {
                     for (int bytes : PAYLOADS) {
                         relayOne(relay, leaders, rank, root, bytes, ++call[0]);
+                    }
+                }
+            });
+            // The same down a chain from CHAIN_FROM bytes of payload: smaller ones still go down the tree.
+            HeaderRelay chained = new HeaderRelay(OpenMpi.comm(world), RADIX, size, LARGEST, CHAIN_FROM);
+            report.check("every root and payload, a chain past a few bytes", () -> {
+                for (int root = 0; root < size; root++) {
+                    for (int bytes : PAYLOADS) {
+                        relayOne(chained, leaders, rank, root, bytes, ++call[0]);
                     }
                 }
             });
@@ -139,7 +153,7 @@ public final class HeaderRelayProgram {
         int rank = world.getRank();
         Intracomm comm = world.dup();
         comm.setErrhandler(MPI.ERRORS_RETURN);
-        HeaderRelay relay = new HeaderRelay(OpenMpi.comm(comm), RADIX, 3, LARGEST);
+        HeaderRelay relay = new HeaderRelay(OpenMpi.comm(comm), RADIX, 3, LARGEST, HeaderRelay.NO_CHAIN);
         int[] pair = {0, 2};
         int restBytes = SPLICE_PAYLOAD - HeaderRelay.FIRST_PAYLOAD;
         long call = 8200;
