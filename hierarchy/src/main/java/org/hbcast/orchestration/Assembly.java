@@ -246,6 +246,7 @@ final class Assembly {
         boolean auto = settings.choices().algorithm() == Algorithm.AUTO;
         boolean headed = settings.counts() == CountRule.ROOT && comm.size() > 1;
         refusals = headed && hosts.nodeCount() > 1 ? new RootRefusals(comm, hosts) : null;
+        headerChain = headed && hosts.nodeCount() > 1 ? headerChainFrom(hosts.nodeCount()) : HeaderRelay.NO_CHAIN;
         CallHeaders headers = !headed
                 ? null
                 : new CallHeaders(
@@ -257,7 +258,7 @@ final class Assembly {
                                         CallHeaders.HEADER_RADIX,
                                         hosts.nodeCount(),
                                         CallHeaders.NETWORK_INLINE_BYTES,
-                                        headerChain = headerChainFrom(hosts.nodeCount())),
+                                        headerChain),
                         refusals,
                         hosts,
                         rank,
@@ -291,7 +292,6 @@ final class Assembly {
                 ring);
     }
 
-    /** The instance's calls, as create's warm-up and trials drive them. */
     /**
      * The least payload the header relay sends down a chain of {@code hosts} leaders ({@link
      * HeaderRelay#chainFromBytes}), from the network's agreed figures: the same on every rank.
@@ -302,6 +302,7 @@ final class Assembly {
                 hosts, CallHeaders.HEADER_RADIX, network.startupSeconds(), network.bytesPerSecond());
     }
 
+    /** The instance's calls, as create's warm-up and trials drive them. */
     private JitWarmUp.Calls calls() {
         return new JitWarmUp.Calls() {
             @Override
