@@ -7,6 +7,7 @@ import org.hbcast.mpi.port.MpiComm;
 import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.mpi.port.MpiRequest;
 import org.hbcast.schedule.KnomialTree;
+import org.hbcast.schedule.TreeShape;
 
 /**
  * Carries a call's header (and, for small messages, its data) down a k-nomial tree of node leaders,
@@ -291,23 +292,22 @@ public final class HeaderRelay {
 
     /**
      * The least payload that goes down a chain of {@code leaders} rather than their k-nomial tree of
-     * {@code radix}: one byte past what the network moves in its start-up, where that tree is a star
-     * (its root sends to every other leader, as across 3 to 5 hosts at radix 4); elsewhere {@link
-     * #NO_CHAIN}. Why: there a chain fills in as many sends one after another as the star, and its
-     * root sends one copy a call where the star's sends one to each leader, so that calls in a row go
-     * as fast as one copy crosses a link. Below a start-up's worth of bytes the star's copies leave
+     * {@code radix}: one byte past what the network moves in its start-up, where the chain fills in no
+     * more sends one after another than the tree ({@link TreeShape#fillSends}: where the tree is a
+     * star, its root sending to every other leader, as across 3 to 5 hosts at radix 4); elsewhere
+     * {@link #NO_CHAIN}. Why: there the chain's root sends one copy a call where the star's sends one
+     * to each leader, so that calls in a row go as fast as one copy crosses a link. Below a start-up's worth of bytes the star's copies leave
      * almost together, where the chain's last leader waits a start-up for each hop. On the shaped
      * 4+2+2 bed (1 Gbit/s, 58 µs; a chain from 9,168 B) the header took 162-195 µs a call at 16 KiB
-     * and 304-341 at 32 KiB as users call it, against 293-318 and 583-699 down the star, and 81-100
-     * and 205-217 against 140-167 and 395-480 in OSU's loop. Measurements: docs/tuning.md.
+     * and 304-341 at 32 KiB as users call it (75-96% of the link's bound, 146 and 292 µs), against
+     * 293-318 and 583-699 down the star. Measurements: docs/tuning.md.
      *
      * @param startupSeconds the network's start-up time, agreed
      * @param bytesPerSecond the network's bandwidth, agreed
      */
     public static int chainFromBytes(int leaders, int radix, double startupSeconds, double bytesPerSecond) {
-        if (leaders < 3
-                || KnomialTree.children(0, leaders, radix, new int[KnomialTree.maxChildren(leaders, radix)])
-                        < leaders - 1) {
+        // Two leaders: one edge either way.
+        if (leaders < 3 || TreeShape.CHAIN.fillSends(leaders, radix) > TreeShape.KNOMIAL.fillSends(leaders, radix)) {
             return NO_CHAIN;
         }
         double bytes = startupSeconds * bytesPerSecond;
@@ -336,13 +336,8 @@ public final class HeaderRelay {
             throws MpiFailure {
         int rel = KnomialTree.toRelative(me, rootLeader, leaderCount);
         int payload = payloadBytes(header);
-        int n;
-        if (payload >= chainFromBytes) {
-            n = rel + 1 < leaderCount ? 1 : 0;
-            children[0] = rel + 1;
-        } else {
-            n = KnomialTree.children(rel, leaderCount, radix, children);
-        }
+        TreeShape shape = payload >= chainFromBytes ? TreeShape.CHAIN : TreeShape.KNOMIAL;
+        int n = shape.children(0, rel, leaderCount, radix, children);
         long call = header.getLong(CALL);
         int bytes = PAYLOAD + payload;
         int firstBytes = Math.min(bytes, PAYLOAD + FIRST_PAYLOAD);
