@@ -7,16 +7,15 @@ import org.hbcast.mpi.port.MpiComm;
 import org.hbcast.mpi.port.MpiFailure;
 import org.hbcast.mpi.port.MpiRequest;
 import org.hbcast.schedule.KnomialTree;
-import org.hbcast.schedule.TreeShape;
 
 /**
  * Carries a call's header (and, for small messages, its data) down a k-nomial tree of node leaders,
  * one way: the root sends it, standing in for its host's leader, and goes on; each leader receives it from whichever parent
  * the header's own root makes, forwards it to its children and reads it. No rank waits for a
  * receiver, and a leader needs no agreement on the root to receive, since the header names it.
- * A header whose payload is at least {@link #chainFromBytes} goes down a chain of the leaders instead
- * (each forwards to the next, counted from the root's): every leader derives its children from the
- * header's own payload and that agreed figure.
+ * A header whose payload costs a link more than a start-up goes down a {@link PayloadTree} of the
+ * leaders instead (a chain, or the binomial tree, counted from the root's): every leader derives its
+ * children from the header's own payload and that agreed tree.
  *
  * <p>A header of call {@code q} travels under tag {@link #tag(long) tag(q)} and carries {@code q}
  * itself, so a header left over from an earlier call (a program whose ranks disagreed on the root)
@@ -87,13 +86,11 @@ public final class HeaderRelay {
     static final int SYNCHRONOUS_EVERY = 8;
     /** What {@link #expect} writes over the inbox's call number: no header carries it (calls count from 1). */
     private static final long NO_CALL = Long.MIN_VALUE;
-    /** {@link #chainFromBytes} where no payload goes down a chain. */
-    public static final int NO_CHAIN = Integer.MAX_VALUE;
 
     private final MpiComm comm;
     private final int rank;
     private final int radix;
-    private final int chainFromBytes;
+    private final PayloadTree payloadTree;
     private final ByteBuffer inbox;
     private final ByteBuffer outbox;
     private final int[] children;
@@ -117,20 +114,23 @@ public final class HeaderRelay {
      * @param radix the leaders' tree radix
      * @param leaders the most leaders a tree will have (the node count)
      * @param payloadBytes the most data bytes a header carries
-     * @param chainFromBytes the least payload that goes down a chain of the leaders, the same on every
-     *        rank ({@link #chainFromBytes(int, int, double, double)}; {@link #NO_CHAIN} for none)
+     * @param payloadTree the tree that large payloads take instead, the same on every rank ({@link
+     *        PayloadTree#of}; {@link PayloadTree#NONE} for none)
      */
-    public HeaderRelay(MpiComm comm, int radix, int leaders, int payloadBytes, int chainFromBytes) throws MpiFailure {
+    public HeaderRelay(MpiComm comm, int radix, int leaders, int payloadBytes, PayloadTree payloadTree)
+            throws MpiFailure {
         this.comm = comm;
         this.radix = radix;
-        this.chainFromBytes = chainFromBytes;
+        this.payloadTree = payloadTree;
         this.rank = comm.rank();
         int capacity = PAYLOAD + Math.max(payloadBytes, FIRST_PAYLOAD + 1) + Long.BYTES;
         this.inbox = ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
         this.outbox = ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
         this.inboxRest = inbox.duplicate().position(PAYLOAD + FIRST_PAYLOAD).slice();
         this.outboxRest = outbox.duplicate().position(PAYLOAD + FIRST_PAYLOAD).slice();
-        this.children = new int[Math.max(1, KnomialTree.maxChildren(Math.max(leaders, 1), radix))];
+        int most = Math.max(leaders, 1);
+        this.children =
+                new int[Math.max(1, Math.max(KnomialTree.maxChildren(most, radix), payloadTree.maxChildren(most)))];
         this.sends = new MpiRequest[2 * children.length];
         for (int i = 0; i < sends.length; i++) {
             sends[i] = comm.newRequest();
@@ -290,30 +290,6 @@ public final class HeaderRelay {
         return false;
     }
 
-    /**
-     * The least payload that goes down a chain of {@code leaders} rather than their k-nomial tree of
-     * {@code radix}: one byte past what the network moves in its start-up, where the chain fills in no
-     * more sends one after another than the tree ({@link TreeShape#fillSends}: where the tree is a
-     * star, its root sending to every other leader, as across 3 to 5 hosts at radix 4); elsewhere
-     * {@link #NO_CHAIN}. Why: there the chain's root sends one copy a call where the star's sends one
-     * to each leader, so that calls in a row go as fast as one copy crosses a link. Below a start-up's worth of bytes the star's copies leave
-     * almost together, where the chain's last leader waits a start-up for each hop. On the shaped
-     * 4+2+2 bed (1 Gbit/s, 58 µs; a chain from 9,168 B) the header took 162-195 µs a call at 16 KiB
-     * and 304-341 at 32 KiB as users call it (75-96% of the link's bound, 146 and 292 µs), against
-     * 293-318 and 583-699 down the star. Measurements: docs/tuning.md.
-     *
-     * @param startupSeconds the network's start-up time, agreed
-     * @param bytesPerSecond the network's bandwidth, agreed
-     */
-    public static int chainFromBytes(int leaders, int radix, double startupSeconds, double bytesPerSecond) {
-        // Two leaders: one edge either way.
-        if (leaders < 3 || TreeShape.CHAIN.fillSends(leaders, radix) > TreeShape.KNOMIAL.fillSends(leaders, radix)) {
-            return NO_CHAIN;
-        }
-        double bytes = startupSeconds * bytesPerSecond;
-        return bytes >= NO_CHAIN - 1 ? NO_CHAIN : (int) bytes + 1;
-    }
-
     /** The root sends its header (the outbox) to its children in the leaders' tree rooted at its own node. */
     public void send(int[] leaderRanks, int leaderCount, int me) throws MpiFailure {
         sendDown(outbox, outboxRest, leaderRanks, leaderCount, me, me);
@@ -326,8 +302,7 @@ public final class HeaderRelay {
 
     /**
      * Sends {@code header} (its first part, then the payload's rest if any) to this leader's children,
-     * farthest first: in the k-nomial tree, or the next leader of the chain where the payload is at
-     * least {@link #chainFromBytes}.
+     * farthest first: in the k-nomial tree, or in the {@link PayloadTree} where it takes the payload.
      *
      * @param leaderRanks communicator rank of each leader, by leader index
      */
@@ -336,8 +311,9 @@ public final class HeaderRelay {
             throws MpiFailure {
         int rel = KnomialTree.toRelative(me, rootLeader, leaderCount);
         int payload = payloadBytes(header);
-        TreeShape shape = payload >= chainFromBytes ? TreeShape.CHAIN : TreeShape.KNOMIAL;
-        int n = shape.children(0, rel, leaderCount, radix, children);
+        int n = payloadTree.takes(payload)
+                ? payloadTree.shape().children(0, rel, leaderCount, payloadTree.radix(), children)
+                : KnomialTree.children(rel, leaderCount, radix, children);
         long call = header.getLong(CALL);
         int bytes = PAYLOAD + payload;
         int firstBytes = Math.min(bytes, PAYLOAD + FIRST_PAYLOAD);

@@ -10,6 +10,7 @@ import org.hbcast.call.ElementType;
 import org.hbcast.call.ThreadGuard;
 import org.hbcast.header.CallHeaders;
 import org.hbcast.header.HeaderRelay;
+import org.hbcast.header.PayloadTree;
 import org.hbcast.header.RootRefusals;
 import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.NodeLayout;
@@ -69,8 +70,8 @@ final class Assembly {
     private PlanDriver driver;
 
     private RootRefusals refusals;
-    /** The least payload a header goes down a chain of the hosts' leaders ({@link HeaderRelay#NO_CHAIN} for none). */
-    private int headerChain = HeaderRelay.NO_CHAIN;
+    /** The tree of the hosts' leaders that large header payloads take ({@link PayloadTree#NONE} for none). */
+    private PayloadTree payloadTree = PayloadTree.NONE;
     /**
      * When the program's call to {@code create} began, for the warm-up's budget ({@link
      * JitWarmUp#limitNs}): before the communicator's duplicate and the settings' parsing, which take
@@ -189,7 +190,7 @@ final class Assembly {
         }
         host.resetBreakdown();
         if (comm.rank() == 0) {
-            CreateLine.log(comm, topology, settings, selection::plan, headerChain);
+            CreateLine.log(comm, topology, settings, selection::plan, payloadTree);
             long beforeMs = (warmUpStartNs - startNs) / 1_000_000;
             long allMs = (System.nanoTime() - startNs) / 1_000_000;
             Log.info(() -> "hbcast: create took " + allMs + " ms, " + beforeMs + " ms of it before the warm-up");
@@ -246,7 +247,7 @@ final class Assembly {
         boolean auto = settings.choices().algorithm() == Algorithm.AUTO;
         boolean headed = settings.counts() == CountRule.ROOT && comm.size() > 1;
         refusals = headed && hosts.nodeCount() > 1 ? new RootRefusals(comm, hosts) : null;
-        headerChain = headed && hosts.nodeCount() > 1 ? headerChainFrom(hosts.nodeCount()) : HeaderRelay.NO_CHAIN;
+        payloadTree = headed && hosts.nodeCount() > 1 ? payloadTree(hosts.nodeCount()) : PayloadTree.NONE;
         CallHeaders headers = !headed
                 ? null
                 : new CallHeaders(
@@ -258,7 +259,7 @@ final class Assembly {
                                         CallHeaders.HEADER_RADIX,
                                         hosts.nodeCount(),
                                         CallHeaders.NETWORK_INLINE_BYTES,
-                                        headerChain),
+                                        payloadTree),
                         refusals,
                         hosts,
                         rank,
@@ -293,13 +294,12 @@ final class Assembly {
     }
 
     /**
-     * The least payload the header relay sends down a chain of {@code hosts} leaders ({@link
-     * HeaderRelay#chainFromBytes}), from the network's agreed figures: the same on every rank.
+     * The tree of {@code hosts} leaders that the header relay sends large payloads down ({@link
+     * PayloadTree#of}), from the network's agreed figures: the same on every rank.
      */
-    private int headerChainFrom(int hosts) {
+    private PayloadTree payloadTree(int hosts) {
         LinkCalibration network = selector.inputs().calibration().link(LinkKind.NETWORK);
-        return HeaderRelay.chainFromBytes(
-                hosts, CallHeaders.HEADER_RADIX, network.startupSeconds(), network.bytesPerSecond());
+        return PayloadTree.of(hosts, CallHeaders.HEADER_RADIX, network.startupSeconds(), network.bytesPerSecond());
     }
 
     /** The instance's calls, as create's warm-up and trials drive them. */

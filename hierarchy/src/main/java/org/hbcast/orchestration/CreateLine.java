@@ -1,7 +1,7 @@
 package org.hbcast.orchestration;
 
 import java.util.function.LongFunction;
-import org.hbcast.header.HeaderRelay;
+import org.hbcast.header.PayloadTree;
 import org.hbcast.mpi.NodeLayout;
 import org.hbcast.mpi.Topology;
 import org.hbcast.mpi.port.MpiComm;
@@ -12,7 +12,7 @@ import org.hbcast.settings.Log;
 /**
  * The one line rank 0 logs per communicator at {@code create}, at the info level
  * ({@code HBCAST_LOG_LEVEL=info}): hbcast's and Open MPI's versions, the layout, the plans of a few sizes,
- * and from which payload call headers go down a chain of the hosts' leaders.
+ * and which tree of the hosts' leaders large call headers take.
  */
 final class CreateLine {
     /** Sizes whose plans the line names. */
@@ -20,9 +20,13 @@ final class CreateLine {
 
     private CreateLine() {}
 
-    /** @param headerChain the least payload a header goes down a chain ({@link HeaderRelay#NO_CHAIN}: none) */
+    /** @param payloadTree the tree that large header payloads take ({@link PayloadTree#NONE}: none) */
     static void log(
-            MpiComm comm, Topology topology, BroadcastSettings settings, LongFunction<Plan> plans, int headerChain) {
+            MpiComm comm,
+            Topology topology,
+            BroadcastSettings settings,
+            LongFunction<Plan> plans,
+            PayloadTree payloadTree) {
         if (!Log.isOn(System.Logger.Level.INFO)) {
             return;
         }
@@ -51,8 +55,6 @@ final class CreateLine {
                 + (topology.isVirtual() ? " (virtual)" : "") + " on "
                 + topology.hostLayout().nodeCount()
                 + " host(s); algorithm " + settings.choices().algorithm() + "; plans: " + named
-                + (headerChain == HeaderRelay.NO_CHAIN
-                        ? ""
-                        : "; headers of " + headerChain + " B of payload and more down a chain of the hosts' leaders"));
+                + (payloadTree == PayloadTree.NONE ? "" : "; " + payloadTree.describe()));
     }
 }

@@ -7,14 +7,16 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.hbcast.mpi.openmpi.OpenMpi;
 import org.hbcast.mpi.port.MpiFailure;
+import org.hbcast.schedule.TreeShape;
 import org.hbcast.testing.MpiTestProgram;
 
 /**
  * The leaders' header relay alone, every rank a leader: each rank in turn is the root and sends
  * headers whose payloads lie around the first message's edge ({@link HeaderRelay#FIRST_PAYLOAD}) and
  * up to the largest, and every other rank receives, forwards and checks them byte by byte (case
- * {@code every root and payload}), and again with payloads of {@link #CHAIN_FROM} bytes and more sent
- * down a chain of the ranks (case {@code every root and payload, a chain past a few bytes}); then rank
+ * {@code every root and payload}), and again with payloads of {@link #TREE_FROM} bytes and more sent
+ * down a chain of the ranks (case {@code every root and payload, a chain past a few bytes}) and down
+ * their binomial tree (case {@code every root and payload, a binomial tree past a few bytes}); then rank
  * 0 sends 17 headers of two eager messages back to back,
  * some of them synchronously ({@link HeaderRelay#SYNCHRONOUS_EVERY}; case {@code synchronous every
  * few}). Then rank 1 withdraws its receive twice: once with nothing sent
@@ -41,8 +43,11 @@ public final class HeaderRelayProgram {
         65_536,
         LARGEST
     };
-    /** The least payload the second relay sends down a chain: the payloads of 0 and 1 byte go down the tree. */
-    private static final int CHAIN_FROM = 64;
+    /**
+     * The least payload the second and third relays send down their {@link PayloadTree}: the payloads
+     * of 0 and 1 byte go down the relay's own tree.
+     */
+    private static final int TREE_FROM = 64;
 
     private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
     private static final int TOKEN_TAG = 0x1234;
@@ -59,7 +64,7 @@ public final class HeaderRelayProgram {
                 splice(world, report);
                 return "splice";
             }
-            HeaderRelay relay = new HeaderRelay(OpenMpi.comm(world), RADIX, size, LARGEST, HeaderRelay.NO_CHAIN);
+            HeaderRelay relay = new HeaderRelay(OpenMpi.comm(world), RADIX, size, LARGEST, PayloadTree.NONE);
             long[] call = {0};
             report.check("every root and payload", () -> {
                 for (int root = 0; root < size; root++) {
@@ -68,15 +73,25 @@ public final class HeaderRelayProgram {
                     }
                 }
             });
-            // The same down a chain from CHAIN_FROM bytes of payload: smaller ones still go down the tree.
-            HeaderRelay chained = new HeaderRelay(OpenMpi.comm(world), RADIX, size, LARGEST, CHAIN_FROM);
-            report.check("every root and payload, a chain past a few bytes", () -> {
-                for (int root = 0; root < size; root++) {
-                    for (int bytes : PAYLOADS) {
-                        relayOne(chained, leaders, rank, root, bytes, ++call[0]);
+            // The same down a chain, then a binomial tree, from TREE_FROM bytes of payload: smaller ones
+            // still go down the relay's own tree.
+            PayloadTree[] trees = {
+                new PayloadTree(TREE_FROM, TreeShape.CHAIN, 1), new PayloadTree(TREE_FROM, TreeShape.KNOMIAL, 2)
+            };
+            String[] cases = {
+                "every root and payload, a chain past a few bytes",
+                "every root and payload, a binomial tree past a few bytes"
+            };
+            for (int t = 0; t < trees.length; t++) {
+                HeaderRelay other = new HeaderRelay(OpenMpi.comm(world), RADIX, size, LARGEST, trees[t]);
+                report.check(cases[t], () -> {
+                    for (int root = 0; root < size; root++) {
+                        for (int bytes : PAYLOADS) {
+                            relayOne(other, leaders, rank, root, bytes, ++call[0]);
+                        }
                     }
-                }
-            });
+                });
+            }
             // Enough headers with an eager rest from one root that some go synchronously.
             report.check("synchronous every few", () -> {
                 for (int i = 0; i < 2 * HeaderRelay.SYNCHRONOUS_EVERY + 1; i++) {
@@ -153,7 +168,7 @@ public final class HeaderRelayProgram {
         int rank = world.getRank();
         Intracomm comm = world.dup();
         comm.setErrhandler(MPI.ERRORS_RETURN);
-        HeaderRelay relay = new HeaderRelay(OpenMpi.comm(comm), RADIX, 3, LARGEST, HeaderRelay.NO_CHAIN);
+        HeaderRelay relay = new HeaderRelay(OpenMpi.comm(comm), RADIX, 3, LARGEST, PayloadTree.NONE);
         int[] pair = {0, 2};
         int restBytes = SPLICE_PAYLOAD - HeaderRelay.FIRST_PAYLOAD;
         long call = 8200;
