@@ -15,18 +15,31 @@ import org.hbcast.mpi.port.MpiFailure;
  * pipeline's chunk follows the link's rate (at 1 Gbit/s the built-in 10 Gbit/s figures chose chunks
  * four times too large, and every hop of a chain then waits that much longer for its first one).
  *
- * <p>The two leaders ping-pong {@link #ROUNDS} times, each round an empty message there and back,
- * then {@link #LARGE_BYTES} there and an empty one back; each kind's fastest round counts (noise
- * only adds time; the first round also pays for the connection). The start-up time is half the
- * empty round trip, the bandwidth {@code LARGE_BYTES} over what the large round trip adds to it.
- * About 10 ms at 1 Gbit/s, under a millisecond on a fast network.
+ * <p>The two leaders ping-pong in rounds, each a small message there and back, then {@link
+ * #LARGE_BYTES} there and an empty one back; each kind's fastest round counts (noise only adds time;
+ * the first round also pays for the connection). At least {@link #ROUNDS} rounds, and on until
+ * {@link #QUIET_ROUNDS} in a row beat neither kind's fastest by more than {@link #IMPROVEMENT}, up to
+ * {@link #MAX_ROUNDS}. Why: create runs the probe while the host's other processes still load
+ * classes and compile, and on crowded hosts (8 hosts of one rank, 8 JVMs on 2 cores) the first
+ * rounds took 3-35 ms for a round trip of 0.12-0.25 ms: four rounds gave start-ups of up to 708 µs, or
+ * no figures at all where the small rounds' best was slower than the large ones' (the built-in 10
+ * Gbit/s ones then priced a 1 Gbit/s link), in 4 of 9 launches; with the rounds going on, 75-120 µs
+ * in 8 of 8 (docs/tuning.md). The start-up time is half the
+ * small round trip, the bandwidth {@code LARGE_BYTES} over what the large round trip adds to it.
+ * About 15 ms at 1 Gbit/s where the hosts are quiet, under a millisecond on a fast network.
  *
  * <p>Once per pair of processes in a JVM ({@link #measureOnce}): the same two processes have the same
  * link, and every instance of a program then plans from the same figures.
  */
 public final class LeaderLinkProbe {
-    /** Rounds of each kind; the fastest counts. */
+    /** Least rounds of each kind; the fastest counts. */
     public static final int ROUNDS = 4;
+    /** Most rounds of each kind. */
+    public static final int MAX_ROUNDS = 32;
+    /** A round that beats a kind's fastest by more than this share says the noise has not passed. */
+    public static final double IMPROVEMENT = 0.1;
+    /** Rounds in a row that beat neither kind's fastest after which the noise has passed. */
+    public static final int QUIET_ROUNDS = 3;
     /** The large message: of the chunks' order, long enough beside the start-up time to show the rate. */
     public static final int LARGE_BYTES = 256 << 10;
     /** A tag of its own: it runs on the instance's communicator before anything else does. */
@@ -86,20 +99,14 @@ public final class LeaderLinkProbe {
         int me = comm.rank();
         ByteBuffer buf = me == a || me == b ? bufferIfBothHaveRoom(comm, me == a ? b : a) : null;
         if (buf != null) {
-            long empty = Long.MAX_VALUE;
-            long large = Long.MAX_VALUE;
-            for (int r = 0; r < ROUNDS; r++) {
-                if (me == a) {
-                    empty = Math.min(empty, roundTrip(comm, buf, 0, b));
-                    large = Math.min(large, roundTrip(comm, buf, LARGE_BYTES, b));
-                } else {
-                    echo(comm, buf, 0, a);
-                    echo(comm, buf, LARGE_BYTES, a);
-                }
-            }
             if (me == a) {
+                long[] fastest = rounds(comm, buf, b);
+                long empty = fastest[0];
+                long large = fastest[1];
                 figures[0] = empty / 2e9;
                 figures[1] = large > empty ? LARGE_BYTES / ((large - empty) / 1e9) : 0;
+            } else {
+                echoRounds(comm, buf, a);
             }
         }
         comm.bcast(figures, 2, BasicType.DOUBLE, a);
@@ -124,6 +131,48 @@ public final class LeaderLinkProbe {
         mine.putInt(0, buf != null ? 1 : 0);
         comm.sendRecv(mine, Integer.BYTES, peer, TAG, theirs, Integer.BYTES, peer, TAG);
         return theirs.getInt(0) == 1 ? buf : null;
+    }
+
+    /**
+     * Leader a's rounds with {@code peer}: each opens with a small message saying whether a round
+     * follows, so that the peer, which cannot see the times, stops with it. Returns the fastest
+     * small and large round trips, in nanoseconds.
+     */
+    private static long[] rounds(MpiComm comm, ByteBuffer buf, int peer) throws MpiFailure {
+        long empty = Long.MAX_VALUE;
+        long large = Long.MAX_VALUE;
+        int quiet = 0;
+        for (int r = 1; ; r++) {
+            buf.putInt(0, 1);
+            long e = roundTrip(comm, buf, Integer.BYTES, peer);
+            long l = roundTrip(comm, buf, LARGE_BYTES, peer);
+            quiet = improves(e, empty) || improves(l, large) ? 0 : quiet + 1;
+            empty = Math.min(empty, e);
+            large = Math.min(large, l);
+            if (r >= MAX_ROUNDS || r >= ROUNDS && quiet >= QUIET_ROUNDS) {
+                break;
+            }
+        }
+        buf.putInt(0, 0);
+        comm.send(buf, Integer.BYTES, peer, TAG);
+        return new long[] {empty, large};
+    }
+
+    /** Whether a round of {@code nanos} beats the fastest so far by more than {@link #IMPROVEMENT}. */
+    static boolean improves(long nanos, long fastest) {
+        return fastest == Long.MAX_VALUE || nanos < fastest * (1 - IMPROVEMENT);
+    }
+
+    /** The peer's part of {@link #rounds}: echoes each round until leader a says none follows. */
+    private static void echoRounds(MpiComm comm, ByteBuffer buf, int a) throws MpiFailure {
+        while (true) {
+            comm.recv(buf, Integer.BYTES, a, TAG);
+            if (buf.getInt(0) == 0) {
+                return;
+            }
+            comm.send(buf, 0, a, TAG);
+            echo(comm, buf, LARGE_BYTES, a);
+        }
     }
 
     private static long roundTrip(MpiComm comm, ByteBuffer buf, int bytes, int peer) throws MpiFailure {
