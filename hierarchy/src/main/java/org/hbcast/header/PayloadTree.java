@@ -46,31 +46,41 @@ public record PayloadTree(int fromBytes, TreeShape shape, int radix) {
      * @param bytesPerSecond the network's bandwidth, agreed
      */
     public static PayloadTree of(int leaders, int radix, double startupSeconds, double bytesPerSecond) {
-        if (leaders < 3) {
+        double bytes = startupSeconds * bytesPerSecond;
+        if (leaders < 3 || bytes >= Integer.MAX_VALUE - 1) {
             return NONE;
         }
-        int ownFill = TreeShape.KNOMIAL.fillSends(leaders, radix);
-        TreeShape bestShape = TreeShape.KNOMIAL;
-        int bestRadix = radix;
-        double bestBusiest = TreeShape.KNOMIAL.busiestSendsPerChunk(leaders, radix);
-        int bestFill = ownFill;
-        TreeShape[] shapes = {TreeShape.KNOMIAL, TreeShape.CHAIN};
-        int[] radixes = {2, 1};
-        for (int i = 0; i < shapes.length; i++) {
-            int fill = shapes[i].fillSends(leaders, Math.max(radixes[i], 2));
-            double busiest = shapes[i].busiestSendsPerChunk(leaders, Math.max(radixes[i], 2));
-            if (fill <= ownFill && (busiest < bestBusiest || busiest == bestBusiest && fill < bestFill)) {
-                bestShape = shapes[i];
-                bestRadix = radixes[i];
-                bestBusiest = busiest;
-                bestFill = fill;
+        int from = (int) bytes + 1;
+        PayloadTree own = new PayloadTree(from, TreeShape.KNOMIAL, radix);
+        int ownFill = own.fillSends(leaders);
+        PayloadTree best = own;
+        for (PayloadTree t : new PayloadTree[] {
+            new PayloadTree(from, TreeShape.KNOMIAL, 2), new PayloadTree(from, TreeShape.CHAIN, 1)
+        }) {
+            double busiest = t.busiestSends(leaders);
+            double bestBusiest = best.busiestSends(leaders);
+            if (t.fillSends(leaders) <= ownFill
+                    && (busiest < bestBusiest
+                            || busiest == bestBusiest && t.fillSends(leaders) < best.fillSends(leaders))) {
+                best = t;
             }
         }
-        double bytes = startupSeconds * bytesPerSecond;
-        if (bestShape == TreeShape.KNOMIAL && bestRadix == radix || bytes >= Integer.MAX_VALUE - 1) {
-            return NONE;
-        }
-        return new PayloadTree((int) bytes + 1, bestShape, bestRadix);
+        return best == own ? NONE : best;
+    }
+
+    /** Sends one after another until this tree of {@code leaders} has reached them all. */
+    private int fillSends(int leaders) {
+        return shape.fillSends(leaders, shapeRadix());
+    }
+
+    /** Copies a call the busiest of {@code leaders} sends down this tree. */
+    private double busiestSends(int leaders) {
+        return shape.busiestSendsPerChunk(leaders, shapeRadix());
+    }
+
+    /** The radix {@link TreeShape} takes: a chain's is unused, but must be a k-nomial's. */
+    private int shapeRadix() {
+        return Math.max(radix, 2);
     }
 
     /** Whether a header of {@code payloadBytes} takes this tree. */
@@ -80,7 +90,7 @@ public record PayloadTree(int fromBytes, TreeShape shape, int radix) {
 
     /** Most children any leader has in this tree of {@code leaders}. */
     int maxChildren(int leaders) {
-        return shape.maxChildren(leaders, Math.max(radix, 2));
+        return shape.maxChildren(leaders, shapeRadix());
     }
 
     /** Where it differs from the relay's own tree, in words: for create's line. */
