@@ -81,7 +81,7 @@ public record HostInfo(String cpuModel, int cpus, String gpuModel, int gpus, Str
         boolean space = false;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c == ';' || c == '=' || Character.isISOControl(c) || Character.isWhitespace(c)) {
+            if (c == ';' || c == '=' || c == ' ' || Character.isISOControl(c)) {
                 space = out.length() > 0;
             } else {
                 if (space) {
