@@ -1,10 +1,10 @@
 package org.hbcast.tuning;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import org.hbcast.mpi.StableHash;
 
 /**
  * What a tuning table was measured on: the host ({@link HostInfo}), the link kinds a broadcast uses
@@ -71,20 +71,17 @@ public record Fingerprint(HostInfo host, List<String> links, String layout) {
     }
 
     /**
-     * The top 48 bits of a 64-bit FNV-1a hash of {@code s}'s UTF-8 bytes, mixed (SplitMix64's
-     * finaliser), in hex. Not a digest: a name for cache files, which the file's own fingerprint
-     * still checks. SHA-256 was 38 ms of a cold JVM's first {@code create} (the security providers'
-     * start), on rank 0 while the other ranks waited for its tuning files (docs/tuning.md).
+     * The top 48 bits of {@code s}'s FNV-1a hash ({@link StableHash}), mixed (SplitMix64's finaliser),
+     * in hex. Not a digest: a name for cache files, which the file's own fingerprint still checks.
+     * SHA-256 was 38 ms of a cold JVM's first {@code create} (the security providers' start), on rank
+     * 0 while the other ranks waited for its tuning files (docs/tuning.md).
      */
     static String shortHash(String s) {
-        long h = 0xcbf29ce484222325L;
-        for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
-            h = (h ^ (b & 0xff)) * 0x100000001b3L;
-        }
+        long h = StableHash.fnv1a64(s);
         h = (h ^ (h >>> 30)) * 0xbf58476d1ce4e5b9L;
         h = (h ^ (h >>> 27)) * 0x94d049bb133111ebL;
         h ^= h >>> 31;
-        return HexFormat.of().withLowerCase().toHexDigits(h).substring(0, 12);
+        return HexFormat.of().toHexDigits(h >>> 16, 12);
     }
 
     @Override

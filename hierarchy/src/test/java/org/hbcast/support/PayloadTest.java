@@ -65,7 +65,8 @@ class PayloadTest {
         p.fillPattern(256, 9);
         byte[] a = (byte[]) p.container;
         System.arraycopy(a, 128, a, 64, 64);
-        assertTrue(p.verify(256, 9, true).startsWith("wrong data at byte 64 "), p.verify(256, 9, true));
+        String problem = p.verify(256, 9, true);
+        assertTrue(problem != null && problem.startsWith("wrong data at byte 64 "), problem);
     }
 
     @Test

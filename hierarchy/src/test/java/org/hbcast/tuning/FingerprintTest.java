@@ -79,4 +79,23 @@ class FingerprintTest {
         assertEquals(a, b);
         assertTrue(a.cpus() >= 1);
     }
+
+    @Test
+    void shortIdsAreTwelveHexDigitsPinnedAndSpread() {
+        // Pinned: the cache's file names of every existing cache follow from it.
+        assertEquals(
+                "424ec12e4c7f", Fingerprint.shortHash("cpu=AMD EPYC; cpus=2; gpu=none; gpus=0; mpi=Open MPI 4.1.4"));
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        for (int i = 0; i < 10_000; i++) {
+            String id = Fingerprint.shortHash("layout=" + i);
+            assertTrue(id.matches("[0-9a-f]{12}"), id);
+            ids.add(id);
+        }
+        assertEquals(10_000, ids.size(), "ids of 10,000 layouts collide");
+        // One character apart, about half of the 48 bits differ.
+        long x = Long.parseLong(Fingerprint.shortHash("layout=4,2,2"), 16);
+        long y = Long.parseLong(Fingerprint.shortHash("layout=4,2,3"), 16);
+        int differ = Long.bitCount(x ^ y);
+        assertTrue(differ > 12 && differ < 36, differ + " bits differ");
+    }
 }

@@ -18,7 +18,7 @@ final class MachineIdentity {
 
     /** A 64-bit key of this machine, equal in every process on it; {@code processorName} where there is no boot id. */
     static long key(String processorName) {
-        return hash(name(processorName));
+        return StableHash.fnv1a64(name(processorName));
     }
 
     static String name(String processorName) {
@@ -31,15 +31,5 @@ final class MachineIdentity {
             // Not Linux, or /proc hidden: fall back to the processor name.
         }
         return "host:" + processorName;
-    }
-
-    /** FNV-1a over the name's bytes: stable across JVMs, unlike String.hashCode's 32 bits. */
-    static long hash(String name) {
-        long h = 0xcbf29ce484222325L;
-        for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
-            h ^= b & 0xff;
-            h *= 0x100000001b3L;
-        }
-        return h;
     }
 }
