@@ -102,12 +102,13 @@ class BcastFaultMpiTest {
     @Test
     void aCutNetworkMakesEveryRankFailWithinTheTimeout() {
         // With orte_enable_recovery, mpirun on a test bed stays up after ranks exit without finalizing
-        // (even when none started) until its own --timeout, so the launch always lasts that long: keep it
-        // short. The ranks are done long before: start-up, one call, the cut 150 ms in, then TIMEOUT_S
-        // (about 5 s after start-up on CI), well inside the bound of assertSurvivorsFailed.
+        // (even when none started) until its own --timeout: the launch ends once every rank's JVM has
+        // exited instead. The ranks are done long before that timeout: start-up, one call, the cut 150 ms
+        // in, then TIMEOUT_S (about 5 s after start-up on CI), well inside the bound of assertSurvivorsFailed.
         MpiOutcome out = launch("netcut", 2, "150", "hierarchical")
                 .testBed(2, 2)
                 .timeout(Duration.ofSeconds(30))
+                .endWhenRanksExit()
                 .run();
         // Open MPI 5's TCP transport takes the connection the cut resets as fatal and ends the victim
         // itself ("An error occurred in Socket closed ... MPI_ERRORS_ARE_FATAL", on no communicator, so

@@ -54,6 +54,7 @@ public final class MpiLaunch {
     private String classpath;
     private boolean agent;
     private boolean recovery;
+    private boolean endWhenRanksExit;
     private final List<String> mca = new ArrayList<>();
     /** Shell lines by rank, run before that rank's JVM starts (see {@link #rankEnv}). */
     private final Map<Integer, List<String>> rankSetup = new LinkedHashMap<>();
@@ -199,6 +200,24 @@ public final class MpiLaunch {
         this.recovery = true;
         return this;
     }
+
+    /**
+     * Ends the launch once every rank's JVM has started and exited, where {@code mpirun} would
+     * outlive them: with {@link #recovery} on a test bed it stays up after ranks exit without
+     * finalizing, until its own timeout. {@code mpirun} is then sent SIGTERM (and the launch stopped
+     * as at a timeout if it is still up after a grace period); the outcome has exit code {@link
+     * #ENDED_AFTER_RANKS} and has not timed out.
+     */
+    public MpiLaunch endWhenRanksExit() {
+        this.endWhenRanksExit = true;
+        return this;
+    }
+
+    /** The exit code of a launch ended by {@link #endWhenRanksExit} after its ranks had exited. */
+    public static final int ENDED_AFTER_RANKS = -2;
+
+    /** How long no rank's JVM may be left before {@link #endWhenRanksExit} ends the launch. */
+    private static final Duration RANKS_GONE = Duration.ofSeconds(1);
 
     /** Runs the program under hbcast's Java agent ({@code scripts/hbrun --agent}). */
     public MpiLaunch agent() {
@@ -378,19 +397,29 @@ public final class MpiLaunch {
             process.getOutputStream().close();
             OutputCollector collector = new OutputCollector(process.getInputStream());
             collector.start();
-            boolean finished = process.waitFor(timeout.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
+            boolean ranksGone = false;
+            boolean finished;
+            if (endWhenRanksExit && waitForRanks(process, timeout.plus(GRACE))) {
+                // mpirun alone is told to go, so that the test bed's script tears its bed down on its
+                // normal way out rather than in a signal's handler.
+                ranksGone = true;
+                process.descendants().filter(MpiLaunch::isLauncher).forEach(ProcessHandle::destroy);
+                finished = process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            } else {
+                finished = process.waitFor(timeout.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
+            }
             if (!finished) {
                 stop(process);
             }
             collector.join(GRACE.toMillis());
-            int exit = finished ? process.exitValue() : -1;
+            int exit = ranksGone ? ENDED_AFTER_RANKS : finished ? process.exitValue() : -1;
             List<String> leaked = SharedMemory.newSegments(before);
             MpiOutcome outcome = new MpiOutcome(
                     description,
                     body != null,
                     ranks,
                     exit,
-                    !finished,
+                    !finished && !ranksGone,
                     collector.text(),
                     leaked,
                     ResultFiles.readAll(results));
@@ -449,6 +478,45 @@ public final class MpiLaunch {
             sb.append(", per rank ").append(rankSetup).append(rankJvm).append(rankShm);
         }
         return sb.toString();
+    }
+
+    /**
+     * Waits until {@code process} ends (false) or, once a rank's JVM has run under it, no JVM is
+     * left under it for {@link #RANKS_GONE} (true); false too when {@code limit} passes first.
+     */
+    private static boolean waitForRanks(Process process, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        boolean seen = false;
+        long goneSince = 0;
+        while (System.nanoTime() < deadline) {
+            if (process.waitFor(200, TimeUnit.MILLISECONDS)) {
+                return false;
+            }
+            if (process.descendants().anyMatch(MpiLaunch::isJvm)) {
+                seen = true;
+                goneSince = 0;
+            } else if (seen) {
+                long now = System.nanoTime();
+                if (goneSince == 0) {
+                    goneSince = now;
+                } else if (now - goneSince >= RANKS_GONE.toNanos()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean isJvm(ProcessHandle p) {
+        return p.info().command().map(c -> c.endsWith("/java")).orElse(false);
+    }
+
+    /** Open MPI's launcher: {@code mpirun} is a link to {@code orterun} (4.x) or {@code prterun} (5.x). */
+    private static boolean isLauncher(ProcessHandle p) {
+        return p.info()
+                .command()
+                .map(c -> c.endsWith("/mpirun") || c.endsWith("/orterun") || c.endsWith("/prterun"))
+                .orElse(false);
     }
 
     /** TERM first, so mpirun and the test bed clean up; then KILL whatever is left. */
