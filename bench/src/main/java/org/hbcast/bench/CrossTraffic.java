@@ -100,12 +100,7 @@ public final class CrossTraffic implements Callable<Integer> {
         rank = world.getRank();
         int size = world.getSize();
         CommandLine cli = new CommandLine(this);
-        long[] range;
-        try {
-            range = OsuBcast.parseSizes(sizes);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cli, e.getMessage());
-        }
+        long[] range = OsuBcast.sizesOption(cli, sizes);
         int dest = to == null ? size / 2 : to;
         if (size < 2 || from < 0 || from >= size || dest < 0 || dest >= size || from == dest) {
             throw new CommandLine.ParameterException(

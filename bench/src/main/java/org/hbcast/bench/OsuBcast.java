@@ -147,12 +147,7 @@ public final class OsuBcast implements Callable<Integer> {
         world = MPI.COMM_WORLD;
         rank = world.getRank();
         CommandLine cli = new CommandLine(this);
-        long[] range;
-        try {
-            range = parseSizes(sizes);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cli, e.getMessage());
-        }
+        long[] range = sizesOption(cli, sizes);
         if (iterations != null && iterations < 1 || warmup != null && warmup < 0) {
             throw new CommandLine.ParameterException(
                     cli, "-i must be at least 1 and -x at least 0, not -i " + iterations + " -x " + warmup);
@@ -474,6 +469,15 @@ public final class OsuBcast implements Callable<Integer> {
                     out.println(String.join(",", cells));
                 }
             }
+        }
+    }
+
+    /** {@link #parseSizes}, a bad {@code -m} reported as picocli reports a bad option of {@code cli}'s. */
+    static long[] sizesOption(CommandLine cli, String spec) {
+        try {
+            return parseSizes(spec);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cli, e.getMessage());
         }
     }
 

@@ -93,12 +93,7 @@ public final class UserProbe implements Callable<Integer> {
     public Integer call() throws Exception {
         world = MPI.COMM_WORLD;
         CommandLine cli = new CommandLine(this);
-        long[] range;
-        try {
-            range = OsuBcast.parseSizes(sizes);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cli, e.getMessage());
-        }
+        long[] range = OsuBcast.sizesOption(cli, sizes);
         if (blocks < 1 || calls < 1 || warmup < 0) {
             throw new CommandLine.ParameterException(
                     cli,
