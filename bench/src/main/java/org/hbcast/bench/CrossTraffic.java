@@ -23,6 +23,7 @@ import java.util.concurrent.Callable;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.hbcast.bench.report.ComparisonMerge;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -54,6 +55,11 @@ public final class CrossTraffic implements Callable<Integer> {
     /** Bytes of the side message: a call header's size. */
     static final int SIDE_BYTES = 64;
 
+    /** Tag of the side message sent by MPI. */
+    private static final int SIDE_TAG = 77;
+
+    private static final List<String> KINDS = List.of("alone", "mpi", "udp", "shm");
+
     @Option(
             names = {"-m", "--message-size"},
             paramLabel = "[MIN:]MAX",
@@ -83,6 +89,9 @@ public final class CrossTraffic implements Callable<Integer> {
 
     private Intracomm world;
     private int rank;
+    /** The rank that waits for the side message: {@code --to}, or half the ranks. */
+    private int dest;
+
     private ByteBuffer side;
     private DatagramChannel udp;
     private InetSocketAddress udpPeer;
@@ -101,7 +110,7 @@ public final class CrossTraffic implements Callable<Integer> {
         int size = world.getSize();
         CommandLine cli = new CommandLine(this);
         long[] range = OsuBcast.sizesOption(cli, sizes);
-        int dest = to == null ? size / 2 : to;
+        dest = to == null ? size / 2 : to;
         if (size < 2 || from < 0 || from >= size || dest < 0 || dest >= size || from == dest) {
             throw new CommandLine.ParameterException(
                     cli, "--from and --to must be two different ranks of " + size + ", not " + from + " and " + dest);
@@ -110,11 +119,10 @@ public final class CrossTraffic implements Callable<Integer> {
             throw new CommandLine.ParameterException(cli, "--blocks and --calls must be at least 1");
         }
         for (String k : kinds) {
-            if (!List.of("alone", "mpi", "udp", "shm").contains(k)) {
+            if (!KINDS.contains(k)) {
                 throw new CommandLine.ParameterException(cli, "--kinds: no kind '" + k + "' (alone, mpi, udp, shm)");
             }
         }
-        to = dest;
         side = MPI.newByteBuffer(SIDE_BYTES);
         ByteBuffer buf = MPI.newByteBuffer((int) range[1]);
         Path flagFile = null;
@@ -134,7 +142,7 @@ public final class CrossTraffic implements Callable<Integer> {
                         size,
                         from,
                         SIDE_BYTES,
-                        to,
+                        dest,
                         blocks,
                         calls);
                 System.out.printf(
@@ -203,36 +211,34 @@ public final class CrossTraffic implements Callable<Integer> {
     }
 
     private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
+        return ComparisonMerge.median(Arrays.stream(values).boxed().toList());
     }
 
     private void call(String kind, ByteBuffer buf, int bytes) throws MPIException, IOException {
         switch (kind) {
             case "mpi" -> {
                 if (rank == from) {
-                    world.send(side, SIDE_BYTES, MPI.BYTE, to, 77);
-                } else if (rank == to) {
-                    world.recv(side, SIDE_BYTES, MPI.BYTE, from, 77);
+                    world.send(side, SIDE_BYTES, MPI.BYTE, dest, SIDE_TAG);
+                } else if (rank == dest) {
+                    world.recv(side, SIDE_BYTES, MPI.BYTE, from, SIDE_TAG);
                 }
             }
             case "udp" -> {
                 if (rank == from) {
                     side.clear();
                     udp.send(side, udpPeer);
-                } else if (rank == to) {
+                } else if (rank == dest) {
                     side.clear();
                     udp.receive(side);
                 }
             }
             case "shm" -> {
-                if (rank == from || rank == to) {
+                if (rank == from || rank == dest) {
                     flagSeq++;
                 }
                 if (rank == from) {
                     FLAG.setRelease(flag, 0, flagSeq);
-                } else if (rank == to) {
+                } else if (rank == dest) {
                     while ((long) FLAG.getAcquire(flag, 0) < flagSeq) {
                         Thread.yield();
                     }
@@ -249,13 +255,13 @@ public final class CrossTraffic implements Callable<Integer> {
     private void openUdp() throws IOException, MPIException {
         udp = DatagramChannel.open();
         byte[] where = new byte[256];
-        if (rank == to) {
+        if (rank == dest) {
             udp.bind(new InetSocketAddress(InetAddress.getLocalHost(), 0));
             InetSocketAddress me = (InetSocketAddress) udp.getLocalAddress();
             byte[] text = (me.getAddress().getHostAddress() + " " + me.getPort()).getBytes(StandardCharsets.US_ASCII);
             System.arraycopy(text, 0, where, 0, text.length);
         }
-        world.bcast(where, where.length, MPI.BYTE, to);
+        world.bcast(where, where.length, MPI.BYTE, dest);
         String[] parts = new String(where, StandardCharsets.US_ASCII).trim().split(" ");
         udpPeer = new InetSocketAddress(parts[0], Integer.parseInt(parts[1]));
     }
@@ -273,18 +279,18 @@ public final class CrossTraffic implements Callable<Integer> {
         }
         world.barrier();
         int[] shared = {1};
-        if (rank == to) {
+        if (rank == dest) {
             shared[0] = Files.exists(file) && map(file).getLong(8) == token[0] ? 1 : 0;
         }
-        world.bcast(shared, 1, MPI.INT, to);
+        world.bcast(shared, 1, MPI.INT, dest);
         if (shared[0] == 0) {
             if (rank == from) {
                 Files.deleteIfExists(file);
             }
-            throw new IllegalStateException("--kinds shm: ranks " + from + " and " + to
+            throw new IllegalStateException("--kinds shm: ranks " + from + " and " + dest
                     + " share no /dev/shm (separate machines?); use alone, mpi or udp");
         }
-        if (rank == from || rank == to) {
+        if (rank == from || rank == dest) {
             flag = map(file);
         }
         return file;

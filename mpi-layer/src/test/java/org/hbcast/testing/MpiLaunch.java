@@ -397,14 +397,16 @@ public final class MpiLaunch {
             process.getOutputStream().close();
             OutputCollector collector = new OutputCollector(process.getInputStream());
             collector.start();
-            boolean ranksGone = false;
+            boolean ranksGone = endWhenRanksExit && waitForRanks(process, timeout.plus(GRACE));
             boolean finished;
-            if (endWhenRanksExit && waitForRanks(process, timeout.plus(GRACE))) {
+            if (ranksGone) {
                 // mpirun alone is told to go, so that the test bed's script tears its bed down on its
                 // normal way out rather than in a signal's handler.
-                ranksGone = true;
                 process.descendants().filter(MpiLaunch::isLauncher).forEach(ProcessHandle::destroy);
                 finished = process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            } else if (endWhenRanksExit) {
+                // The launch ended, or its whole time passed while a rank was still up.
+                finished = !process.isAlive();
             } else {
                 finished = process.waitFor(timeout.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
             }
