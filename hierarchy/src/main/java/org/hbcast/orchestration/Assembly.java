@@ -164,7 +164,7 @@ final class Assembly {
         ByteBuffer warmUpBuffer = null;
         try {
             made = wire(agreed);
-            warmUpBuffer = warmUp ? JitWarmUp.buffer(topology.hostLayout().nodeCount() == 1) : null;
+            warmUpBuffer = warmUp ? JitWarmUp.buffer(selector.headerBytes()) : null;
         } catch (MpiFailure | RuntimeException | OutOfMemoryError e) {
             failure = "cannot set up its calls on rank " + comm.rank() + ": " + e;
         }

@@ -102,11 +102,12 @@ final class JitWarmUp {
     }
 
     /**
-     * The warm-up's message buffer, made before its first call, so that a rank that cannot have it
-     * (direct memory short) fails {@code create} with the others instead of leaving them in a call.
+     * The warm-up's message buffer for a layout whose headers carry {@code headerBytes} ({@link
+     * Selector#headerBytes}), made before its first call, so that a rank that cannot have it (direct
+     * memory short) fails {@code create} with the others instead of leaving them in a call.
      */
-    static ByteBuffer buffer(boolean oneHost) {
-        return ByteBuffer.allocateDirect(CallHeaders.inlineBytes(oneHost) + PAST_HEADER_BYTES);
+    static ByteBuffer buffer(long headerBytes) {
+        return ByteBuffer.allocateDirect(Math.toIntExact(headerBytes + PAST_HEADER_BYTES));
     }
 
     /**
@@ -140,7 +141,7 @@ final class JitWarmUp {
                 // compiled header path away in a program's first calls. A byte first, so that the payloads do
                 // not tile the ring exactly and one must skip to the next lap.
                 calls.bcast(buf, 1, 0);
-                int lapBytes = oneHost ? CallHeaders.inlineBytes(true) : HeaderRelay.FIRST_PAYLOAD;
+                int lapBytes = oneHost ? (int) selector.headerBytes() : HeaderRelay.FIRST_PAYLOAD;
                 for (int i = 0; i <= CallBoard.RING_BYTES / lapBytes; i++) {
                     calls.bcast(buf, lapBytes, i % size);
                 }

@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.hbcast.call.TimedCollectives;
-import org.hbcast.header.CallHeaders;
 import org.hbcast.header.HeaderRelay;
 import org.hbcast.mpi.MpiErrors;
 import org.hbcast.mpi.port.MpiComm;
@@ -91,8 +90,8 @@ public final class InRunSelection {
      */
     static TrialSchedule trialSchedule(Selector selector, boolean inlineAllowed) {
         boolean oneHost = !selector.shape().crossesNetwork();
-        long capacity = CallHeaders.inlineBytes(oneHost);
-        long untriedInline = untriedInlineBytes(oneHost, selector.headerCarriesAllUntried());
+        long capacity = selector.headerBytes();
+        long untriedInline = untriedInlineBytes(oneHost, selector.headerCarriesAllUntried(), capacity);
         Plan[][] plans = new Plan[TrialSchedule.CLASSES][];
         boolean[] inline = new boolean[TrialSchedule.CLASSES];
         int[] incumbent = new int[TrialSchedule.CLASSES];
@@ -183,12 +182,13 @@ public final class InRunSelection {
     }
 
     /**
-     * The most bytes that ride in the header untried under {@code auto}: all it carries on one host
-     * and where {@code all} says so ({@link Selector#headerCarriesAllUntried}), else its first network
-     * message ({@link TrialSchedule#UNTRIED_INLINE_BYTES}).
+     * The most bytes that ride in the header untried under {@code auto}: all it carries ({@code
+     * capacity}, {@link Selector#headerBytes}) on one host and where {@code all} says so ({@link
+     * Selector#headerCarriesAllUntried}), else its first network message ({@link
+     * TrialSchedule#UNTRIED_INLINE_BYTES}).
      */
-    static int untriedInlineBytes(boolean oneHost, boolean all) {
-        return oneHost || all ? CallHeaders.inlineBytes(oneHost) : TrialSchedule.UNTRIED_INLINE_BYTES;
+    static long untriedInlineBytes(boolean oneHost, boolean all, long capacity) {
+        return oneHost || all ? capacity : TrialSchedule.UNTRIED_INLINE_BYTES;
     }
 
     /** The plan of a call of {@code bytes} (the root's): the one being tried or kept for its size, else the selector's. */

@@ -435,6 +435,11 @@ public final class Selector {
         return shape;
     }
 
+    /** The most bytes of a message that ride in its call header on this layout ({@link Candidates#headerBytes}). */
+    public long headerBytes() {
+        return Candidates.headerBytes(shape, cpus());
+    }
+
     /**
      * Whether the call header carries every message it can untried across this network, past its
      * first network message ({@link Candidates#headerCarriesAllUntried}).

@@ -32,13 +32,21 @@ public final class Candidates {
     public static final int NETWORK_EAGER_CHUNK_BYTES = (64 << 10) - 64;
     /**
      * Bytes from which {@code auto} runs Open MPI's {@code bcast}, untried, on virtual nodes whose ranks
-     * share the host's cores: the call header's capacity, which carries every smaller message on one
-     * host. Why: between virtual nodes a plan's bytes go through Open MPI's shared memory as native's
+     * share the host's cores: the call header's capacity there ({@link #headerBytes}), which carries
+     * every smaller message on one host. Why: between virtual nodes a plan's bytes go through Open MPI's shared memory as native's
      * do, plus a stage of its own in each node. Where the ranks leave a core over ({@link
      * org.hbcast.stage.ProgressWait#forSharedCores}) the plans are tried as on real nodes. Measurements:
      * docs/tuning.md.
      */
     public static final long VIRTUAL_NATIVE_FROM = CallHeaders.inlineBytes(true);
+    /**
+     * Bytes: the most of a message that rides in its call header on one host whose ranks leave a core
+     * of it over (see {@link #headerBytes}). There the plans' pipelines overlap the root's copy with
+     * the readers' on cores of their own, and on 16 cores the fan-out ran 1 MiB at 1.6-3.9 times Open
+     * MPI's speed: the header, which copies a message whole before its readers start, is not taken
+     * past this untimed there. Measurements: docs/tuning.md.
+     */
+    public static final int SPARE_CORES_HEADER_BYTES = 512 << 10;
     /**
      * Bytes from which {@code auto} starts from Open MPI's {@code bcast} (its incumbent: the trials
      * still time the plans against it, and one must beat it by their margin) on virtual nodes whose
@@ -236,6 +244,26 @@ public final class Candidates {
             list.add(k);
         }
         return list;
+    }
+
+    /**
+     * The most bytes of a message that ride in its call header on {@code shape}: across a network
+     * {@link CallHeaders#NETWORK_INLINE_BYTES}; on one host whose ranks take every core of it the
+     * board's whole {@link CallHeaders#inlineBytes(boolean) capacity} (2 MiB), else {@link
+     * #SPARE_CORES_HEADER_BYTES}. Why: where ranks outnumber or match the cores, the root that posts a
+     * whole message on the board goes on to its next call while the readers copy, where the fan-out
+     * hands each chunk between ranks that wait for the scheduler: on this 2-core machine the header
+     * ran 1-2 MiB at 1.1-1.9 times Open MPI's speed on one node x 4 and virtual 2+2, where the fan-out
+     * and Open MPI's bcast behind the header ran 0.5-0.9 (two ranks: 1.1-2.0 against 0.3-0.4).
+     * Measurements: docs/tuning.md.
+     *
+     * @param cpus the host's cores (the fingerprint's, agreed); 0 where not known
+     */
+    public static long headerBytes(ClusterShape shape, int cpus) {
+        if (shape.crossesNetwork()) {
+            return CallHeaders.NETWORK_INLINE_BYTES;
+        }
+        return cpus > 0 && shape.ranks() >= cpus ? CallHeaders.inlineBytes(true) : SPARE_CORES_HEADER_BYTES;
     }
 
     /**

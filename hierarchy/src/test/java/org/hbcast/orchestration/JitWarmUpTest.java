@@ -42,7 +42,7 @@ class JitWarmUpTest {
     @Test
     void acrossANetworkTheRoundsTakeBothKindsOfRest() {
         assertEquals(0, JitWarmUp.HEADER_CALLS % JitWarmUp.REST_CALLS);
-        int buffer = JitWarmUp.buffer(false).capacity();
+        int buffer = JitWarmUp.buffer(CallHeaders.NETWORK_INLINE_BYTES).capacity();
         boolean eager = false;
         boolean large = false;
         for (int bytes : JitWarmUp.REST_BYTES) {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.hbcast.header.CallHeaders;
 import org.hbcast.header.HeaderRelay;
 import org.hbcast.tuning.ClusterShape;
 import org.hbcast.tuning.TuningFixtures;
@@ -34,7 +33,7 @@ class InRunSelectionTest {
             for (int c = 0; c < TrialSchedule.CLASSES; c++) {
                 long largest = 1L << c;
                 String where = layout + ", class of " + largest + " B";
-                if (largest <= (oneHost ? CallHeaders.inlineBytes(true) : HeaderRelay.FIRST_PAYLOAD)) {
+                if (largest <= (oneHost ? selector.headerBytes() : HeaderRelay.FIRST_PAYLOAD)) {
                     assertFalse(t.tries(c), where + ": rides in the header untried");
                     assertTrue(t.inlines(largest), where + ": rides in the header untried");
                     continue;
@@ -42,7 +41,7 @@ class InRunSelectionTest {
                 if (oneHost) {
                     assertFalse(t.inlines(largest), where + ": past what the header carries");
                 }
-                assertEquals(largest <= CallHeaders.inlineBytes(oneHost), t.inlineOption(c, 0), where);
+                assertEquals(largest <= selector.headerBytes(), t.inlineOption(c, 0), where);
                 int incumbent = t.option(c);
                 if (t.tries(c)) {
                     assertFalse(t.inlineOption(c, incumbent), where + ": the model's plan first");

@@ -476,10 +476,7 @@ class SelectorTest {
                             layout + " class " + c + ": " + kinds);
                     assertTrue(kinds.contains("native"), layout + " class " + c + ": " + kinds);
                     assertTrue(
-                            plans.length
-                                    <= TrialSchedule.MAX_OPTIONS
-                                            - (smallest <= CallHeaders.inlineBytes(!shape.crossesNetwork()) ? 1 : 0),
-                            layout);
+                            plans.length <= TrialSchedule.MAX_OPTIONS - (smallest <= s.headerBytes() ? 1 : 0), layout);
                     long flat = java.util.Arrays.stream(plans)
                             .filter(p -> p.algorithm() == Algorithm.KNOMIAL)
                             .map(Plan::inter)
@@ -599,7 +596,7 @@ class SelectorTest {
                     boolean crowded = !shape.virtual() && cores == 1 && network > 1e9;
                     // Between two such nodes the header carries all it can untried, before native.
                     long untried = shape.virtual()
-                            ? CallHeaders.inlineBytes(true)
+                            ? s.headerBytes()
                             : crowded && shape.nodes() == 2
                                     ? CallHeaders.NETWORK_INLINE_BYTES
                                     : HeaderRelay.FIRST_PAYLOAD;

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.hbcast.header.CallHeaders;
 import org.hbcast.plan.Algorithm;
 import org.hbcast.plan.IntraNode;
 import org.hbcast.plan.MemoryKind;
@@ -200,6 +201,32 @@ class CandidatesTest {
                 }
             }
         }
+    }
+
+    /**
+     * The header carries the board's whole capacity only on one host whose ranks take every core; a
+     * host with a core over keeps the smaller limit, a network its own, and an unknown core count
+     * counts as cores over.
+     */
+    @Test
+    void theHeaderCarriesTheBoardsCapacityOnlyOnOneHostWhoseRanksTakeEveryCore() {
+        assertTrue(Candidates.SPARE_CORES_HEADER_BYTES < CallHeaders.inlineBytes(true));
+        for (ClusterShape shape : layouts()) {
+            for (int cpus = 0; cpus <= shape.ranks() + 2; cpus++) {
+                long expected = shape.crossesNetwork()
+                        ? CallHeaders.NETWORK_INLINE_BYTES
+                        : cpus > 0 && shape.ranks() >= cpus
+                                ? CallHeaders.inlineBytes(true)
+                                : Candidates.SPARE_CORES_HEADER_BYTES;
+                assertEquals(expected, Candidates.headerBytes(shape, cpus), shape + ", " + cpus + " cores");
+                assertTrue(Candidates.headerBytes(shape, cpus) <= CallHeaders.inlineBytes(!shape.crossesNetwork()));
+            }
+        }
+        // The crowded machines measured: one node x 4 and virtual 2+2 on 2 cores; a host of 16 with 4 ranks is not.
+        assertEquals(2 << 20, Candidates.headerBytes(ClusterShape.parse("4"), 2));
+        assertEquals(2 << 20, Candidates.headerBytes(ClusterShape.parse("2x2 virtual"), 2));
+        assertEquals(512 << 10, Candidates.headerBytes(ClusterShape.parse("4"), 16));
+        assertEquals(CallHeaders.NETWORK_INLINE_BYTES, Candidates.headerBytes(ClusterShape.parse("2x2"), 2));
     }
 
     @Test

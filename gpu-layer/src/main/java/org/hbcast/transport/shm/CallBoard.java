@@ -30,7 +30,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   +24                  4       INLINE         1 when the root's bytes are in the payload ring
  *   +32                  8       START          where call q's payload starts in the ring (a position, see below)
  *   +40                  8       END            where it ends: call q + 1's payload starts at or after it
- * ringOffset             4 MiB PAYLOAD_RING   the claimer of call q: its payload, at START mod RING_BYTES
+ * ringOffset             8 MiB PAYLOAD_RING   the claimer of call q: its payload, at START mod RING_BYTES
  * readsOffset + 128 p    8     READ[p]        node rank p: the newest call whose header it has read
  *   +8                   8     WAITING_CALL   node rank p: the call whose header it waits for (root written first)
  *   +16                  8     WAITING_ROOT   node rank p: the root it passed for that call
@@ -55,13 +55,17 @@ public final class CallBoard implements AutoCloseable {
     /** Headers kept: how far the fastest root may run ahead of the slowest reader. */
     public static final int ENTRIES = 64;
     /**
-     * Bytes: the most of a message that rides with its header on the board. On one host that is the
-     * whole broadcast, one copy in and one out per rank, the least any shared-memory broadcast copies
+     * Bytes: the most of a message that rides with its header on the board (a layout may let less
+     * ride). On one host that is the whole broadcast, one copy in and one out per rank, the least any
+     * shared-memory broadcast copies, and the root runs ahead of its readers by whole calls
      * (docs/tuning.md).
      */
-    public static final int INLINE_BYTES = 512 << 10;
-    /** Bytes of the payload ring: eight calls ahead at the largest payloads, 64 ({@link #ENTRIES}) at small ones. */
-    public static final int RING_BYTES = 8 * INLINE_BYTES;
+    public static final int INLINE_BYTES = 2 << 20;
+    /**
+     * Bytes of the payload ring: four calls ahead at the largest payloads, eight at 1 MiB, 64
+     * ({@link #ENTRIES}) at small ones.
+     */
+    public static final int RING_BYTES = 4 * INLINE_BYTES;
     /** {@code BYTES} of a refused call: the claimer refused its own arguments. */
     public static final long REFUSED = -1;
     /** {@code BYTES} of a call no rank would root: {@code RANK} is the rank that saw it, {@code ELEMENT_BYTES} the root it passed. */
