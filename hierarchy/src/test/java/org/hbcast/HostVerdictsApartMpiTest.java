@@ -27,13 +27,13 @@ import org.junit.jupiter.api.Test;
  * verdict, and rank 0 keeps the device verdicts as they were beside the host ones.
  */
 class HostVerdictsApartMpiTest {
-    /** Host class of 4 MiB: past what the header carries on any host (at most 2 MiB), tried. */
-    private static final int TRIED = 3_000_000;
-    /** Host class of 8 MiB: the control, a host verdict adopted. */
-    private static final int CONTROL = 6_000_000;
+    /** Host class of 8 MiB: past what the header carries on any host (at most 4 MiB), tried. */
+    private static final int TRIED = 5_000_000;
+    /** Host class of 16 MiB: the control, a host verdict adopted. */
+    private static final int CONTROL = 10_000_000;
 
-    private static final int TRIED_CLASS = 22;
-    private static final int CONTROL_CLASS = 23;
+    private static final int TRIED_CLASS = 23;
+    private static final int CONTROL_CLASS = 24;
 
     @Test
     void deviceVerdictsLeaveHostCallsAlone() {
@@ -44,7 +44,7 @@ class HostVerdictsApartMpiTest {
                 .assertAllRanksOk()
                 .assertPlannedCasesOnEveryRank();
         // The log names the memory kind of each verdict: here host calls only.
-        assertTrue(out.output().contains("hbcast: trials for host messages of 2097153..4194304 B kept "), out.output());
+        assertTrue(out.output().contains("hbcast: trials for host messages of 4194305..8388608 B kept "), out.output());
         assertFalse(out.output().contains("trials for device messages"), out.output());
     }
 

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 /** {@code auto}'s in-run selection on real launches (see {@link #decide}): data right while trying, verdicts alike, kept. */
 class TrialsMpiTest {
 
-    private static final int[] SIZES = {3000, 40_000, 3_000_000};
+    private static final int[] SIZES = {3000, 40_000, 5_000_000};
 
     /**
      * Every rank ran every case of {@link #decide} and decided every size alike.
@@ -67,7 +67,7 @@ class TrialsMpiTest {
         assertDecidedAlike(
                 MpiLaunch.body(TrialsMpiTest::decide)
                         .layout("2,1,2")
-                        .args("untried=3000,40000,3000000")
+                        .args("untried=3000,40000,5000000")
                         .run(),
                 5,
                 true,
@@ -81,7 +81,7 @@ class TrialsMpiTest {
                 MpiLaunch.body(TrialsMpiTest::decide)
                         .layout("2,1,2")
                         .env("HBCAST_COUNTS", "equal")
-                        .args("kept=no", "untried=3000000")
+                        .args("kept=no", "untried=5000000")
                         .run(),
                 5,
                 false,
@@ -159,9 +159,9 @@ class TrialsMpiTest {
 
     /**
      * 3000 B and 40,000 B may ride in the header (and across a network are tried against the plans);
-     * 3,000,000 B is past what it carries on any layout (2 MiB on one host whose ranks take every core).
+     * 5,000,000 B is past what it carries on any layout (4 MiB on one host whose ranks take every core).
      */
-    private static final int[] BYTES = {3000, 40_000, 3_000_000};
+    private static final int[] BYTES = {3000, 40_000, 5_000_000};
     /** Enough calls for every size's first calls and trials (at most six options, two blocks each) and then some. */
     static final int CALLS_PER_SIZE = (int) TrialSchedule.FIRST_TRIAL_AFTER
             + TrialSchedule.MAX_OPTIONS * TrialSchedule.MAX_PASSES * TrialSchedule.BLOCK

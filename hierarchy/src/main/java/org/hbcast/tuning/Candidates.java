@@ -249,12 +249,12 @@ public final class Candidates {
     /**
      * The most bytes of a message that ride in its call header on {@code shape}: across a network
      * {@link CallHeaders#NETWORK_INLINE_BYTES}; on one host whose ranks take every core of it the
-     * board's whole {@link CallHeaders#inlineBytes(boolean) capacity} (2 MiB), else {@link
+     * board's whole {@link CallHeaders#inlineBytes(boolean) capacity} (4 MiB), else {@link
      * #SPARE_CORES_HEADER_BYTES}. Why: where ranks outnumber or match the cores, the root that posts a
      * whole message on the board goes on to its next call while the readers copy, where the fan-out
-     * hands each chunk between ranks that wait for the scheduler: on this 2-core machine the header
-     * ran 1-2 MiB at 1.1-1.9 times Open MPI's speed on one node x 4 and virtual 2+2, where the fan-out
-     * and Open MPI's bcast behind the header ran 0.5-0.9 (two ranks: 1.1-2.0 against 0.3-0.4).
+     * hands each chunk between ranks that wait for the scheduler and Open MPI's bcast behind the
+     * header meets the scheduler twice: on this 2-core machine the header ran 1-4 MiB at 1.0-2.7 times
+     * Open MPI's speed on one node x 4, virtual 2+2 and one node x 2, where those ran 0.3-0.9.
      * Measurements: docs/tuning.md.
      *
      * @param cpus the host's cores (the fingerprint's, agreed); 0 where not known

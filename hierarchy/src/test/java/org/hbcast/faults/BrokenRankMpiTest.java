@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A throwable other than an {@code MPIException} in the middle of a call (issue 52): here rank 3
- * cannot copy an 8 MiB array into direct memory after the header. It used to leave rank 3 out of the
+ * cannot copy a 16 MiB array into direct memory after the header. It used to leave rank 3 out of the
  * plan with its instance usable, so its next call took its peers' messages as its own. Now its
  * instance stops (its next call fails at once, naming the cause), its ring neighbour learns it from
  * the aborted ring, and the root on the other node from rank 3's stop notice, instead of waiting for
@@ -30,7 +30,7 @@ class BrokenRankMpiTest {
                 .finish(MpiTestProgram.Finish.EXIT_WHEN_ALL_REPORTED)
                 .env("HBCAST_ALGORITHM", "hierarchical")
                 .env("HBCAST_INTRA", "ring")
-                .rankJvmOption(3, "-XX:MaxDirectMemorySize=3m")
+                .rankJvmOption(3, "-XX:MaxDirectMemorySize=6m")
                 .run()
                 .assertPlannedCasesOnEveryRank();
         for (int r = 1; r < 4; r++) {
@@ -55,10 +55,10 @@ class BrokenRankMpiTest {
         out.assertNoLeakedSegments();
     }
 
-    private static final int INTS = 2 << 20;
+    private static final int INTS = 4 << 20;
 
     /**
-     * On every rank: two broadcasts of 8 MiB arrays from rank 0, where the launch leaves one rank too
+     * On every rank: two broadcasts of 16 MiB arrays from rank 0, where the launch leaves one rank too
      * little direct memory to copy the array into. Each rank notes what each call gave, {@code first}
      * and {@code second} ({@code ok} with every byte checked, or the throwable), a case each: the test
      * judges the notes. Ends without finalizing, once every rank has reported: the ranks of the other

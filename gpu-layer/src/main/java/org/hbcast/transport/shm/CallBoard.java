@@ -60,12 +60,12 @@ public final class CallBoard implements AutoCloseable {
      * shared-memory broadcast copies, and the root runs ahead of its readers by whole calls
      * (docs/tuning.md).
      */
-    public static final int INLINE_BYTES = 2 << 20;
+    public static final int INLINE_BYTES = 4 << 20;
     /**
-     * Bytes of the payload ring: four calls ahead at the largest payloads, eight at 1 MiB, 64
-     * ({@link #ENTRIES}) at small ones.
+     * Bytes of the payload ring (8 MiB): two calls ahead at the largest payloads, four at 2 MiB, eight
+     * at 1 MiB, 64 ({@link #ENTRIES}) at small ones.
      */
-    public static final int RING_BYTES = 4 * INLINE_BYTES;
+    public static final int RING_BYTES = 2 * INLINE_BYTES;
     /** {@code BYTES} of a refused call: the claimer refused its own arguments. */
     public static final long REFUSED = -1;
     /** {@code BYTES} of a call no rank would root: {@code RANK} is the rank that saw it, {@code ELEMENT_BYTES} the root it passed. */
