@@ -157,22 +157,33 @@ public final class CallHeaders {
 
     /**
      * Whether {@link #exchange} of the next call, with these arguments, would find its header (or room
-     * to post it) without waiting: a look that never blocks, for the progress of a non-blocking call.
-     * Across nodes a leader posts the header's receive here, once per call. A rank that passed a root
-     * out of range is always ready: its exchange takes part in the refusal protocol at once.
+     * to post it, with the payload it would carry) without waiting: a look that never blocks, for the
+     * progress of a non-blocking call. Across nodes a leader posts the header's receive here, once per
+     * call. A rank that passed a root out of range is always ready: its exchange takes part in the
+     * refusal protocol at once.
+     *
+     * @param inlineWish the bytes the root wishes to ride in the header, 0 for none (as {@link
+     *        #exchange}'s {@code inline}): room for them is looked for too, or a root whose readers
+     *        are busy elsewhere would wait for them inside a call that must not wait
      */
-    public boolean ready(String refused, int root, boolean rootInRange) throws MpiFailure {
+    public boolean ready(String refused, int root, boolean rootInRange, long inlineWish) throws MpiFailure {
         long c = call + 1;
         if (!rootInRange) {
             return true;
         }
         if (root == rank || (refused != null && relay == null)) {
-            return board == null || board.hasRoom(c, 0);
+            long payload = root == rank && refused == null && inlines(inlineWish) ? inlineWish : 0;
+            return board == null || board.hasRoom(c, payload);
         }
         if (relay != null && position == 0) {
             return headerArrived(c) || (board != null && board.isPosted(c));
         }
         return board == null || board.isPosted(c);
+    }
+
+    /** Whether a root's message of {@code bytes} that it wishes in the header rides there. */
+    private boolean inlines(long bytes) {
+        return inlineAllowed && bytes <= inlineCapacity;
     }
 
     /** Posts the relay's receive for call {@code c} once, then looks whether its header arrived. */
@@ -247,7 +258,7 @@ public final class CallHeaders {
 
     /** The root's side: claims the call, posts the header on the board and sends it to the leaders. */
     private Outcome post(long c, String refused, long bytes, ElementType type, Message data) throws MpiFailure {
-        boolean inline = refused == null && inlineAllowed && data != null && bytes <= inlineCapacity;
+        boolean inline = refused == null && data != null && inlines(bytes);
         long posted = refused != null ? CallBoard.REFUSED : bytes;
         int element = refused != null ? 0 : type.bytes();
         if (board != null) {

@@ -161,13 +161,7 @@ final class HostCall {
         boolean ok = refused == null;
         boolean rootInRange = root >= 0 && root < size;
         // Only the root's wish counts: the others learn from the header whether the message rode in it.
-        // A non-blocking call across hosts inlines only what leaves eagerly, so its root never waits
-        // in a test for a leader's receive.
-        boolean inline = ok
-                && (blocking
-                        ? selection.inlines(message.bytes())
-                        : selection.keptInlines(message.bytes())
-                                && (oneHost || message.bytes() <= HeaderRelay.FIRST_PAYLOAD));
+        boolean inline = ok && (blocking ? selection.inlines(message.bytes()) : inlinesNonBlocking(message.bytes()));
         switch (headers.exchange(
                 refused,
                 root,
@@ -359,9 +353,25 @@ final class HostCall {
         openRefused = bind("iBcast", buf, count, type, unsupported, root);
     }
 
-    /** Whether the opened call's header step would not wait (see {@link CallHeaders#ready}). */
+    /**
+     * Whether the opened call's header step would not wait (see {@link CallHeaders#ready}), room on
+     * the board for the message it would carry included.
+     */
     boolean headerReady() throws MpiFailure {
-        return headers == null || headers.ready(openRefused, openRoot, openRoot >= 0 && openRoot < size);
+        if (headers == null) {
+            return true;
+        }
+        long wish = openRefused == null && inlinesNonBlocking(message.bytes()) ? message.bytes() : 0;
+        return headers.ready(openRefused, openRoot, openRoot >= 0 && openRoot < size, wish);
+    }
+
+    /**
+     * Whether a non-blocking call of {@code bytes} (the root's wish) rides in its header: where the
+     * kept verdicts say so, and across hosts only what leaves eagerly, so its root never waits in a
+     * test for a leader's receive.
+     */
+    private boolean inlinesNonBlocking(long bytes) {
+        return selection.keptInlines(bytes) && (oneHost || bytes <= HeaderRelay.FIRST_PAYLOAD);
     }
 
     /**

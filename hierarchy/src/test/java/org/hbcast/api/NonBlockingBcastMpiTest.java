@@ -305,6 +305,54 @@ class NonBlockingBcastMpiTest {
         }
     }
 
+    /**
+     * A root whose messages ride in the header and fill the board's payload ring before a reader has
+     * read any: its later requests stay queued instead of waiting in {@code iBcast} for room, so the
+     * root reaches its point-to-point send to that reader, which only then completes its requests.
+     * (A root that waited for room there would wait for ever: the reader waits in a receive.)
+     */
+    @OnRanks(
+            value = {"4"},
+            env = CHUNK)
+    void aRootWithoutRoomOnTheBoardGoesOn(Ranks ranks) throws Exception {
+        List<BcastOptions> layouts = layouts(ranks);
+        ranks.plan(layouts.size());
+        for (BcastOptions options : layouts) {
+            try (HierarchicalBcast hb = HierarchicalBcast.create(ranks.world(), options)) {
+                ranks.check(on(options) + "four requests of 3 MiB before the reader reads", () -> {
+                    Intracomm world = ranks.world();
+                    int rank = ranks.rank();
+                    int count = 3 << 20;
+                    int[] token = new int[1];
+                    List<Outstanding> calls = new ArrayList<>();
+                    if (rank == 0) {
+                        // The reader has issued its requests and waits in a receive from here.
+                        world.recv(token, 1, MPI.INT, 1, 77);
+                    }
+                    for (int i = 0; i < 4; i++) {
+                        Payload p = new Payload(Payload.Kind.BUFFER, ElementType.BYTE, count);
+                        if (rank == 0) {
+                            p.fillPattern(count, 40 + i);
+                        } else {
+                            p.fillStale();
+                        }
+                        calls.add(new Outstanding(hb.iBcast(p.container, count, MPI.BYTE, 0), p, count, 0, 40 + i));
+                    }
+                    if (rank == 1) {
+                        world.send(token, 1, MPI.INT, 0, 77);
+                        world.recv(token, 1, MPI.INT, 0, 78);
+                    } else if (rank == 0) {
+                        world.send(token, 1, MPI.INT, 1, 78);
+                    }
+                    for (Outstanding o : calls) {
+                        o.request().waitFor();
+                        o.check(rank == 0);
+                    }
+                });
+            }
+        }
+    }
+
     /** A root that calls late: the others' tests say "not yet" and they wait, with no invented failure. */
     @OnRanks(
             value = {"4", "bed 2x2"},
