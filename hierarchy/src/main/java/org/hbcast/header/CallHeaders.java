@@ -22,8 +22,9 @@ import org.hbcast.transport.shm.CallBoard;
  * each leader forwards it and posts it on its node's board on the root's behalf.
  * <li>The nodes here are the real ones, the ranks that share memory: virtual nodes of one host
  * share its board, since a header needs no emulated network to reach them.
- * <li>A message of at most {@link #inlineBytes(boolean)} rides in the header (when the options
- * let the library choose how to move it): the broadcast is then the header.
+ * <li>A message of at most its layout's capacity (the selector's, at most {@link #inlineBytes(boolean)})
+ * rides in the header (when the options let the library choose how to move it): the broadcast is
+ * then the header.
  * </ul>
  *
  * A receiver that cannot take the root's bytes (it passed fewer, a different root, a datatype they
@@ -56,6 +57,9 @@ public final class CallHeaders {
         CONFLICT
     }
 
+    /** The inline capacity of headers that carry no message: where the options choose how data moves. */
+    public static final long NO_INLINE = -1;
+
     /** Radix of the leaders' header tree: few rounds for the few leaders a small message reaches. */
     public static final int HEADER_RADIX = 4;
 
@@ -82,8 +86,7 @@ public final class CallHeaders {
     private final int rank;
     private final int node;
     private final int position;
-    private final boolean inlineAllowed;
-    /** Most bytes that ride in this instance's headers: {@link #inlineBytes(boolean)} of its layout. */
+    /** Most bytes that ride in this instance's headers, {@link #NO_INLINE} for none. */
     private final long inlineCapacity;
     /**
      * Waits on the board: parks soon only where ranks take every core, so a waiter gives its core to
@@ -120,7 +123,7 @@ public final class CallHeaders {
 
     /** The header exchange of a communicator that is one node, without inline payloads. */
     public CallHeaders(CallBoard board, int rank, ProgressWait wait) {
-        this(board, null, null, null, rank, 0, rank, false, wait);
+        this(board, null, null, null, rank, 0, rank, NO_INLINE, wait);
     }
 
     /**
@@ -128,7 +131,9 @@ public final class CallHeaders {
      * @param relay the leaders' header tree, null on a communicator of one node
      * @param refusals who passed a root out of range, told to rank 0 (with {@code relay})
      * @param layout the communicator's nodes (used with {@code relay})
-     * @param inlineAllowed whether small messages may ride in their header (the library chooses how data moves)
+     * @param inlineCapacity the most bytes of a message that ride in its header on this layout
+     *        ({@code Selector.headerBytes}, at most {@link #inlineBytes(boolean)}), or {@link #NO_INLINE}
+     *        where none may (the options choose how data moves)
      * @param wait how this rank waits on the board, and for how long (this object's alone)
      */
     public CallHeaders(
@@ -139,8 +144,12 @@ public final class CallHeaders {
             int rank,
             int node,
             int position,
-            boolean inlineAllowed,
+            long inlineCapacity,
             ProgressWait wait) {
+        if (inlineCapacity > inlineBytes(relay == null)) {
+            throw new IllegalArgumentException("headers of " + inlineCapacity + " bytes do not fit the "
+                    + (relay == null ? "board's " : "relay's ") + inlineBytes(relay == null));
+        }
         this.board = board;
         this.relay = relay;
         this.refusals = refusals;
@@ -149,8 +158,7 @@ public final class CallHeaders {
         this.rank = rank;
         this.node = node;
         this.position = position;
-        this.inlineAllowed = inlineAllowed;
-        this.inlineCapacity = inlineBytes(relay == null);
+        this.inlineCapacity = inlineCapacity;
         this.wait = wait;
         this.networkWait = ProgressWait.yieldingLonger(wait.limit());
     }
@@ -183,7 +191,7 @@ public final class CallHeaders {
 
     /** Whether a root's message of {@code bytes} that it wishes in the header rides there. */
     private boolean inlines(long bytes) {
-        return inlineAllowed && bytes <= inlineCapacity;
+        return bytes <= inlineCapacity;
     }
 
     /** Posts the relay's receive for call {@code c} once, then looks whether its header arrived. */

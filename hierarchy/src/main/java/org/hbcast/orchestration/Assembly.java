@@ -265,7 +265,7 @@ final class Assembly {
                         rank,
                         topology.host(),
                         topology.hostPosition(),
-                        auto,
+                        auto ? selector.headerBytes() : CallHeaders.NO_INLINE,
                         progress);
         selection = new InRunSelection(comm, selector, headers != null && auto, progress);
         host = new HostCall(

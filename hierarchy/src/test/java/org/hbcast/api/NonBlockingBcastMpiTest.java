@@ -37,6 +37,22 @@ class NonBlockingBcastMpiTest {
         return options.nodeSizes() == null ? "" : "nodes " + options.nodeSizes() + ": ";
     }
 
+    /** A case that runs on one instance. */
+    private interface OnInstance {
+        void run(HierarchicalBcast hb) throws Exception;
+    }
+
+    /** One case, {@code name}, on an instance of each of the launch's layouts ({@link #layouts}). */
+    private static void onEachLayout(Ranks ranks, String name, OnInstance body) throws Exception {
+        List<BcastOptions> layouts = layouts(ranks);
+        ranks.plan(layouts.size());
+        for (BcastOptions options : layouts) {
+            try (HierarchicalBcast hb = HierarchicalBcast.create(ranks.world(), options)) {
+                ranks.check(on(options) + name, () -> body.run(hb));
+            }
+        }
+    }
+
     private static final String CHUNK = "HBCAST_CHUNK_BYTES=65536";
     /** Odd counts: inside a header, a few chunks with a tail, many chunks with a tail. */
     private static final int[] COUNTS = {1, 4093, 300_007, (1 << 20) + 13};
@@ -222,37 +238,31 @@ class NonBlockingBcastMpiTest {
             value = {"4"},
             env = CHUNK)
     void withoutProgressThreadNothingMovesUntilTested(Ranks ranks) throws Exception {
-        List<BcastOptions> layouts = layouts(ranks);
-        ranks.plan(layouts.size());
-        for (BcastOptions options : layouts) {
-            try (HierarchicalBcast hb = HierarchicalBcast.create(ranks.world(), options)) {
-                ranks.check(on(options) + "a later iBcast moves the earlier one", () -> {
-                    int count = 2 << 20;
-                    Payload a = new Payload(Payload.Kind.ARRAY, ElementType.BYTE, count);
-                    Payload b = new Payload(Payload.Kind.BUFFER, ElementType.BYTE, 5);
-                    boolean isRoot = ranks.rank() == 1;
-                    if (isRoot) {
-                        a.fillPattern(count, 5);
-                        b.fillPattern(5, 6);
-                    } else {
-                        a.fillStale();
-                        b.fillStale();
-                    }
-                    BcastRequest ra = hb.iBcast(a.container, count, MPI.BYTE, 1);
-                    BcastRequest rb = hb.iBcast(b.container, 5, MPI.BYTE, 1);
-                    rb.waitFor();
-                    if (!ra.isDone()) {
-                        throw new AssertionError("the first request is not done after the second completed");
-                    }
-                    ra.waitFor();
-                    for (String problem : new String[] {a.verify(count, 5, isRoot), b.verify(5, 6, isRoot)}) {
-                        if (problem != null) {
-                            throw new AssertionError(problem);
-                        }
-                    }
-                });
+        onEachLayout(ranks, "a later iBcast moves the earlier one", hb -> {
+            int count = 2 << 20;
+            Payload a = new Payload(Payload.Kind.ARRAY, ElementType.BYTE, count);
+            Payload b = new Payload(Payload.Kind.BUFFER, ElementType.BYTE, 5);
+            boolean isRoot = ranks.rank() == 1;
+            if (isRoot) {
+                a.fillPattern(count, 5);
+                b.fillPattern(5, 6);
+            } else {
+                a.fillStale();
+                b.fillStale();
             }
-        }
+            BcastRequest ra = hb.iBcast(a.container, count, MPI.BYTE, 1);
+            BcastRequest rb = hb.iBcast(b.container, 5, MPI.BYTE, 1);
+            rb.waitFor();
+            if (!ra.isDone()) {
+                throw new AssertionError("the first request is not done after the second completed");
+            }
+            ra.waitFor();
+            for (String problem : new String[] {a.verify(count, 5, isRoot), b.verify(5, 6, isRoot)}) {
+                if (problem != null) {
+                    throw new AssertionError(problem);
+                }
+            }
+        });
     }
 
     /**
@@ -315,42 +325,36 @@ class NonBlockingBcastMpiTest {
             value = {"4"},
             env = CHUNK)
     void aRootWithoutRoomOnTheBoardGoesOn(Ranks ranks) throws Exception {
-        List<BcastOptions> layouts = layouts(ranks);
-        ranks.plan(layouts.size());
-        for (BcastOptions options : layouts) {
-            try (HierarchicalBcast hb = HierarchicalBcast.create(ranks.world(), options)) {
-                ranks.check(on(options) + "four requests of 3 MiB before the reader reads", () -> {
-                    Intracomm world = ranks.world();
-                    int rank = ranks.rank();
-                    int count = 3 << 20;
-                    int[] token = new int[1];
-                    List<Outstanding> calls = new ArrayList<>();
-                    if (rank == 0) {
-                        // The reader has issued its requests and waits in a receive from here.
-                        world.recv(token, 1, MPI.INT, 1, 77);
-                    }
-                    for (int i = 0; i < 4; i++) {
-                        Payload p = new Payload(Payload.Kind.BUFFER, ElementType.BYTE, count);
-                        if (rank == 0) {
-                            p.fillPattern(count, 40 + i);
-                        } else {
-                            p.fillStale();
-                        }
-                        calls.add(new Outstanding(hb.iBcast(p.container, count, MPI.BYTE, 0), p, count, 0, 40 + i));
-                    }
-                    if (rank == 1) {
-                        world.send(token, 1, MPI.INT, 0, 77);
-                        world.recv(token, 1, MPI.INT, 0, 78);
-                    } else if (rank == 0) {
-                        world.send(token, 1, MPI.INT, 1, 78);
-                    }
-                    for (Outstanding o : calls) {
-                        o.request().waitFor();
-                        o.check(rank == 0);
-                    }
-                });
+        onEachLayout(ranks, "four requests of 3 MiB before the reader reads", hb -> {
+            Intracomm world = ranks.world();
+            int rank = ranks.rank();
+            int count = 3 << 20;
+            int[] token = new int[1];
+            List<Outstanding> calls = new ArrayList<>();
+            if (rank == 0) {
+                // The reader has issued its requests and waits in a receive from here.
+                world.recv(token, 1, MPI.INT, 1, 77);
             }
-        }
+            for (int i = 0; i < 4; i++) {
+                Payload p = new Payload(Payload.Kind.BUFFER, ElementType.BYTE, count);
+                if (rank == 0) {
+                    p.fillPattern(count, 40 + i);
+                } else {
+                    p.fillStale();
+                }
+                calls.add(new Outstanding(hb.iBcast(p.container, count, MPI.BYTE, 0), p, count, 0, 40 + i));
+            }
+            if (rank == 1) {
+                world.send(token, 1, MPI.INT, 0, 77);
+                world.recv(token, 1, MPI.INT, 0, 78);
+            } else if (rank == 0) {
+                world.send(token, 1, MPI.INT, 1, 78);
+            }
+            for (Outstanding o : calls) {
+                o.request().waitFor();
+                o.check(rank == 0);
+            }
+        });
     }
 
     /** A root that calls late: the others' tests say "not yet" and they wait, with no invented failure. */
@@ -358,35 +362,29 @@ class NonBlockingBcastMpiTest {
             value = {"4", "bed 2x2"},
             env = CHUNK)
     void lateRootWaitedFor(Ranks ranks) throws Exception {
-        List<BcastOptions> layouts = layouts(ranks);
-        ranks.plan(layouts.size());
-        for (BcastOptions options : layouts) {
-            try (HierarchicalBcast hb = HierarchicalBcast.create(ranks.world(), options)) {
-                ranks.check(on(options) + "root 2 two seconds late", () -> {
-                    int count = 500_001;
-                    Payload p = new Payload(Payload.Kind.BUFFER, ElementType.BYTE, count);
-                    boolean isRoot = ranks.rank() == 2;
-                    if (isRoot) {
-                        p.fillPattern(count, 3);
-                        Thread.sleep(2000);
-                    } else {
-                        p.fillStale();
-                    }
-                    BcastRequest r = hb.iBcast(p.container, count, MPI.BYTE, 2);
-                    int notYet = 0;
-                    while (!r.test()) {
-                        notYet++;
-                        Thread.sleep(1);
-                    }
-                    if (!isRoot && notYet == 0) {
-                        throw new AssertionError("a test said done before the late root called");
-                    }
-                    String problem = p.verify(count, 3, isRoot);
-                    if (problem != null) {
-                        throw new AssertionError(problem);
-                    }
-                });
+        onEachLayout(ranks, "root 2 two seconds late", hb -> {
+            int count = 500_001;
+            Payload p = new Payload(Payload.Kind.BUFFER, ElementType.BYTE, count);
+            boolean isRoot = ranks.rank() == 2;
+            if (isRoot) {
+                p.fillPattern(count, 3);
+                Thread.sleep(2000);
+            } else {
+                p.fillStale();
             }
-        }
+            BcastRequest r = hb.iBcast(p.container, count, MPI.BYTE, 2);
+            int notYet = 0;
+            while (!r.test()) {
+                notYet++;
+                Thread.sleep(1);
+            }
+            if (!isRoot && notYet == 0) {
+                throw new AssertionError("a test said done before the late root called");
+            }
+            String problem = p.verify(count, 3, isRoot);
+            if (problem != null) {
+                throw new AssertionError(problem);
+            }
+        });
     }
 }

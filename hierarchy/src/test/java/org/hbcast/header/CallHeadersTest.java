@@ -63,7 +63,7 @@ class CallHeadersTest {
                     p,
                     0,
                     p,
-                    true,
+                    CallHeaders.inlineBytes(true),
                     ProgressWait.backingOff(TimeUnit.MILLISECONDS.toNanos(300))));
         }
     }
