@@ -153,13 +153,22 @@ public final class Candidates {
     /**
      * The algorithms worth trying on {@code shape}: Open MPI's {@code bcast} (for device memory staged
      * through the host: device to host, its broadcast, host to device, so that a device call is never
-     * planned slower than a program's own staging), the flat tree, and the hierarchy only where some
-     * node has a ring.
+     * planned slower than a program's own staging), the flat tree but for host memory on one node,
+     * and the hierarchy only where some node has a ring.
+     *
+     * <p>Why not the flat tree on host memory on one node: there it is a tree of Open MPI's
+     * point-to-point messages over the node's shared memory, which Open MPI's own {@code bcast} runs
+     * without the JVM in between. The trials kept it in none of 89 verdicts on one node x 4; on one
+     * node x 2 the model priced it a hair under the fan-out (one copy-sized step a chunk each, the
+     * flat tree's start-up smaller) and chose it untried, and it ran 8-16 MiB at 0.64-0.92 of Open
+     * MPI's speed where the node's own stage ran at 1.49-1.77 (docs/tuning.md).
      */
     public static List<Algorithm> algorithms(ClusterShape shape, MemoryKind memory) {
         List<Algorithm> list = new ArrayList<>();
         list.add(Algorithm.NATIVE);
-        list.add(Algorithm.KNOMIAL);
+        if (shape.nodes() > 1 || memory == MemoryKind.DEVICE) {
+            list.add(Algorithm.KNOMIAL);
+        }
         if (shape.maxNodeSize() > 1) {
             list.add(Algorithm.HIERARCHICAL);
         }
@@ -411,24 +420,21 @@ public final class Candidates {
     }
 
     /**
-     * Whether the trials leave a plan out on a single node (virtual nodes play several, and keep them):
-     * the flat tree and the ring, unless the model chose them, so that the incumbent is always among
-     * the options. There the flat tree is a tree of Open MPI's point-to-point messages over the
-     * node's shared memory, which Open MPI's own {@code bcast} (tried in every class) runs without
-     * the JVM in between: it was kept in none of 89 verdicts on one node x 4. The ring copies each
-     * byte through every rank's inbox, twice the fan-out's copies for the same broadcast (one write
-     * into the node's slots, one read out of them by each other rank): on one node x 4 it ran at
-     * 0.43-1.0 of Open MPI's speed at 512 KiB-4 MiB where the fan-out ran at 1.2-1.8, and was kept in
-     * 2 of 89 verdicts. Each option's first block is cold (the ring's 4-16 ms for four calls, the
-     * flat tree's 3-10 ms at 128 KiB), and the trials fill a program's first blocks.
+     * Whether the trials leave a plan out on a single node (virtual nodes play several, and keep it):
+     * the ring, unless the model chose it, so that the incumbent is always among the options (the
+     * flat tree is no candidate there: {@link #algorithms}). The ring copies each byte through every
+     * rank's inbox, twice the fan-out's copies for the same broadcast (one write into the node's
+     * slots, one read out of them by each other rank): on one node x 4 it ran at 0.43-1.0 of Open
+     * MPI's speed at 512 KiB-4 MiB where the fan-out ran at 1.2-1.8, and was kept in 2 of 89
+     * verdicts. Each option's first block is cold (the ring's 4-16 ms for four calls), and the trials
+     * fill a program's first blocks.
      */
     public static boolean leftOutOnOneNode(
             ClusterShape shape, Algorithm chosenAlgorithm, IntraNode chosenIntra, Algorithm a, IntraNode t) {
         if (shape.nodes() != 1) {
             return false;
         }
-        return !isChosen(chosenAlgorithm, chosenIntra, a, t)
-                && (a == Algorithm.KNOMIAL || (a == Algorithm.HIERARCHICAL && t == IntraNode.RING));
+        return !isChosen(chosenAlgorithm, chosenIntra, a, t) && a == Algorithm.HIERARCHICAL && t == IntraNode.RING;
     }
 
     /** Whether {@code a} with transport {@code t} is the model's choice (the transport counts for the hierarchy only). */

@@ -101,6 +101,31 @@ class SelectorTest {
     }
 
     @Test
+    void onOneNodeHostMemoryNeverRunsNorTriesTheFlatTree() {
+        for (int ranks = 2; ranks <= 16; ranks++) {
+            for (HostInfo host : List.of(TWO_CORES, TuningFixtures.HOST)) {
+                Selector s = modelOnly(AUTO, "1x" + ranks, Selector.AUTO_MAX_CHUNK_BYTES, host);
+                for (int c = 0; c <= 30; c++) {
+                    String where = "1x" + ranks + " on " + host.cpus() + " cores, 2^" + c + " B";
+                    assertNotEquals(Algorithm.KNOMIAL, s.plan(1L << c).algorithm(), where);
+                    for (Plan p : s.trialPlans(Math.min(c, TrialSchedule.CLASSES - 1))) {
+                        assertNotEquals(Algorithm.KNOMIAL, p.algorithm(), where + ": tried " + p);
+                    }
+                }
+                // Device memory keeps it: there it stages each rank's copy through the host.
+                assertTrue(
+                        Candidates.algorithms(s.shape(), MemoryKind.DEVICE).contains(Algorithm.KNOMIAL),
+                        "1x" + ranks + " device");
+            }
+        }
+        // One node x 2 past the header: the node's own stage (a ring of two is one hop, the fan-out's
+        // copies), which the model had priced a hair over the flat tree.
+        Plan two =
+                modelOnly(AUTO, "1x2", Selector.AUTO_MAX_CHUNK_BYTES, TWO_CORES).plan(8 << 20);
+        assertEquals(Algorithm.HIERARCHICAL, two.algorithm(), two.toString());
+    }
+
+    @Test
     void nodesOfOneRankHaveNoRing() {
         Selector s = modelOnly(AUTO, "1,1,1", 1 << 20);
         assertNotEquals(Algorithm.HIERARCHICAL, s.plan(16 << 20).algorithm());
