@@ -132,8 +132,9 @@ public final class CallHeaders {
      * @param refusals who passed a root out of range, told to rank 0 (with {@code relay})
      * @param layout the communicator's nodes (used with {@code relay})
      * @param inlineCapacity the most bytes of a message that ride in its header on this layout
-     *        ({@code Selector.headerBytes}, at most {@link #inlineBytes(boolean)}), or {@link #NO_INLINE}
-     *        where none may (the options choose how data moves)
+     *        ({@code Selector.headerBytes}, at most the board's {@link CallBoard#INLINE_BYTES} and the
+     *        relay's {@link HeaderRelay#payloadBytes()}), or {@link #NO_INLINE} where none may (the
+     *        options choose how data moves)
      * @param wait how this rank waits on the board, and for how long (this object's alone)
      */
     public CallHeaders(
@@ -146,9 +147,13 @@ public final class CallHeaders {
             int position,
             long inlineCapacity,
             ProgressWait wait) {
-        if (inlineCapacity > inlineBytes(relay == null)) {
-            throw new IllegalArgumentException("headers of " + inlineCapacity + " bytes do not fit the "
-                    + (relay == null ? "board's " : "relay's ") + inlineBytes(relay == null));
+        if (inlineCapacity > CallBoard.INLINE_BYTES) {
+            throw new IllegalArgumentException(
+                    "headers of " + inlineCapacity + " bytes do not fit the board's " + CallBoard.INLINE_BYTES);
+        }
+        if (relay != null && inlineCapacity > relay.payloadBytes()) {
+            throw new IllegalArgumentException(
+                    "headers of " + inlineCapacity + " bytes do not fit the relay's " + relay.payloadBytes());
         }
         this.board = board;
         this.relay = relay;

@@ -101,6 +101,9 @@ public final class HeaderRelay {
     /** Headers with an eager rest this relay has sent or forwarded, for {@link #SYNCHRONOUS_EVERY}. */
     private long restHeaders;
 
+    /** The most data bytes a header carries ({@link #payloadBytes()}). */
+    private final int payloadBytes;
+
     private final ByteBuffer inboxRest;
     private final ByteBuffer outboxRest;
     /** The receives of a header's first part and of its payload's rest, each posted while its flag is set. */
@@ -123,6 +126,7 @@ public final class HeaderRelay {
         this.radix = radix;
         this.payloadTree = payloadTree;
         this.rank = comm.rank();
+        this.payloadBytes = payloadBytes;
         int capacity = PAYLOAD + Math.max(payloadBytes, FIRST_PAYLOAD + 1) + Long.BYTES;
         this.inbox = ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
         this.outbox = ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
@@ -137,6 +141,11 @@ public final class HeaderRelay {
         }
         this.first = comm.newRequest();
         this.rest = comm.newRequest();
+    }
+
+    /** The most data bytes a header carries down this relay: what its constructor was given. */
+    public int payloadBytes() {
+        return payloadBytes;
     }
 
     static int tag(long call) {

@@ -258,7 +258,8 @@ final class Assembly {
                                         comm,
                                         CallHeaders.HEADER_RADIX,
                                         hosts.nodeCount(),
-                                        CallHeaders.NETWORK_INLINE_BYTES,
+                                        (int) Math.max(
+                                                CallHeaders.NETWORK_INLINE_BYTES, auto ? selector.headerBytes() : 0),
                                         payloadTree),
                         refusals,
                         hosts,

@@ -437,7 +437,7 @@ public final class Selector {
 
     /** The most bytes of a message that ride in its call header on this layout ({@link Candidates#headerBytes}). */
     public long headerBytes() {
-        return Candidates.headerBytes(shape, cpus());
+        return Candidates.headerBytes(shape, cpus(), headerCarriesAllUntried());
     }
 
     /**

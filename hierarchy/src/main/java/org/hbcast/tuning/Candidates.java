@@ -48,6 +48,18 @@ public final class Candidates {
      */
     public static final int SPARE_CORES_HEADER_BYTES = 512 << 10;
     /**
+     * Bytes: the most of a message that rides in its call header between two real nodes whose ranks
+     * outnumber their cores across a fast network ({@link #headerCarriesAllUntried}). Why: there Open
+     * MPI's bcast behind the header's own network message ran 512 KiB-2 MiB at 0.46-0.80 of its speed
+     * without one (hbcast's native plan with trusted counts, no header: 0.79-1.09), and every plan
+     * slower; the header, carrying the message in its one network message and its rest, ran it at
+     * 0.64-1.17 (the 2-host bed, a core per host: 512 KiB 0.61-0.74 -> 0.97-1.17 as users call it,
+     * 0.61-0.80 -> 0.85-1.16 in OSU's loop; 2 MiB 0.57-0.59 -> 0.64-0.72 and 0.46-0.47 -> 0.62-0.67).
+     * At 4 MiB it did no better (0.65-0.67 against 0.62-0.80), and each rank's relay holds two
+     * buffers of this size. Measurements: docs/tuning.md.
+     */
+    public static final int CROWDED_NETWORK_HEADER_BYTES = 2 << 20;
+    /**
      * Bytes from which {@code auto} starts from Open MPI's {@code bcast} (its incumbent: the trials
      * still time the plans against it, and one must beat it by their margin) on virtual nodes whose
      * ranks leave a core of the host over. Why: there the plans run the node's stage on cores of their
@@ -269,8 +281,18 @@ public final class Candidates {
      * @param cpus the host's cores (the fingerprint's, agreed); 0 where not known
      */
     public static long headerBytes(ClusterShape shape, int cpus) {
+        return headerBytes(shape, cpus, false);
+    }
+
+    /**
+     * {@link #headerBytes(ClusterShape, int)}, but {@link #CROWDED_NETWORK_HEADER_BYTES} where the
+     * header carries every message it can untried ({@code carriesAll}: {@link
+     * #headerCarriesAllUntried}, two real nodes whose ranks outnumber their cores across a fast
+     * network).
+     */
+    public static long headerBytes(ClusterShape shape, int cpus, boolean carriesAll) {
         if (shape.crossesNetwork()) {
-            return CallHeaders.NETWORK_INLINE_BYTES;
+            return carriesAll ? CROWDED_NETWORK_HEADER_BYTES : CallHeaders.NETWORK_INLINE_BYTES;
         }
         return cpus > 0 && shape.ranks() >= cpus ? CallHeaders.inlineBytes(true) : SPARE_CORES_HEADER_BYTES;
     }

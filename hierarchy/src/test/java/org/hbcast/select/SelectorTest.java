@@ -602,7 +602,8 @@ class SelectorTest {
      * their memory (the 2-host bed's measured link), start from Open MPI's bcast past the header's
      * first network message, tried against the plans; not across a slow network (a shaped bed's), nor
      * where the cores are unknown or enough. Between two such nodes the header carries every message
-     * it can untried, and native comes first past that.
+     * it can untried, up to {@link Candidates#CROWDED_NETWORK_HEADER_BYTES}, and native comes first
+     * past that.
      */
     @Test
     void onCrowdedHostsAcrossAFastNetworkNativeIsTheIncumbentPastTheHeadersFirstMessage() {
@@ -623,8 +624,16 @@ class SelectorTest {
                     long untried = shape.virtual()
                             ? s.headerBytes()
                             : crowded && shape.nodes() == 2
-                                    ? CallHeaders.NETWORK_INLINE_BYTES
+                                    ? Candidates.CROWDED_NETWORK_HEADER_BYTES
                                     : HeaderRelay.FIRST_PAYLOAD;
+                    if (!shape.virtual()) {
+                        assertEquals(
+                                crowded && shape.nodes() == 2
+                                        ? Candidates.CROWDED_NETWORK_HEADER_BYTES
+                                        : CallHeaders.NETWORK_INLINE_BYTES,
+                                s.headerBytes(),
+                                layout + ", " + network + " B/s, " + cores + " cores: the header's capacity");
+                    }
                     for (long size = 1 << 10; size <= 1L << 30; size *= 2) {
                         String where = layout + ", " + network + " B/s, " + cores + " cores, " + size + " B";
                         Plan p = s.plan(size);

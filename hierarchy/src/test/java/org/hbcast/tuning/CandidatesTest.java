@@ -215,13 +215,18 @@ class CandidatesTest {
         assertTrue(Candidates.SPARE_CORES_HEADER_BYTES < CallHeaders.inlineBytes(true));
         for (ClusterShape shape : layouts()) {
             for (int cpus = 0; cpus <= shape.ranks() + 2; cpus++) {
-                long expected = shape.crossesNetwork()
-                        ? CallHeaders.NETWORK_INLINE_BYTES
-                        : cpus > 0 && shape.ranks() >= cpus
-                                ? CallHeaders.inlineBytes(true)
-                                : Candidates.SPARE_CORES_HEADER_BYTES;
-                assertEquals(expected, Candidates.headerBytes(shape, cpus), shape + ", " + cpus + " cores");
-                assertTrue(Candidates.headerBytes(shape, cpus) <= CallHeaders.inlineBytes(!shape.crossesNetwork()));
+                for (boolean carriesAll : new boolean[] {false, true}) {
+                    long expected = shape.crossesNetwork()
+                            ? carriesAll ? Candidates.CROWDED_NETWORK_HEADER_BYTES : CallHeaders.NETWORK_INLINE_BYTES
+                            : cpus > 0 && shape.ranks() >= cpus
+                                    ? CallHeaders.inlineBytes(true)
+                                    : Candidates.SPARE_CORES_HEADER_BYTES;
+                    String where = shape + ", " + cpus + " cores" + (carriesAll ? ", carrying all" : "");
+                    assertEquals(expected, Candidates.headerBytes(shape, cpus, carriesAll), where);
+                    // Whatever rides in a header fits the board it lands on.
+                    assertTrue(Candidates.headerBytes(shape, cpus, carriesAll) <= CallHeaders.inlineBytes(true), where);
+                }
+                assertEquals(Candidates.headerBytes(shape, cpus, false), Candidates.headerBytes(shape, cpus));
             }
         }
         // The crowded machines measured: one node x 4 and virtual 2+2 on 2 cores; a host of 16 with 4 ranks is not.
