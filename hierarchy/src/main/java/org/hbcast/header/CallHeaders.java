@@ -64,8 +64,9 @@ public final class CallHeaders {
     public static final int HEADER_RADIX = 4;
 
     /**
-     * Most bytes that ride in a header sent across a network: the leaders relay it unpipelined down
-     * their tree, so past this a pipelined plan wins; half the board's {@link CallBoard#INLINE_BYTES},
+     * Most bytes that ride in a header sent across a network, but between two crowded hosts ({@code
+     * Candidates.CROWDED_NETWORK_HEADER_BYTES}): the leaders relay it unpipelined down their tree, so
+     * past this a pipelined plan wins; a sixteenth of the board's {@link CallBoard#INLINE_BYTES},
      * which serves one host, where the header is the whole broadcast.
      */
     public static final int NETWORK_INLINE_BYTES = 256 << 10;
@@ -218,9 +219,26 @@ public final class CallHeaders {
         return relay.withdraw();
     }
 
-    /** Most bytes of a message that ride in its header: on one host (no network between its nodes) or across one. */
+    /**
+     * Most bytes of a message that ride in its header on one host (no network between its nodes), or
+     * by default across one.
+     */
     public static int inlineBytes(boolean oneHost) {
         return oneHost ? CallBoard.INLINE_BYTES : NETWORK_INLINE_BYTES;
+    }
+
+    /**
+     * The header capacity of a layout whose selector wishes {@code wished} bytes ({@code
+     * Selector.headerBytes}): that, but at most {@link #NETWORK_INLINE_BYTES} where virtual nodes
+     * lie on several real hosts. Their selector plans one host's nodes (it knows the virtual layout
+     * only), and its one-host capacity (512 KiB-4 MiB) would ride the leaders' network messages
+     * untried.
+     *
+     * @param severalHosts whether the communicator's real hosts are more than one
+     * @param virtualNodes whether the selector's nodes are virtual
+     */
+    public static long layoutCapacity(long wished, boolean severalHosts, boolean virtualNodes) {
+        return severalHosts && virtualNodes ? Math.min(wished, NETWORK_INLINE_BYTES) : wished;
     }
 
     /**
@@ -501,7 +519,7 @@ public final class CallHeaders {
 
     /**
      * Waits until the headers this rank sent have left it: at once for a header up to the first
-     * payload (it goes eagerly); a payload's rest, up to 224 KiB more, may wait for its receiver, and
+     * payload (it goes eagerly); a payload's rest, up to the relay's capacity, may wait for its receiver, and
      * every {@link HeaderRelay#SYNCHRONOUS_EVERY}th header with an eager rest waits for its receivers to
      * take it.
      */

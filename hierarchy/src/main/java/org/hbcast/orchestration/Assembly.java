@@ -248,6 +248,9 @@ final class Assembly {
         boolean headed = settings.counts() == CountRule.ROOT && comm.size() > 1;
         refusals = headed && hosts.nodeCount() > 1 ? new RootRefusals(comm, hosts) : null;
         payloadTree = headed && hosts.nodeCount() > 1 ? payloadTree(hosts.nodeCount()) : PayloadTree.NONE;
+        long headerBytes = auto
+                ? CallHeaders.layoutCapacity(selector.headerBytes(), hosts.nodeCount() > 1, topology.isVirtual())
+                : CallHeaders.NO_INLINE;
         CallHeaders headers = !headed
                 ? null
                 : new CallHeaders(
@@ -258,15 +261,14 @@ final class Assembly {
                                         comm,
                                         CallHeaders.HEADER_RADIX,
                                         hosts.nodeCount(),
-                                        (int) Math.max(
-                                                CallHeaders.NETWORK_INLINE_BYTES, auto ? selector.headerBytes() : 0),
+                                        (int) Math.max(CallHeaders.NETWORK_INLINE_BYTES, headerBytes),
                                         payloadTree),
                         refusals,
                         hosts,
                         rank,
                         topology.host(),
                         topology.hostPosition(),
-                        auto ? selector.headerBytes() : CallHeaders.NO_INLINE,
+                        headerBytes,
                         progress);
         selection = new InRunSelection(comm, selector, headers != null && auto, progress);
         host = new HostCall(

@@ -39,7 +39,10 @@ final class JitWarmUp {
      * header path away on every leader (docs/tuning.md). Few, since each crosses the network.
      */
     static final int REST_CALLS = 16;
-    /** Bytes of those calls in turn: a rest that goes eagerly, and the most a header carries across a network. */
+    /**
+     * Bytes of those calls in turn: a rest that goes eagerly, and one that goes by rendezvous (the
+     * most a header carries across a network by default).
+     */
     static final int[] REST_BYTES = {2 * HeaderRelay.FIRST_PAYLOAD, CallHeaders.NETWORK_INLINE_BYTES};
     /** Runs of each plan a round makes, of {@link #CHUNKS} chunks of {@link #CHUNK_BYTES}. */
     static final int PLAN_CALLS = 16;

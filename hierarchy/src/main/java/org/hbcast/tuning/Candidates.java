@@ -173,7 +173,7 @@ public final class Candidates {
      * without the JVM in between. The trials kept it in none of 89 verdicts on one node x 4; on one
      * node x 2 the model priced it a hair under the fan-out (one copy-sized step a chunk each, the
      * flat tree's start-up smaller) and chose it untried, and it ran 8-16 MiB at 0.64-0.92 of Open
-     * MPI's speed where the node's own stage ran at 1.49-1.77 (docs/tuning.md).
+     * MPI's speed where the node's own stage ran at 1.49-1.72 (docs/tuning.md).
      */
     public static List<Algorithm> algorithms(ClusterShape shape, MemoryKind memory) {
         List<Algorithm> list = new ArrayList<>();
@@ -343,7 +343,7 @@ public final class Candidates {
 
     /**
      * Whether {@code auto}'s call header carries, untried, every message it can across a network
-     * ({@link CallHeaders#NETWORK_INLINE_BYTES}), not only those of its first network message: where
+     * ({@link #CROWDED_NETWORK_HEADER_BYTES} there), not only those of its first network message: where
      * there are two real nodes, their ranks outnumber the cores they may run on and the network is
      * fast (as for {@link #nativeFirstOnCrowdedHosts}). Why: between two nodes the header is one
      * message per call from leader to leader, where Open MPI's bcast behind it adds a hop and a
@@ -510,9 +510,9 @@ public final class Candidates {
      * The algorithms the trials time for device memory, in order: each of {@link #algorithms} for
      * device memory (Open MPI's {@code bcast} staged through the host always: a device call must
      * never run slower than a program's own staging for want of trying it), less the flat tree on a
-     * single node unless the model chose it (as {@link #leftOutOnOneNode} for host memory: there it
-     * stages every rank's copy and runs Open MPI's point-to-point messages where staging runs its
-     * {@code bcast}). Device
+     * single node unless the model chose it (for host memory it is no candidate there at all: {@link
+     * #algorithms}; for device memory it stages every rank's copy and runs Open MPI's point-to-point
+     * messages where staging runs its {@code bcast}). Device
      * plans ride the CUDA ring inside nodes, one transport, so one plan per algorithm.
      *
      * @param chosen the algorithm {@code auto} chooses for device memory without trying at this size

@@ -101,6 +101,37 @@ class CallHeadersTest {
         return told;
     }
 
+    /**
+     * Virtual nodes on several real hosts keep the network's capacity whatever their one-host
+     * selector wishes; one host (virtual or not) and real nodes keep the selector's.
+     */
+    @Test
+    void virtualNodesOnSeveralHostsKeepTheNetworksCapacity() {
+        long[] wishes = {
+            CallHeaders.NO_INLINE,
+            0,
+            HeaderRelay.FIRST_PAYLOAD,
+            CallHeaders.NETWORK_INLINE_BYTES,
+            CallHeaders.NETWORK_INLINE_BYTES + 1L,
+            512 << 10,
+            2 << 20,
+            CallBoard.INLINE_BYTES
+        };
+        for (long wished : wishes) {
+            for (boolean severalHosts : new boolean[] {false, true}) {
+                for (boolean virtualNodes : new boolean[] {false, true}) {
+                    long want = severalHosts && virtualNodes && wished > CallHeaders.NETWORK_INLINE_BYTES
+                            ? CallHeaders.NETWORK_INLINE_BYTES
+                            : wished;
+                    assertEquals(
+                            want,
+                            CallHeaders.layoutCapacity(wished, severalHosts, virtualNodes),
+                            wished + " B, several hosts " + severalHosts + ", virtual " + virtualNodes);
+                }
+            }
+        }
+    }
+
     @Test
     void receiversRunTheRootsCallWhateverTheyPassedAndOnlyTheTruncatedOneDropsIt() throws Exception {
         List<Told> told = call(Args.of(2, 400), Args.of(2, 400), Args.of(2, 400), Args.of(2, 400));
