@@ -179,6 +179,16 @@ public final class Tuner implements Callable<Integer> {
             buf = buffer(entries.get(entries.size() - 1).bytes());
             calibrate(calibrator, null);
         } else {
+            if (configs(shape, chunkList).isEmpty()) {
+                // Every rank probed the same layout, so every rank refuses it alike, before any sweep.
+                throw new CommandLine.ParameterException(
+                        new CommandLine(this),
+                        "--algorithms " + String.join(",", algorithms) + " --intra " + String.join(",", intra)
+                                + ": no candidate on " + shape + " (candidates there: "
+                                + Candidates.algorithms(shape, MemoryKind.HOST)
+                                + "; one node has no flat tree, Open MPI's bcast runs it without the JVM, and"
+                                + " the hierarchy needs a node of two ranks)");
+            }
             Path before = calibrate(calibrator, null);
             if (rank == 0) {
                 System.out.println("# tuning " + fp + " on " + world.getSize() + " ranks");

@@ -256,6 +256,20 @@ class CalibrateMpiTest {
     }
 
     @Test
+    void theTunerRefusesAlgorithmsWithNoCandidateOnTheLayoutBeforeMeasuring(@TempDir Path dir) {
+        Path table = dir.resolve("tuning.json");
+        MpiOutcome out = MpiLaunch.program(Tuner.class)
+                .ranks(2)
+                .args("--algorithms", "knomial", "--out", table.toString(), "--sizes", "64K:64K")
+                .env("HBCAST_CALIBRATION_FILE", dir.resolve("calibration.json").toString())
+                .run();
+        assertTrue(out.exitCode() != 0, out.output());
+        assertTrue(
+                out.output().contains("--algorithms knomial --intra ring,fanout: no candidate on 1x2"), out.output());
+        assertFalse(Files.exists(table), "nothing swept, nothing written");
+    }
+
+    @Test
     void aCalibrationRefusesANegativeRunTimeBeforeMeasuring(@TempDir Path dir) {
         Path file = dir.resolve("calibration.json");
         MpiOutcome out = MpiLaunch.program(Calibrate.class)
