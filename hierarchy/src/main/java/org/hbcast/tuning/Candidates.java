@@ -269,7 +269,8 @@ public final class Candidates {
 
     /**
      * The most bytes of a message that ride in its call header on {@code shape}: across a network
-     * {@link CallHeaders#NETWORK_INLINE_BYTES}; on one host whose ranks take every core of it the
+     * {@link CallHeaders#NETWORK_INLINE_BYTES}, or {@link #CROWDED_NETWORK_HEADER_BYTES} where the
+     * header carries every message it can untried; on one host whose ranks take every core of it the
      * board's whole {@link CallHeaders#inlineBytes(boolean) capacity} (4 MiB), else {@link
      * #SPARE_CORES_HEADER_BYTES}. Why: where ranks outnumber or match the cores, the root that posts a
      * whole message on the board goes on to its next call while the readers copy, where the fan-out
@@ -279,16 +280,8 @@ public final class Candidates {
      * Measurements: docs/tuning.md.
      *
      * @param cpus the host's cores (the fingerprint's, agreed); 0 where not known
-     */
-    public static long headerBytes(ClusterShape shape, int cpus) {
-        return headerBytes(shape, cpus, false);
-    }
-
-    /**
-     * {@link #headerBytes(ClusterShape, int)}, but {@link #CROWDED_NETWORK_HEADER_BYTES} where the
-     * header carries every message it can untried ({@code carriesAll}: {@link
-     * #headerCarriesAllUntried}, two real nodes whose ranks outnumber their cores across a fast
-     * network).
+     * @param carriesAll {@link #headerCarriesAllUntried} on this layout (two real nodes whose ranks
+     *     outnumber their cores across a fast network)
      */
     public static long headerBytes(ClusterShape shape, int cpus, boolean carriesAll) {
         if (shape.crossesNetwork()) {

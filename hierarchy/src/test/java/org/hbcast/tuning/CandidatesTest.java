@@ -226,14 +226,13 @@ class CandidatesTest {
                     // Whatever rides in a header fits the board it lands on.
                     assertTrue(Candidates.headerBytes(shape, cpus, carriesAll) <= CallHeaders.inlineBytes(true), where);
                 }
-                assertEquals(Candidates.headerBytes(shape, cpus, false), Candidates.headerBytes(shape, cpus));
             }
         }
         // The crowded machines measured: one node x 4 and virtual 2+2 on 2 cores; a host of 16 with 4 ranks is not.
-        assertEquals(4 << 20, Candidates.headerBytes(ClusterShape.parse("4"), 2));
-        assertEquals(4 << 20, Candidates.headerBytes(ClusterShape.parse("2x2 virtual"), 2));
-        assertEquals(512 << 10, Candidates.headerBytes(ClusterShape.parse("4"), 16));
-        assertEquals(CallHeaders.NETWORK_INLINE_BYTES, Candidates.headerBytes(ClusterShape.parse("2x2"), 2));
+        assertEquals(4 << 20, Candidates.headerBytes(ClusterShape.parse("4"), 2, false));
+        assertEquals(4 << 20, Candidates.headerBytes(ClusterShape.parse("2x2 virtual"), 2, false));
+        assertEquals(512 << 10, Candidates.headerBytes(ClusterShape.parse("4"), 16, false));
+        assertEquals(CallHeaders.NETWORK_INLINE_BYTES, Candidates.headerBytes(ClusterShape.parse("2x2"), 2, false));
     }
 
     @Test

@@ -179,7 +179,8 @@ public final class Tuner implements Callable<Integer> {
             buf = buffer(entries.get(entries.size() - 1).bytes());
             calibrate(calibrator, null);
         } else {
-            if (configs(shape, chunkList).isEmpty()) {
+            List<Config> configs = configs(shape, chunkList);
+            if (configs.isEmpty()) {
                 // Every rank probed the same layout, so every rank refuses it alike, before any sweep.
                 throw new CommandLine.ParameterException(
                         new CommandLine(this),
@@ -193,7 +194,7 @@ public final class Tuner implements Callable<Integer> {
             if (rank == 0) {
                 System.out.println("# tuning " + fp + " on " + world.getSize() + " ranks");
             }
-            entries = sweep(base, shape, sizeList, chunkList, buf, clock);
+            entries = sweep(base, configs, sizeList, buf, clock);
             calibrate(calibrator, before);
             Calibration calibration = probe(base).inputs().calibration();
             if (rank == 0) {
@@ -272,14 +273,8 @@ public final class Tuner implements Callable<Integer> {
 
     /** Every point of the sweep, measured; the best per size first in each entry's reasoning. */
     private List<TuningTable.Entry> sweep(
-            BcastOptions base,
-            ClusterShape shape,
-            List<Long> sizeList,
-            List<Long> chunkList,
-            ByteBuffer buf,
-            BcastClock clock)
+            BcastOptions base, List<Config> configs, List<Long> sizeList, ByteBuffer buf, BcastClock clock)
             throws MPIException {
-        List<Config> configs = configs(shape, chunkList);
         List<List<TuningTable.Point>> points = new ArrayList<>();
         sizeList.forEach(s -> points.add(new ArrayList<>()));
         long total = 0;
